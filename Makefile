@@ -1,0 +1,32 @@
+# The user's commands. Each installs what is missing, configures a Release build in build/,
+# builds, and does its job. `CI=true make test` turns warnings into errors.
+BUILD_DIR ?= build
+CMAKE_FLAGS := -G Ninja -DCMAKE_BUILD_TYPE=Release
+ifeq ($(CI),true)
+CMAKE_FLAGS += -DDROMEDARY_WERROR=ON
+endif
+
+.PHONY: all deps configure build run test bench clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+configure: deps
+	@cmake -S . -B $(BUILD_DIR) $(CMAKE_FLAGS) > /dev/null
+
+build: configure
+	@cmake --build $(BUILD_DIR)
+
+run: build
+	@$(BUILD_DIR)/bin/order_routing_example
+
+test: build
+	@ctest --test-dir $(BUILD_DIR) --output-on-failure -j 2 --timeout 300
+
+bench: build
+	@scripts/run-bench.sh $(BUILD_DIR)
+
+clean:
+	rm -rf $(BUILD_DIR)

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "direct_component.h"
+
+#include <fmt/format.h>
+
+#include <dromedary/core/logging.h>
+#include <dromedary/engine/context.h>
+
+namespace dromedary {
+namespace component::direct {
+
+namespace {
+
+constexpr OptionSpec kOptions[] = {
+    {"block", OptionType::Bool, "true",
+     "When there is no consumer, wait for one to start (up to timeout) instead of failing"},
+    {"failIfNoConsumers", OptionType::Bool, "true",
+     "Fail the exchange when there is no consumer; when false the message is logged and "
+     "dropped"},
+    {"timeout", OptionType::Duration, "30000",
+     "How long a blocked producer waits for a consumer (500, 5s, 1m ...)"},
+};
+
+class DirectProducer final : public Producer {
+ public:
+  DirectProducer(Channel& channel, bool block, std::chrono::milliseconds timeout,
+                 bool fail_if_none)
+      : channel_(channel),
+        block_(block),
+        timeout_(timeout),
+        fail_if_none_(fail_if_none),
+        log_(Logger::get("dromedary.direct")) {}
+
+  Status process(Exchange& ex) noexcept override {
+    Processor* consumer = channel_.consumer.load(std::memory_order_acquire);
+    if (!consumer) [[unlikely]] {
+      consumer = awaitConsumer();
+      if (!consumer) return noConsumer(ex);
+    }
+    return consumer->process(ex);
+  }
+
+ private:
+  Processor* awaitConsumer() noexcept {
+    if (!block_ || timeout_.count() <= 0) return nullptr;
+    std::unique_lock lock(channel_.mutex);
+    channel_.attached.wait_for(lock, timeout_, [this] {
+      return channel_.consumer.load(std::memory_order_acquire) != nullptr;
+    });
+    return channel_.consumer.load(std::memory_order_acquire);
+  }
+
+  Status noConsumer(Exchange& ex) noexcept {
+    if (!fail_if_none_) {
+      if (log_.enabled(LoggingLevel::Warn)) {
+        try {
+          log_.log(LoggingLevel::Warn,
+                   fmt::format("No consumers available on endpoint: {}; message dropped "
+                               "(failIfNoConsumers=false)",
+                               channel_.uri));
+        } catch (...) {
+        }
+      }
+      return Status::Continue;
+    }
+    ex.fail(ErrorCode::NoConsumers, "No consumers available on endpoint", channel_.uri);
+    return Status::Fail;
+  }
+
+  Channel& channel_;
+  bool block_;
+  std::chrono::milliseconds timeout_;
+  bool fail_if_none_;
+  Logger log_;
+};
+
+class DirectConsumer final : public Consumer {
+ public:
+  DirectConsumer(Channel& channel, Processor& processor)
+      : channel_(channel), processor_(processor) {}
+  ~DirectConsumer() override { stop(); }
+
+  Result<void> start() override {
+    std::lock_guard lock(channel_.mutex);
+    Processor* current = channel_.consumer.load(std::memory_order_acquire);
+    if (current == &processor_) return {};
+    if (current) {
+      return makeError(ErrorCode::DuplicateConsumer,
+                       fmt::format("Cannot add a 2nd consumer to the same endpoint: {}. A direct "
+                                   "endpoint allows only one consumer.",
+                                   channel_.uri));
+    }
+    channel_.consumer.store(&processor_, std::memory_order_release);
+    channel_.attached.notify_all();
+    return {};
+  }
+
+  void stop() noexcept override {
+    std::lock_guard lock(channel_.mutex);
+    if (channel_.consumer.load(std::memory_order_acquire) == &processor_) {
+      channel_.consumer.store(nullptr, std::memory_order_release);
+    }
+  }
+
+ private:
+  Channel& channel_;
+  Processor& processor_;
+};
+
+class DirectEndpoint final : public Endpoint {
+ public:
+  DirectEndpoint(Component& component, Uri uri, EndpointOptions options, Channel& channel)
+      : Endpoint(component, std::move(uri), std::move(options)), channel_(channel) {}
+
+  Result<std::unique_ptr<Producer>> createProducer() override {
+    return std::unique_ptr<Producer>(new DirectProducer(
+        channel_, options().getBool("block"), options().getDuration("timeout"),
+        options().getBool("failIfNoConsumers")));
+  }
+
+  Result<std::unique_ptr<Consumer>> createConsumer(Processor& processor) override {
+    return std::unique_ptr<Consumer>(new DirectConsumer(channel_, processor));
+  }
+
+ private:
+  Channel& channel_;
+};
+
+}  // namespace
+
+std::span<const OptionSpec> DirectComponent::endpointOptions() const { return kOptions; }
+
+Result<std::unique_ptr<Endpoint>> DirectComponent::createEndpoint(const Uri& uri,
+                                                                  EndpointOptions options) {
+  if (uri.path().empty()) {
+    return makeError(ErrorCode::InvalidUri,
+                     fmt::format("direct endpoint '{}' has no name (expected 'direct:name')",
+                                 uri.text()));
+  }
+  std::lock_guard lock(mutex_);
+  auto& channel = channels_[uri.path()];
+  if (!channel) channel = std::make_unique<Channel>("direct://" + uri.path());
+  return std::unique_ptr<Endpoint>(
+      new DirectEndpoint(*this, uri, std::move(options), *channel));
+}
+
+}  // namespace component::direct
+
+void registerDirectComponent(Context& context) {
+  context.addComponent(std::make_unique<component::direct::DirectComponent>());
+}
+
+}  // namespace dromedary

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: Apache-2.0
+// log:category?level=INFO&showHeaders=true ...: logs each exchange in Camel's shape. The
+// line is built only when the level is enabled, into a per-thread buffer that keeps its
+// capacity, so a warm log endpoint allocates nothing of its own per message.
+#include <dromedary/core/logging.h>
+#include <dromedary/engine/context.h>
+
+#include "exchange_formatter.h"
+
+namespace dromedary {
+namespace component::log {
+
+namespace {
+
+constexpr OptionSpec kOptions[] = {
+    {"level", OptionType::Enum, "INFO", "Logging level", "TRACE,DEBUG,INFO,WARN,ERROR,OFF"},
+    {"showAll", OptionType::Bool, "false", "Turn every show option on (not multiline/maxChars)"},
+    {"showBody", OptionType::Bool, "true", "Show the message body"},
+    {"showBodyType", OptionType::Bool, "true", "Show the body type"},
+    {"showExchangePattern", OptionType::Bool, "true", "Show the exchange pattern"},
+    {"showHeaders", OptionType::Bool, "false", "Show the message headers"},
+    {"showProperties", OptionType::Bool, "false", "Show the exchange properties"},
+    {"showExchangeId", OptionType::Bool, "false", "Show the exchange id"},
+    {"showRouteId", OptionType::Bool, "false", "Show the id of the route"},
+    {"showException", OptionType::Bool, "false", "Show the failure, if the exchange has one"},
+    {"showStackTrace", OptionType::Bool, "false", "Show the stack trace of a failure"},
+    {"multiline", OptionType::Bool, "false", "Put each field on its own line"},
+    {"skipBodyLineSeparator", OptionType::Bool, "true", "Log the body on one line"},
+    {"maxChars", OptionType::Int, "10000", "Cut each field after this many characters"},
+    {"plain", OptionType::Bool, "false", "Log only the body"},
+    {"style", OptionType::Enum, "Default", "Output style", "Default,Tab,Fixed"},
+};
+
+class LogProducer final : public Producer {
+ public:
+  LogProducer(Logger logger, LoggingLevel level, FormatOptions options)
+      : logger_(logger), level_(level), formatter_(options) {}
+
+  Status process(Exchange& ex) noexcept override {
+    if (!logger_.enabled(level_)) return Status::Continue;
+    thread_local std::string line;
+    line.clear();
+    try {
+      formatter_.format(ex, line);
+    } catch (...) {
+      return Status::Continue;  // out of memory while formatting: logging never fails a route
+    }
+    logger_.log(level_, line);
+    return Status::Continue;
+  }
+
+ private:
+  Logger logger_;
+  LoggingLevel level_;
+  ExchangeFormatter formatter_;
+};
+
+class LogEndpoint final : public Endpoint {
+ public:
+  using Endpoint::Endpoint;
+
+  Result<std::unique_ptr<Producer>> createProducer() override {
+    const EndpointOptions& o = options();
+    FormatOptions f;
+    f.show_all = o.getBool("showAll");
+    f.show_body = o.getBool("showBody");
+    f.show_body_type = o.getBool("showBodyType");
+    f.show_exchange_pattern = o.getBool("showExchangePattern");
+    f.show_headers = o.getBool("showHeaders");
+    f.show_properties = o.getBool("showProperties");
+    f.show_exchange_id = o.getBool("showExchangeId");
+    f.show_route_id = o.getBool("showRouteId");
+    f.show_exception = o.getBool("showException");
+    f.show_stack_trace = o.getBool("showStackTrace");
+    f.multiline = o.getBool("multiline");
+    f.skip_body_line_separator = o.getBool("skipBodyLineSeparator");
+    f.max_chars = o.getInt("maxChars");
+    f.plain = o.getBool("plain");
+    const std::string& style = o.getString("style");
+    f.style = style == "Tab"     ? FormatOptions::Style::Tab
+              : style == "Fixed" ? FormatOptions::Style::Fixed
+                                 : FormatOptions::Style::Default;
+    LoggingLevel level = *parseLoggingLevel(o.getString("level"));
+    return std::unique_ptr<Producer>(
+        new LogProducer(Logger::get(parsedUri().path()), level, f));
+  }
+
+  Result<std::unique_ptr<Consumer>> createConsumer(Processor&) override {
+    return makeError(ErrorCode::InvalidUri,
+                     "the log component only sends: '" + uri() + "' cannot start a route");
+  }
+};
+
+class LogComponent final : public Component {
+ public:
+  std::string_view scheme() const override { return "log"; }
+  std::span<const OptionSpec> endpointOptions() const override { return kOptions; }
+  Result<std::unique_ptr<Endpoint>> createEndpoint(const Uri& uri,
+                                                   EndpointOptions options) override {
+    if (uri.path().empty()) {
+      return makeError(ErrorCode::InvalidUri, "log endpoint '" + uri.text() +
+                                                  "' has no category (expected 'log:name')");
+    }
+    return std::unique_ptr<Endpoint>(new LogEndpoint(*this, uri, std::move(options)));
+  }
+};
+
+}  // namespace
+}  // namespace component::log
+
+void registerLogComponent(Context& context) {
+  context.addComponent(std::make_unique<component::log::LogComponent>());
+}
+
+}  // namespace dromedary

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <dromedary/component/mock/mock_endpoint.h>
+
+#include <fmt/format.h>
+
+#include <dromedary/core/value_compare.h>
+#include <dromedary/engine/context.h>
+
+namespace dromedary {
+namespace component::mock {
+
+namespace {
+
+constexpr OptionSpec kOptions[] = {
+    {"retainFirst", OptionType::Int, "-1", "Keep copies of only the first N messages (-1: all)"},
+    {"retainLast", OptionType::Int, "-1", "Keep copies of only the last N messages (-1: all)"},
+};
+
+std::string listText(const std::vector<Value>& values) {
+  std::string out = "[";
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i) out += ", ";
+    out += values[i].toString();
+  }
+  return out + "]";
+}
+
+class MockProducer final : public Producer {
+ public:
+  explicit MockProducer(MockEndpoint& endpoint) : endpoint_(endpoint) {}
+  Status process(Exchange& ex) override {
+    endpoint_.receive(ex);
+    return Status::Continue;
+  }
+
+ private:
+  MockEndpoint& endpoint_;
+};
+
+class MockComponent final : public Component {
+ public:
+  std::string_view scheme() const override { return "mock"; }
+  std::span<const OptionSpec> endpointOptions() const override { return kOptions; }
+  Result<std::unique_ptr<Endpoint>> createEndpoint(const Uri& uri,
+                                                   EndpointOptions options) override {
+    if (uri.path().empty()) {
+      return makeError(ErrorCode::InvalidUri,
+                       "mock endpoint '" + uri.text() + "' has no name (expected 'mock:name')");
+    }
+    return std::unique_ptr<Endpoint>(new MockEndpoint(*this, uri, std::move(options)));
+  }
+};
+
+}  // namespace
+
+MockEndpoint::MockEndpoint(Component& component, Uri uri, EndpointOptions options)
+    : Endpoint(component, std::move(uri), std::move(options)),
+      retain_first_(this->options().getInt("retainFirst")),
+      retain_last_(this->options().getInt("retainLast")) {}
+
+void MockEndpoint::expectedMessageCount(size_t count) {
+  std::lock_guard lock(mutex_);
+  expected_count_ = count;
+}
+
+void MockEndpoint::expectedMinimumMessageCount(size_t count) {
+  std::lock_guard lock(mutex_);
+  expected_minimum_ = count;
+}
+
+void MockEndpoint::expectedBodiesReceived(std::vector<Value> bodies) {
+  std::lock_guard lock(mutex_);
+  expected_count_ = bodies.size();
+  expected_bodies_ = std::move(bodies);
+}
+
+void MockEndpoint::expectedBodiesReceivedInAnyOrder(std::vector<Value> bodies) {
+  std::lock_guard lock(mutex_);
+  expected_count_ = bodies.size();
+  expected_bodies_any_order_ = std::move(bodies);
+}
+
+void MockEndpoint::expectedHeaderReceived(std::string name, Value value) {
+  std::lock_guard lock(mutex_);
+  expected_headers_.emplace_back(std::move(name), std::move(value));
+}
+
+void MockEndpoint::receive(const Exchange& exchange) {
+  auto copy = std::make_shared<Exchange>(exchange.context());
+  copy->copyFrom(exchange);
+  std::lock_guard lock(mutex_);
+  ++count_;
+  bool keep = retain_first_ < 0 || static_cast<int64_t>(count_) <= retain_first_;
+  if (retain_last_ >= 0) {
+    keep = true;
+    if (static_cast<int64_t>(received_.size()) >= retain_last_ && !received_.empty()) {
+      received_.erase(received_.begin());
+    }
+    if (retain_last_ == 0) keep = false;
+  }
+  if (keep) received_.push_back(std::move(copy));
+  arrived_.notify_all();
+}
+
+std::optional<size_t> MockEndpoint::awaitedCount() const {
+  if (expected_count_) return expected_count_;
+  return expected_minimum_;
+}
+
+std::vector<std::string> MockEndpoint::failures() const {
+  std::vector<std::string> out;
+  const std::string& name = uri();
+  if (expected_count_ && count_ != *expected_count_) {
+    out.push_back(fmt::format("{} Received message count. Expected: <{}> but was: <{}>", name,
+                              *expected_count_, count_));
+  }
+  if (expected_minimum_ && count_ < *expected_minimum_) {
+    out.push_back(fmt::format("{} Received message count. Expected at least: <{}> but was: <{}>",
+                              name, *expected_minimum_, count_));
+  }
+  if (expected_bodies_) {
+    for (size_t i = 0; i < expected_bodies_->size() && i < received_.size(); ++i) {
+      const Value& expected = (*expected_bodies_)[i];
+      const Value& actual = received_[i]->message().body();
+      if (!coerceEquals(expected, actual)) {
+        out.push_back(fmt::format("{} Body of message: {}. Expected: <{}> but was: <{}>", name,
+                                  i, expected.toString(), actual.toString()));
+      }
+    }
+  }
+  if (expected_bodies_any_order_) {
+    std::vector<Value> remaining = *expected_bodies_any_order_;
+    std::vector<Value> actual;
+    for (const auto& ex : received_) actual.push_back(ex->message().body());
+    bool ok = actual.size() == remaining.size();
+    for (const Value& body : actual) {
+      auto it = std::find_if(remaining.begin(), remaining.end(),
+                             [&](const Value& v) { return coerceEquals(v, body); });
+      if (it == remaining.end()) {
+        ok = false;
+      } else {
+        remaining.erase(it);
+      }
+    }
+    if (!ok) {
+      out.push_back(fmt::format("{} Expected bodies in any order: <{}> but was: <{}>", name,
+                                listText(*expected_bodies_any_order_), listText(actual)));
+    }
+  }
+  for (const auto& [header, value] : expected_headers_) {
+    for (size_t i = 0; i < received_.size(); ++i) {
+      const Value* actual = received_[i]->message().getHeader(header);
+      if (!actual) {
+        out.push_back(
+            fmt::format("{} No header with name {} found for message: {}", name, header, i));
+      } else if (!coerceEquals(value, *actual)) {
+        out.push_back(fmt::format("{} Header with name {} for message: {}. Expected: <{}> but "
+                                  "was: <{}>",
+                                  name, header, i, value.toString(), actual->toString()));
+      }
+    }
+  }
+  return out;
+}
+
+Result<void> MockEndpoint::assertIsSatisfied(std::chrono::milliseconds timeout) {
+  std::unique_lock lock(mutex_);
+  if (auto awaited = awaitedCount(); awaited && *awaited > 0) {
+    arrived_.wait_for(lock, timeout, [&] { return count_ >= *awaited; });
+  }
+  std::vector<std::string> failed = failures();
+  if (failed.empty()) return {};
+  std::string message;
+  for (const std::string& f : failed) message += (message.empty() ? "" : "\n") + f;
+  return makeError(ErrorCode::NotFound, std::move(message));
+}
+
+Result<void> MockEndpoint::assertIsNotSatisfied(std::chrono::milliseconds timeout) {
+  if (assertIsSatisfied(timeout)) {
+    return makeError(ErrorCode::NotFound, uri() + " expected to be unsatisfied, but all "
+                                                  "expectations were met");
+  }
+  return {};
+}
+
+std::vector<std::shared_ptr<const Exchange>> MockEndpoint::receivedExchanges() const {
+  std::lock_guard lock(mutex_);
+  return received_;
+}
+
+std::vector<Value> MockEndpoint::receivedBodies() const {
+  std::lock_guard lock(mutex_);
+  std::vector<Value> out;
+  for (const auto& ex : received_) out.push_back(ex->message().body());
+  return out;
+}
+
+size_t MockEndpoint::receivedCount() const {
+  std::lock_guard lock(mutex_);
+  return count_;
+}
+
+void MockEndpoint::reset() {
+  std::lock_guard lock(mutex_);
+  received_.clear();
+  count_ = 0;
+  expected_count_.reset();
+  expected_minimum_.reset();
+  expected_bodies_.reset();
+  expected_bodies_any_order_.reset();
+  expected_headers_.clear();
+}
+
+Result<std::unique_ptr<Producer>> MockEndpoint::createProducer() {
+  return std::unique_ptr<Producer>(new MockProducer(*this));
+}
+
+Result<std::unique_ptr<Consumer>> MockEndpoint::createConsumer(Processor&) {
+  return makeError(ErrorCode::InvalidUri,
+                   "the mock component only receives: '" + uri() + "' cannot start a route");
+}
+
+}  // namespace component::mock
+
+void registerMockComponent(Context& context) {
+  context.addComponent(std::make_unique<component::mock::MockComponent>());
+}
+
+}  // namespace dromedary

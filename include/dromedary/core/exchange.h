@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+/// Exchange: one message in flight.
+///
+/// An exchange carries its pattern (InOnly or InOut), the current Message, exchange
+/// properties, an error slot, a lazily created unique id and its creation time. Where it is
+/// in its routes (a small fixed stack of frames) lives in plain fields, not a map, so the
+/// per-message path touches no allocator. Exchanges are pooled per thread: an exchange a
+/// component creates with `context.createExchange()` goes back to the pool when released.
+///
+/// The error slot (`error()`) is how a failure travels on the hot path: a code, a reason
+/// pointing at static text, a subject pointing at stable text (an endpoint URI), the failing
+/// node's id, and an exception only when user code threw. Setting it never allocates.
+///
+/// Example (a processor that parks the exchange and finishes it later on another thread):
+///   Status process(Exchange& ex) override {
+///     queue.push(&ex);          // another thread later calls ex.resume()
+///     return Status::Suspend;   // the route continues at the next node on resume
+///   }
+///
+/// Thread-safety: an exchange is used by one thread at a time; hand-offs (suspend/resume)
+/// establish happens-before through whatever queue carries the exchange.
+
+#include <array>
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include <dromedary/core/message.h>
+#include <dromedary/core/result.h>
+
+namespace dromedary {
+
+class Context;
+class Exchange;
+
+/// The message exchange pattern.
+enum class Pattern : uint8_t { InOnly, InOut };
+std::string_view patternName(Pattern pattern) noexcept;
+
+/// What a step returns: go on, wait (the exchange is parked and will be resumed), or fail
+/// (the error slot is set).
+enum class Status : uint8_t { Continue, Suspend, Fail };
+
+/// The failure recorded on an exchange. Holding only views and an exception_ptr, it is
+/// filled without allocation; `message()` builds the text on demand.
+struct ExchangeError {
+  ErrorCode code = ErrorCode::Ok;
+  std::string_view reason;   ///< static text, e.g. "No consumers available on endpoint"
+  std::string_view subject;  ///< stable text it is about (endpoint URI), may be empty
+  std::string_view nodeId;   ///< the failing node, when known
+  std::string_view routeId;  ///< the route of the failing node, when known
+  std::exception_ptr exception;  ///< set only when user code threw
+  std::string detail;        ///< optional owned text, for rare failures that need it
+
+  bool failed() const noexcept { return code != ErrorCode::Ok; }
+  /// "reason: subject" plus the exception's what() or the detail.
+  std::string message() const;
+};
+
+namespace detail {
+struct Block;
+struct Route;
+/// One level of the exchange's position: a block of nodes and the next index in it.
+struct Frame {
+  const Block* block;
+  uint32_t index;
+  bool routeEntry;  ///< this frame is a route's top block (route exit runs when it pops)
+};
+inline constexpr uint32_t kMaxFrames = 32;
+/// Engine-owned execution state, in plain fields.
+struct ExecState {
+  std::array<Frame, kMaxFrames> frames;
+  uint32_t depth = 0;
+  uint32_t base = 0;         ///< depth at which the running loop returns
+  bool tailCall = false;     ///< a `to` step is calling a producer: routes may push a frame
+  bool routeStop = false;    ///< stop() was called: the exchange ends, successfully
+  const Route* fromRoute = nullptr;
+  void (*onDone)(Exchange&, void*) = nullptr;  ///< called when an async run completes
+  void* onDoneArg = nullptr;
+};
+}  // namespace detail
+
+class Exchange {
+ public:
+  explicit Exchange(Context* context = nullptr) noexcept;
+  Exchange(const Exchange&) = delete;
+  Exchange& operator=(const Exchange&) = delete;
+
+  Context* context() const noexcept { return context_; }
+
+  Pattern pattern() const noexcept { return pattern_; }
+  void setPattern(Pattern pattern) noexcept { pattern_ = pattern; }
+
+  /// The current message (Camel's getIn()/getMessage()).
+  Message& message() noexcept { return message_; }
+  const Message& message() const noexcept { return message_; }
+  Message& in() noexcept { return message_; }
+
+  Headers& properties() noexcept { return properties_; }
+  const Headers& properties() const noexcept { return properties_; }
+  const Value* getProperty(std::string_view name) const noexcept { return properties_.get(name); }
+  void setProperty(std::string_view name, const Value& value) { properties_.set(name, value); }
+  bool removeProperty(std::string_view name) noexcept { return properties_.remove(name); }
+
+  /// The unique id, created on first use (never on the hot path unless asked for).
+  const std::string& exchangeId() const;
+  /// Creation time, milliseconds since the epoch.
+  int64_t createdMillis() const noexcept { return created_ms_; }
+
+  // --- failure ---------------------------------------------------------------
+  bool failed() const noexcept { return error_.code != ErrorCode::Ok; }
+  const ExchangeError& error() const noexcept { return error_; }
+  /// Records a failure with static reason text and a stable subject. Never allocates.
+  void fail(ErrorCode code, std::string_view reason, std::string_view subject = {}) noexcept;
+  /// Records a failure with an owned detail text (allocates; for rare failures).
+  void failWithDetail(ErrorCode code, std::string_view reason, std::string detail);
+  /// Records an exception thrown by user code.
+  void setException(std::exception_ptr exception) noexcept;
+  /// Clears the error slot.
+  void clearError() noexcept;
+  ExchangeError& mutableErrorForEngine() noexcept { return error_; }
+
+  // --- routing ---------------------------------------------------------------
+  /// The id of the route that created this exchange, or empty.
+  std::string_view fromRouteId() const noexcept;
+  /// The id of the route currently processing this exchange, or empty.
+  std::string_view routeId() const noexcept;
+  /// True once a stop() step ran: the exchange ends without running further steps.
+  bool isRouteStop() const noexcept { return exec_.routeStop; }
+
+  /// Continues a suspended exchange on the calling thread at the step after the one that
+  /// suspended it. If the error slot was set before resuming, the exchange fails instead.
+  void resume() noexcept;
+
+  /// Copies pattern, message and properties from `other` (not id, error or position).
+  void copyFrom(const Exchange& other);
+
+  /// Resets for reuse from a pool (keeps capacity).
+  void resetForReuse(Context* context) noexcept;
+
+  detail::ExecState& execForEngine() noexcept { return exec_; }
+  const detail::ExecState& execForEngine() const noexcept { return exec_; }
+
+ private:
+  Context* context_;
+  Pattern pattern_ = Pattern::InOnly;
+  Message message_;
+  Headers properties_;
+  ExchangeError error_;
+  mutable std::string id_;
+  int64_t created_ms_;
+  detail::ExecState exec_;
+};
+
+/// Returns an exchange to its thread's pool.
+struct ExchangeRecycler {
+  void operator()(Exchange* exchange) const noexcept;
+};
+/// An exchange from the pool; released back to the pool when it goes out of scope.
+using ExchangePtr = std::unique_ptr<Exchange, ExchangeRecycler>;
+
+/// Takes an exchange from this thread's pool (allocating only when the pool is empty).
+ExchangePtr acquireExchange(Context* context) noexcept;
+
+}  // namespace dromedary

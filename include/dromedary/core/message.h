@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+/// Headers and Message.
+///
+/// Headers is a small flat vector of (name, Value) with case-insensitive names, as Camel's
+/// headers are: `set("Foo", 1)` then `get("foo")` finds it, and the name keeps the case it
+/// was first set with for output. Entries keep insertion order. A cleared or removed entry
+/// keeps its string capacity for the next use, so a pooled exchange sets the same headers
+/// again without allocating. Copying is a flat element-wise copy, never a re-hash.
+/// The same type holds exchange properties.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <dromedary/core/value.h>
+
+namespace dromedary {
+
+/// ASCII case-insensitive equality (header names are ASCII in every protocol we speak).
+bool equalsIgnoreCase(std::string_view a, std::string_view b) noexcept;
+
+class Headers {
+ public:
+  struct Entry {
+    std::string name;
+    Value value;
+  };
+
+  Headers() = default;
+  Headers(std::initializer_list<std::pair<std::string_view, Value>> entries);
+  Headers(const Headers& other);
+  Headers& operator=(const Headers& other);
+  Headers(Headers&& other) noexcept = default;
+  Headers& operator=(Headers&& other) noexcept = default;
+
+  /// The value for `name` (case-insensitive), or nullptr.
+  const Value* get(std::string_view name) const noexcept;
+  Value* find(std::string_view name) noexcept;
+  bool contains(std::string_view name) const noexcept { return get(name) != nullptr; }
+
+  /// Sets `name` to `value` (copy-assign: a string reuses the existing capacity).
+  void set(std::string_view name, const Value& value);
+  void set(std::string_view name, Value&& value);
+  /// The slot for `name`, created as null when absent.
+  Value& slot(std::string_view name);
+
+  /// Removes `name`; returns whether it was present.
+  bool remove(std::string_view name) noexcept;
+  /// Removes every entry for which `pred(name)` is true; returns how many.
+  template <class Pred>
+  size_t removeIf(Pred&& pred) noexcept {
+    size_t removed = 0;
+    for (uint32_t i = 0; i < size_;) {
+      if (pred(std::string_view(entries_[i].name))) {
+        eraseAt(i);
+        ++removed;
+      } else {
+        ++i;
+      }
+    }
+    return removed;
+  }
+
+  /// Removes everything, keeping capacity for reuse.
+  void clear() noexcept;
+  size_t size() const noexcept { return size_; }
+  bool empty() const noexcept { return size_ == 0; }
+
+  const Entry* begin() const noexcept { return entries_.data(); }
+  const Entry* end() const noexcept { return entries_.data() + size_; }
+
+  /// Same names (case-insensitive) with equal values, order ignored.
+  bool operator==(const Headers& other) const noexcept;
+
+ private:
+  void eraseAt(uint32_t index) noexcept;
+  Entry& append(std::string_view name);
+
+  std::vector<Entry> entries_;  // [0, size_) live; the rest spare, keeping capacity
+  uint32_t size_ = 0;
+};
+
+/// A message: headers and a body.
+class Message {
+ public:
+  Headers& headers() noexcept { return headers_; }
+  const Headers& headers() const noexcept { return headers_; }
+  const Value* getHeader(std::string_view name) const noexcept { return headers_.get(name); }
+  void setHeader(std::string_view name, const Value& value) { headers_.set(name, value); }
+  void setHeader(std::string_view name, Value&& value) { headers_.set(name, std::move(value)); }
+  bool removeHeader(std::string_view name) noexcept { return headers_.remove(name); }
+
+  Value& body() noexcept { return body_; }
+  const Value& body() const noexcept { return body_; }
+  /// Sets the body by copy; a string body reuses the capacity of earlier string bodies.
+  void setBody(const Value& body);
+  void setBody(Value&& body) noexcept { body_ = std::move(body); }
+  /// Sets a string body, reusing the capacity of earlier string bodies.
+  void setBody(std::string_view body);
+  void setBody(const char* body) { setBody(std::string_view(body)); }
+  void setBody(const std::string& body) { setBody(std::string_view(body)); }
+  void setBody(std::string&& body) noexcept { body_ = Value(std::move(body)); }
+  /// The body converted to T (throws TypeConversionError), as Camel's getBody(Class).
+  template <class T>
+  T getBody() const {
+    return body_.as<T>();
+  }
+
+  /// Clears headers and body (the body becomes null), keeping capacity for reuse.
+  void clear() noexcept;
+
+ private:
+  void adoptSpareString() noexcept;
+
+  Headers headers_;
+  Value body_;
+  std::string spare_;  // a cleared string body's buffer, for the next string body
+};
+
+}  // namespace dromedary

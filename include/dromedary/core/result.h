@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+/// Result<T>: the return type of everything that can fail at load or start time.
+///
+/// It has the shape of `std::expected<T, Error>` (C++23), which GCC 12 in C++20 mode does
+/// not provide; keeping `has_value()`, `value()`, `error()` and `operator*` means a later
+/// switch is mechanical. Errors carry a code, a message that says what, where and what was
+/// expected, and an optional source position (file, line, column, offending text).
+///
+/// Example:
+///   Result<Uri> uri = Uri::parse("direct:a?timout=5");
+///   if (!uri) std::cerr << uri.error().toString() << "\n";
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <variant>
+
+namespace dromedary {
+
+/// What kind of failure. Stable: tests and error handlers switch on it.
+enum class ErrorCode : uint16_t {
+  Ok = 0,
+  InvalidUri,
+  UnknownComponent,
+  UnknownOption,
+  InvalidOption,
+  UnknownProperty,
+  InvalidExpression,
+  InvalidRoute,
+  DuplicateRoute,
+  DuplicateConsumer,
+  NoConsumers,
+  TypeConversion,
+  Timeout,
+  ProcessorFailed,
+  RouteNotStarted,
+  NotFound,
+  Io,
+  LimitExceeded,
+  Internal,
+};
+
+/// The name of an error code, e.g. "NoConsumers".
+std::string_view errorCodeName(ErrorCode code) noexcept;
+
+/// Where in a source (route file, URI, expression) an error was found.
+struct SourceRef {
+  std::string file;     ///< empty when not from a file
+  uint32_t line = 0;    ///< 1-based; 0 = unknown
+  uint32_t column = 0;  ///< 1-based; 0 = unknown
+  std::string snippet;  ///< the offending text
+};
+
+/// A load/start-time failure. Allocation is fine here: this is never the per-message path.
+struct Error {
+  ErrorCode code = ErrorCode::Internal;
+  std::string message;
+  SourceRef where;
+
+  /// The message, prefixed with `file:line:column: ` when a position is known.
+  std::string toString() const;
+};
+
+/// Makes an Error from a code and a message.
+inline Error makeError(ErrorCode code, std::string message) {
+  return Error{code, std::move(message), {}};
+}
+
+/// Thrown by `Result::value()` on an error, and by user-facing conveniences that throw.
+class DromedaryException : public std::runtime_error {
+ public:
+  explicit DromedaryException(Error error)
+      : std::runtime_error(error.toString()), error_(std::move(error)) {}
+  const Error& error() const noexcept { return error_; }
+
+ private:
+  Error error_;
+};
+
+/// Either a T or an Error.
+template <class T>
+class [[nodiscard]] Result {
+ public:
+  Result(T value) : state_(std::in_place_index<0>, std::move(value)) {}  // NOLINT
+  Result(Error error) : state_(std::in_place_index<1>, std::move(error)) {}  // NOLINT
+
+  bool has_value() const noexcept { return state_.index() == 0; }
+  explicit operator bool() const noexcept { return has_value(); }
+
+  T& value() & { check(); return std::get<0>(state_); }
+  const T& value() const& { check(); return std::get<0>(state_); }
+  T&& value() && { check(); return std::get<0>(std::move(state_)); }
+  T& operator*() & noexcept { return std::get<0>(state_); }
+  const T& operator*() const& noexcept { return std::get<0>(state_); }
+  T* operator->() noexcept { return &std::get<0>(state_); }
+  const T* operator->() const noexcept { return &std::get<0>(state_); }
+  template <class U>
+  T value_or(U&& fallback) const& {
+    return has_value() ? std::get<0>(state_) : static_cast<T>(std::forward<U>(fallback));
+  }
+
+  const Error& error() const& noexcept { return std::get<1>(state_); }
+  Error&& error() && noexcept { return std::get<1>(std::move(state_)); }
+
+ private:
+  void check() const {
+    if (!has_value()) throw DromedaryException(std::get<1>(state_));
+  }
+  std::variant<T, Error> state_;
+};
+
+/// Success or an Error.
+template <>
+class [[nodiscard]] Result<void> {
+ public:
+  Result() = default;
+  Result(Error error) : error_(std::move(error)), ok_(false) {}  // NOLINT
+
+  bool has_value() const noexcept { return ok_; }
+  explicit operator bool() const noexcept { return ok_; }
+  void value() const {
+    if (!ok_) throw DromedaryException(error_);
+  }
+  const Error& error() const& noexcept { return error_; }
+  Error&& error() && noexcept { return std::move(error_); }
+
+ private:
+  Error error_;
+  bool ok_ = true;
+};
+
+/// Propagates an error from a Result-returning call: `DROMEDARY_TRY(x, parse(text));`
+#define DROMEDARY_TRY(var, expr)              \
+  auto var##_result_ = (expr);                \
+  if (!var##_result_) return std::move(var##_result_).error(); \
+  auto var = std::move(*var##_result_)
+
+/// Propagates an error from a Result<void>-returning call.
+#define DROMEDARY_TRY_VOID(expr)                              \
+  do {                                                        \
+    auto dromedary_result_ = (expr);                          \
+    if (!dromedary_result_) return std::move(dromedary_result_).error(); \
+  } while (0)
+
+}  // namespace dromedary

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+/// Endpoint URIs: `scheme:path?option=value&...`.
+///
+/// Parsing splits the scheme, the path (a leading `//` is dropped, so `direct:a` and
+/// `direct://a` are the same endpoint) and the options, percent-decoding option values
+/// (`+` is a space; `RAW(...)` keeps a value verbatim). The normalised form, used as the
+/// endpoint cache key, is `scheme://path?options` with options sorted by name:
+///   Uri::parse("direct:a?timeout=5&block=false")->normalized() == "direct://a?block=false&timeout=5"
+/// Parsing happens once, when a route starts; never per message.
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <dromedary/core/result.h>
+
+namespace dromedary {
+
+class Uri {
+ public:
+  using Option = std::pair<std::string, std::string>;
+
+  /// Parses `text`. Errors: a missing or malformed scheme, an empty option name,
+  /// a duplicated option, a bad percent escape.
+  static Result<Uri> parse(std::string_view text);
+
+  const std::string& text() const noexcept { return text_; }
+  const std::string& scheme() const noexcept { return scheme_; }
+  const std::string& path() const noexcept { return path_; }
+  /// Decoded options sorted by name.
+  const std::vector<Option>& options() const noexcept { return options_; }
+  /// The decoded value of an option, or nullptr.
+  const std::string* option(std::string_view name) const noexcept;
+  /// `scheme://path?a=1&b=2`: the endpoint's identity.
+  const std::string& normalized() const noexcept { return normalized_; }
+
+ private:
+  std::string text_, scheme_, path_, normalized_;
+  std::vector<Option> options_;
+};
+
+/// Percent-encodes an option value for a normalised URI.
+std::string encodeUriComponent(std::string_view text);
+
+}  // namespace dromedary

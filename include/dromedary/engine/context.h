@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+/// Context: owns components, endpoints, routes, languages and properties.
+///
+/// Example:
+///   Context context;
+///   registerBuiltinComponents(context);          // direct, log, mock ... (components.h)
+///   context.properties().set("greeting", "hello");
+///   context.addRoutes([](RouteBuilder& b) {
+///     b.from("direct:in").setBody(constant("{{greeting}}")).to("log:out");
+///   }).value();
+///   context.start().value();
+///   ProducerTemplate template_(context);
+///   template_.sendBody("direct:in", "x").value();
+///   context.stop();
+///
+/// Routes are compiled when they start: every URI is parsed and its endpoint resolved, every
+/// option validated against its component's table, every expression compiled and every
+/// `{{placeholder}}` resolved, so a mistake fails `start()` (or `addRoutes()` on a running
+/// context) with a message naming the route, the text and what was expected.
+///
+/// Thread-safety: configuration (adding components, routes, properties) and start/stop are
+/// for one thread at a time; endpoint lookup, producers and exchanges are safe from any
+/// thread while the context runs.
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <dromedary/core/exchange.h>
+#include <dromedary/core/result.h>
+#include <dromedary/engine/route_builder.h>
+#include <dromedary/spi/component.h>
+#include <dromedary/spi/language.h>
+
+namespace dromedary {
+
+namespace detail {
+struct ContextImpl;
+}
+
+/// Property placeholders: `{{key}}`, `{{key:default}}`, `{{env:NAME}}`, `{{env:NAME:default}}`.
+class Properties {
+ public:
+  void set(std::string key, std::string value);
+  std::optional<std::string> get(std::string_view key) const;
+  /// Loads a Java-style .properties file (`key=value`, `key: value`, `#`/`!` comments,
+  /// backslash line continuations and escapes). Later keys replace earlier ones.
+  Result<void> load(const std::string& path);
+  /// Replaces every placeholder in `text`, recursively (a value may contain placeholders);
+  /// fails naming the key and the text when a key is missing, a placeholder is not closed,
+  /// or properties refer to each other in a cycle.
+  Result<std::string> resolve(std::string_view text) const;
+
+ private:
+  Result<std::string> resolve(std::string_view text, std::vector<std::string>& chain) const;
+  std::map<std::string, std::string, std::less<>> values_;
+};
+
+enum class RouteStatus : uint8_t { Stopped, Started };
+
+/// What a (graceful) stop had to do.
+struct StopReport {
+  bool graceful = true;  ///< false when in-flight exchanges were still running at the timeout
+  std::chrono::milliseconds took{0};
+  /// Routes that still had exchanges in flight when the timeout forced the stop.
+  std::vector<std::pair<std::string, uint64_t>> forced;
+};
+
+class Context {
+ public:
+  explicit Context(std::string name = {});
+  ~Context();
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+
+  /// The context's name (Camel's camelId), "dromedary-N" unless given.
+  const std::string& name() const noexcept;
+  /// A number unique to this context in the process (never reused).
+  uint64_t uid() const noexcept;
+
+  // --- components and languages ----------------------------------------------------
+  void addComponent(std::unique_ptr<Component> component);
+  Component* component(std::string_view scheme) const noexcept;
+  std::vector<std::string> componentSchemes() const;
+  void addLanguage(std::string name, std::unique_ptr<Language> language);
+  Language* language(std::string_view name) const noexcept;
+  std::vector<std::string> languageNames() const;
+
+  // --- properties ----------------------------------------------------------------------
+  Properties& properties() noexcept;
+  Result<std::string> resolvePlaceholders(std::string_view text) const;
+
+  // --- endpoints -------------------------------------------------------------------------
+  /// The endpoint for `uri` (placeholders resolved, options validated), created once per
+  /// normalised URI and cached. Thread-safe.
+  Result<Endpoint*> endpoint(std::string_view uri);
+  /// The endpoint as E; throws DromedaryException when it cannot be resolved or is not an E.
+  template <class E>
+  E& getEndpoint(std::string_view uri) {
+    Endpoint* e = endpoint(uri).value();
+    if (auto* typed = dynamic_cast<E*>(e)) return *typed;
+    throw DromedaryException(makeError(ErrorCode::InvalidUri,
+                                       "endpoint '" + e->uri() + "' is not of the requested type"));
+  }
+  /// A started producer for `uri`, shared and cached by the URI text. Thread-safe.
+  Result<Producer*> producer(std::string_view uri);
+
+  // --- routes ------------------------------------------------------------------------------
+  /// Adds the routes of `builder` (calling its configure()). On a started context they start.
+  Result<void> addRoutes(RouteBuilder& builder);
+  Result<void> addRoutes(const std::function<void(RouteBuilder&)>& configure);
+  std::vector<std::string> routeIds() const;
+  RouteStatus routeStatus(std::string_view route_id) const;
+  Result<void> startRoute(std::string_view route_id);
+  /// Stops the route's consumer and waits (up to the shutdown timeout) for its exchanges.
+  Result<StopReport> stopRoute(std::string_view route_id);
+  /// Exchanges in flight in a route (summed over threads; derived, not a shared counter).
+  uint64_t inflight(std::string_view route_id) const;
+  uint64_t inflight() const;
+
+  // --- lifecycle -----------------------------------------------------------------------------
+  /// Compiles and starts every route with autoStartup (in the order they were added).
+  Result<void> start();
+  /// Graceful stop: stops consumers (in reverse order), waits for in-flight exchanges up to
+  /// the shutdown timeout, logs what it waited for and what it forced, then stops producers.
+  StopReport stop();
+  bool isStarted() const noexcept;
+  void setShutdownTimeout(std::chrono::milliseconds timeout) noexcept;
+  std::chrono::milliseconds shutdownTimeout() const noexcept;
+
+  /// An exchange from the calling thread's pool, bound to this context.
+  ExchangePtr createExchange() noexcept;
+
+  detail::ContextImpl& implForEngine() noexcept { return *impl_; }
+
+ private:
+  std::unique_ptr<detail::ContextImpl> impl_;
+};
+
+}  // namespace dromedary

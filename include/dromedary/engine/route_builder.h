@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+/// RouteBuilder: the C++ route DSL, with Camel's names.
+///
+/// A RouteBuilder collects route definitions; the context compiles them into flat arrays of
+/// nodes when the routes start (URIs parsed and endpoints resolved, expressions compiled,
+/// placeholders filled in). Nested blocks (filter, choice) are closed with `end()`, as in
+/// Camel's Java DSL. Mistakes in the chain (a `when()` outside a `choice()`, an `end()` too
+/// many) are reported by `Context::addRoutes` with the route and step they concern.
+///
+/// Example:
+///   class OrderRoutes : public RouteBuilder {
+///     void configure() override {
+///       from("direct:orders").routeId("orders")
+///           .setHeader("received", constant(true))
+///           .filter(header("type") == "order")
+///             .choice()
+///               .when(header("amount") > 1000).to("direct:big")
+///               .otherwise().to("log:small")
+///             .end()
+///           .end()
+///           .to("mock:done");
+///     }
+///   };
+///   context.addRoutes(routes);
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <dromedary/core/logging.h>
+#include <dromedary/engine/expression_builder.h>
+#include <dromedary/spi/processor.h>
+
+namespace dromedary {
+
+namespace detail {
+struct RouteModel;
+struct BlockModel;
+struct StepModel;
+}  // namespace detail
+
+/// One route under construction. Every DSL method returns *this for chaining.
+class RouteDefinition {
+ public:
+  explicit RouteDefinition(std::string from_uri);
+  ~RouteDefinition();
+  RouteDefinition(const RouteDefinition&) = delete;
+  RouteDefinition& operator=(const RouteDefinition&) = delete;
+
+  // --- route settings ----------------------------------------------------------
+  RouteDefinition& routeId(std::string id);
+  RouteDefinition& autoStartup(bool auto_startup);
+  RouteDefinition& description(std::string text);
+  /// Sets the id of the last step added (Camel's `.id("myNode")`); node ids show in
+  /// statistics and errors. Steps without one get `<kind><n>`, e.g. `to3`.
+  RouteDefinition& id(std::string node_id);
+
+  // --- endpoints -----------------------------------------------------------------
+  RouteDefinition& to(std::string uri);
+  /// Sends to a URI computed per exchange; resolved endpoints are cached.
+  RouteDefinition& toD(ExpressionDefinition uri);
+
+  // --- message transformation ------------------------------------------------------
+  RouteDefinition& process(std::shared_ptr<Processor> processor);
+  /// Processor owned elsewhere; it must outlive the context.
+  RouteDefinition& process(Processor& processor);
+  RouteDefinition& process(std::function<void(Exchange&)> fn);
+  RouteDefinition& setBody(ExpressionDefinition value);
+  RouteDefinition& transform(ExpressionDefinition value);
+  RouteDefinition& setHeader(std::string name, ExpressionDefinition value);
+  RouteDefinition& setProperty(std::string name, ExpressionDefinition value);
+  RouteDefinition& removeHeader(std::string name);
+  /// Removes headers matching `pattern` (Camel's rules, all case-insensitive: an exact
+  /// name, a trailing `*` wildcard, or a regular expression matching the whole name),
+  /// except those matching one of `excludes`. Patterns are compiled when the route starts.
+  RouteDefinition& removeHeaders(std::string pattern, std::vector<std::string> excludes = {});
+  RouteDefinition& removeProperty(std::string name);
+  RouteDefinition& removeProperties(std::string pattern,
+                                    std::vector<std::string> excludes = {});
+  /// Converts the body to a type named as Camel names it: "String" (or "java.lang.String"),
+  /// "Integer"/"Long"/"int"/"long", "Double"/"Float", "Boolean", "byte[]".
+  RouteDefinition& convertBodyTo(std::string type);
+
+  // --- routing --------------------------------------------------------------------
+  RouteDefinition& filter(PredicateDefinition predicate);
+  RouteDefinition& choice();
+  RouteDefinition& when(PredicateDefinition predicate);
+  RouteDefinition& otherwise();
+  /// Closes the innermost block (filter, or the whole choice).
+  RouteDefinition& end();
+  /// Returns from a when()/otherwise() block to its choice, leaving the choice open.
+  RouteDefinition& endChoice();
+  /// Ends the exchange here, successfully (Camel's stop()).
+  RouteDefinition& stop();
+
+  // --- logging --------------------------------------------------------------------
+  /// Logs `message` at INFO under the route's id as category.
+  RouteDefinition& log(std::string message);
+  RouteDefinition& log(LoggingLevel level, std::string message);
+  RouteDefinition& log(LoggingLevel level, std::string log_name, std::string message);
+  RouteDefinition& log(LoggingLevel level, std::string log_name, ExpressionDefinition message);
+
+  detail::RouteModel& modelForEngine() noexcept { return *model_; }
+
+ private:
+  detail::BlockModel* currentBlock();
+  RouteDefinition& add(std::unique_ptr<detail::StepModel> step);
+  void misuse(std::string message);
+
+  std::unique_ptr<detail::RouteModel> model_;
+  struct Scope;
+  std::vector<Scope> scopes_;
+};
+
+/// Collects routes; subclass and override configure(), or pass a function to addRoutes.
+class RouteBuilder {
+ public:
+  RouteBuilder();
+  virtual ~RouteBuilder();
+  virtual void configure() {}
+
+  /// Starts a route consuming from `uri`.
+  RouteDefinition& from(std::string uri);
+
+  std::vector<std::unique_ptr<RouteDefinition>>& routesForEngine() noexcept { return routes_; }
+
+ private:
+  std::vector<std::unique_ptr<RouteDefinition>> routes_;
+};
+
+}  // namespace dromedary

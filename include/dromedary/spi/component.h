@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+/// The component SPI: Component -> Endpoint -> Producer / Consumer.
+///
+/// A component plugs a URI scheme into a Context. It declares its endpoint options in a
+/// table (option_table.h); the context validates a URI against that table and then asks
+/// the component for an Endpoint, which is cached by its normalised URI for the life of the
+/// context. An endpoint makes Producers (which send: they are Processors) and Consumers
+/// (which feed a route's entry Processor).
+///
+/// Example (a component in its own folder, registered without touching the core):
+///   class EchoComponent : public Component {
+///    public:
+///     std::string_view scheme() const override { return "echo"; }
+///     std::span<const OptionSpec> endpointOptions() const override { return {}; }
+///     Result<std::unique_ptr<Endpoint>> createEndpoint(const Uri& uri,
+///                                                      EndpointOptions options) override;
+///   };
+///   void registerEchoComponent(Context& context) {
+///     context.addComponent(std::make_unique<EchoComponent>());
+///   }
+///
+/// Lifetimes: the context owns components, endpoints, producers and consumers, and destroys
+/// them after every route has stopped. Producers are shared by every route and thread that
+/// sends to the endpoint: `process` must be thread-safe.
+
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include <dromedary/core/result.h>
+#include <dromedary/core/uri.h>
+#include <dromedary/spi/option_table.h>
+#include <dromedary/spi/processor.h>
+
+namespace dromedary {
+
+class Context;
+class Component;
+
+/// Sends exchanges to an endpoint.
+class Producer : public Processor {
+ public:
+  virtual Result<void> start() { return {}; }
+  virtual void stop() noexcept {}
+};
+
+/// Feeds exchanges into a route through the Processor it was created with.
+class Consumer {
+ public:
+  virtual ~Consumer() = default;
+  virtual Result<void> start() = 0;
+  /// Stops taking new work. Exchanges already accepted are finished by the route.
+  virtual void stop() noexcept = 0;
+};
+
+class Endpoint {
+ public:
+  Endpoint(Component& component, Uri uri, EndpointOptions options)
+      : component_(component), uri_(std::move(uri)), options_(std::move(options)) {}
+  virtual ~Endpoint() = default;
+
+  /// The normalised URI, e.g. "direct://a?timeout=5": stable for the context's life.
+  const std::string& uri() const noexcept { return uri_.normalized(); }
+  const Uri& parsedUri() const noexcept { return uri_; }
+  const EndpointOptions& options() const noexcept { return options_; }
+  Component& component() const noexcept { return component_; }
+  Context& context() const noexcept;
+
+  virtual Result<std::unique_ptr<Producer>> createProducer() = 0;
+  /// `processor` is the route's entry; it outlives the consumer.
+  virtual Result<std::unique_ptr<Consumer>> createConsumer(Processor& processor) = 0;
+
+ private:
+  Component& component_;
+  Uri uri_;
+  EndpointOptions options_;
+};
+
+class Component {
+ public:
+  virtual ~Component() = default;
+  virtual std::string_view scheme() const = 0;
+  virtual std::span<const OptionSpec> endpointOptions() const = 0;
+  /// Called once per normalised URI, after the options were validated against the table.
+  virtual Result<std::unique_ptr<Endpoint>> createEndpoint(const Uri& uri,
+                                                           EndpointOptions options) = 0;
+  /// Called by the context when the component is added.
+  void attach(Context& context) noexcept { context_ = &context; }
+  Context& context() const noexcept { return *context_; }
+
+ private:
+  Context* context_ = nullptr;
+};
+
+inline Context& Endpoint::context() const noexcept { return component_.context(); }
+
+}  // namespace dromedary

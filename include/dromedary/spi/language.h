@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+/// Expression, Predicate and Language: compiled once at route start, evaluated per exchange.
+///
+/// `Expression::evaluate` returns a pointer to the result: either an existing value (a
+/// header, the body, a constant) with no copy, or `scratch` after writing into it (reusing
+/// its capacity). It returns nullptr on failure, after recording the error on the exchange.
+/// `Predicate::matches` returns the answer; on failure it records the error on the exchange
+/// and returns false, so callers check `exchange.failed()` after a false.
+///
+/// A Language turns text ("${header.foo} == 'bar'") into either; the context looks languages
+/// up by name ("simple", "constant", "header", ...), which is how route files name them.
+
+#include <memory>
+#include <string_view>
+
+#include <dromedary/core/exchange.h>
+#include <dromedary/core/result.h>
+#include <dromedary/core/value.h>
+
+namespace dromedary {
+
+class Context;
+
+class Expression {
+ public:
+  virtual ~Expression() = default;
+  virtual const Value* evaluate(Exchange& exchange, Value& scratch) const noexcept = 0;
+};
+
+class Predicate {
+ public:
+  virtual ~Predicate() = default;
+  virtual bool matches(Exchange& exchange) const noexcept = 0;
+};
+
+/// The truth of a value as a predicate sees it (Camel's rules): null is false; a bool is
+/// itself; a string is true only when it equals "true" ignoring case; a number is true when
+/// not zero; anything else (bytes, list, map, object) is true when not empty.
+bool isTruthy(const Value& value) noexcept;
+
+class Language {
+ public:
+  virtual ~Language() = default;
+  virtual Result<std::unique_ptr<Expression>> createExpression(std::string_view text,
+                                                               Context& context) = 0;
+  virtual Result<std::unique_ptr<Predicate>> createPredicate(std::string_view text,
+                                                             Context& context) = 0;
+};
+
+}  // namespace dromedary

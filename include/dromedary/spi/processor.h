@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+/// Processor: one step of work on an exchange.
+///
+/// A processor returns a Status: Continue (done; the route goes on), Fail (the exchange's
+/// error slot is set), or Suspend (the processor has parked the exchange and someone will
+/// call `exchange.resume()` later, from any thread; the route continues at the next node
+/// without holding a thread while it waits).
+///
+/// User processors may throw: the engine catches at the node boundary and records the
+/// exception on the exchange for the error handler. Built-in steps never throw.
+///
+/// Example:
+///   class Upper : public Processor {
+///     Status process(Exchange& ex) override {
+///       std::string s = ex.message().body().as<std::string>();
+///       for (char& c : s) c = std::toupper(c);
+///       ex.message().setBody(std::move(s));
+///       return Status::Continue;
+///     }
+///   };
+///
+/// Thread-safety: one processor instance serves every exchange of its route, concurrently.
+
+#include <dromedary/core/exchange.h>
+
+namespace dromedary {
+
+class Processor {
+ public:
+  virtual ~Processor() = default;
+  virtual Status process(Exchange& exchange) = 0;
+};
+
+}  // namespace dromedary

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <dromedary/core/exchange.h>
+
+#include <fmt/format.h>
+#include <time.h>
+
+#include <atomic>
+#include <vector>
+
+#include <dromedary/engine/context.h>
+
+namespace dromedary {
+
+namespace {
+
+int64_t coarseNowMillis() noexcept {
+  // The coarse clock is a memory read (no syscall): exchanges record creation time cheaply.
+  timespec ts;
+  clock_gettime(CLOCK_REALTIME_COARSE, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
+}
+
+// Ids come from per-thread blocks of a global sequence: no shared atomic per id.
+uint64_t nextIdNumber() noexcept {
+  static std::atomic<uint64_t> global{1};
+  constexpr uint64_t kBlock = 4096;
+  thread_local uint64_t next = 0;
+  thread_local uint64_t end = 0;
+  if (next == end) {
+    next = global.fetch_add(kBlock, std::memory_order_relaxed);
+    end = next + kBlock;
+  }
+  return next++;
+}
+
+constexpr size_t kMaxPooled = 256;
+
+struct ExchangePool {
+  std::vector<Exchange*> free;
+  ~ExchangePool() {
+    for (Exchange* e : free) delete e;
+  }
+};
+thread_local ExchangePool pool;
+
+}  // namespace
+
+std::string_view patternName(Pattern pattern) noexcept {
+  return pattern == Pattern::InOut ? "InOut" : "InOnly";
+}
+
+std::string ExchangeError::message() const {
+  std::string out(reason);
+  if (!subject.empty()) {
+    out += ": ";
+    out += subject;
+  }
+  std::string cause = detail;
+  if (exception) {
+    try {
+      std::rethrow_exception(exception);
+    } catch (const std::exception& e) {
+      cause = e.what();
+    } catch (...) {
+      cause = "unknown exception";
+    }
+  }
+  if (!cause.empty()) {
+    if (!out.empty()) out += ": ";
+    out += cause;
+  }
+  if (out.empty()) out = std::string(errorCodeName(code));
+  return out;
+}
+
+Exchange::Exchange(Context* context) noexcept
+    : context_(context), created_ms_(coarseNowMillis()) {}
+
+const std::string& Exchange::exchangeId() const {
+  if (id_.empty()) {
+    std::string_view prefix = context_ ? std::string_view(context_->name()) : "dromedary";
+    id_.assign(prefix.data(), prefix.size());
+    fmt::format_to(std::back_inserter(id_), "-{:016x}", nextIdNumber());
+  }
+  return id_;
+}
+
+void Exchange::fail(ErrorCode code, std::string_view reason, std::string_view subject) noexcept {
+  error_.code = code;
+  error_.reason = reason;
+  error_.subject = subject;
+}
+
+void Exchange::failWithDetail(ErrorCode code, std::string_view reason, std::string detail) {
+  fail(code, reason);
+  error_.detail = std::move(detail);
+}
+
+void Exchange::setException(std::exception_ptr exception) noexcept {
+  if (error_.code == ErrorCode::Ok) error_.code = ErrorCode::ProcessorFailed;
+  if (error_.reason.empty()) error_.reason = "Exception thrown by processor";
+  error_.exception = std::move(exception);
+}
+
+void Exchange::clearError() noexcept {
+  error_.code = ErrorCode::Ok;
+  error_.reason = {};
+  error_.subject = {};
+  error_.nodeId = {};
+  error_.routeId = {};
+  error_.exception = nullptr;
+  error_.detail.clear();
+}
+
+void Exchange::copyFrom(const Exchange& other) {
+  pattern_ = other.pattern_;
+  message_.headers() = other.message_.headers();
+  message_.setBody(other.message_.body());
+  properties_ = other.properties_;
+}
+
+void Exchange::resetForReuse(Context* context) noexcept {
+  context_ = context;
+  pattern_ = Pattern::InOnly;
+  message_.clear();
+  properties_.clear();
+  clearError();
+  id_.clear();
+  created_ms_ = coarseNowMillis();
+  exec_.depth = 0;
+  exec_.base = 0;
+  exec_.tailCall = false;
+  exec_.routeStop = false;
+  exec_.fromRoute = nullptr;
+  exec_.onDone = nullptr;
+  exec_.onDoneArg = nullptr;
+}
+
+void ExchangeRecycler::operator()(Exchange* exchange) const noexcept {
+  if (pool.free.size() >= kMaxPooled) {
+    delete exchange;
+    return;
+  }
+  try {
+    pool.free.push_back(exchange);
+  } catch (...) {
+    delete exchange;
+  }
+}
+
+ExchangePtr acquireExchange(Context* context) noexcept {
+  if (!pool.free.empty()) {
+    Exchange* e = pool.free.back();
+    pool.free.pop_back();
+    e->resetForReuse(context);
+    return ExchangePtr(e);
+  }
+  return ExchangePtr(new Exchange(context));
+}
+
+}  // namespace dromedary

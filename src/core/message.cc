@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <dromedary/core/message.h>
+
+#include <algorithm>
+
+#include "core/text.h"
+
+namespace dromedary {
+
+bool equalsIgnoreCase(std::string_view a, std::string_view b) noexcept {
+  return equalsIgnoreCaseAscii(a, b);
+}
+
+Headers::Headers(std::initializer_list<std::pair<std::string_view, Value>> entries) {
+  for (const auto& [name, value] : entries) set(name, value);
+}
+
+Headers::Headers(const Headers& other) { *this = other; }
+
+Headers& Headers::operator=(const Headers& other) {
+  if (this == &other) return *this;
+  // Element-wise: existing entries keep their string capacity.
+  if (entries_.size() < other.size_) entries_.resize(other.size_);
+  for (uint32_t i = 0; i < other.size_; ++i) {
+    entries_[i].name.assign(other.entries_[i].name);
+    entries_[i].value = other.entries_[i].value;
+  }
+  for (uint32_t i = other.size_; i < size_; ++i) entries_[i].value.clearForReuse();
+  size_ = other.size_;
+  return *this;
+}
+
+const Value* Headers::get(std::string_view name) const noexcept {
+  for (uint32_t i = 0; i < size_; ++i) {
+    if (equalsIgnoreCaseAscii(entries_[i].name, name)) return &entries_[i].value;
+  }
+  return nullptr;
+}
+
+Value* Headers::find(std::string_view name) noexcept {
+  return const_cast<Value*>(static_cast<const Headers*>(this)->get(name));
+}
+
+Headers::Entry& Headers::append(std::string_view name) {
+  if (size_ == entries_.size()) entries_.emplace_back();
+  Entry& e = entries_[size_++];
+  e.name.assign(name.data(), name.size());
+  return e;
+}
+
+void Headers::set(std::string_view name, const Value& value) {
+  if (Value* v = find(name)) {
+    *v = value;
+    return;
+  }
+  // `value` may live in this very vector (setHeader("b", header("a"))): appending could
+  // reallocate under it, so copy it out first in that case.
+  const Value* p = &value;
+  if (!entries_.empty() && std::less_equal<const void*>()(&entries_.front(), p) &&
+      std::less<const void*>()(p, entries_.data() + entries_.size())) {
+    Value copy = value;
+    append(name).value = std::move(copy);
+    return;
+  }
+  append(name).value = value;
+}
+
+void Headers::set(std::string_view name, Value&& value) {
+  if (Value* v = find(name)) {
+    *v = std::move(value);
+    return;
+  }
+  append(name).value = std::move(value);
+}
+
+Value& Headers::slot(std::string_view name) {
+  if (Value* v = find(name)) return *v;
+  Entry& e = append(name);
+  e.value.reset();
+  return e.value;
+}
+
+void Headers::eraseAt(uint32_t index) noexcept {
+  // Rotate the removed entry past the live range: order is kept and no string is freed.
+  std::rotate(entries_.begin() + index, entries_.begin() + index + 1,
+              entries_.begin() + size_);
+  --size_;
+  entries_[size_].value.clearForReuse();
+}
+
+bool Headers::remove(std::string_view name) noexcept {
+  for (uint32_t i = 0; i < size_; ++i) {
+    if (equalsIgnoreCaseAscii(entries_[i].name, name)) {
+      eraseAt(i);
+      return true;
+    }
+  }
+  return false;
+}
+
+void Headers::clear() noexcept {
+  for (uint32_t i = 0; i < size_; ++i) entries_[i].value.clearForReuse();
+  size_ = 0;
+}
+
+bool Headers::operator==(const Headers& other) const noexcept {
+  if (size_ != other.size_) return false;
+  for (const Entry& e : *this) {
+    const Value* v = other.get(e.name);
+    if (!v || !(*v == e.value)) return false;
+  }
+  return true;
+}
+
+void Message::adoptSpareString() noexcept {
+  if (!body_.isString() && spare_.capacity() > 15) body_ = Value(std::move(spare_));
+}
+
+void Message::setBody(const Value& body) {
+  if (body.isString()) adoptSpareString();
+  body_ = body;
+}
+
+void Message::setBody(std::string_view body) {
+  adoptSpareString();
+  body_.setString(body);
+}
+
+void Message::clear() noexcept {
+  headers_.clear();
+  if (std::string* s = body_.mutableString(); s && s->capacity() > spare_.capacity()) {
+    s->clear();
+    spare_.swap(*s);
+  }
+  body_.reset();
+}
+
+}  // namespace dromedary

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <dromedary/spi/option_table.h>
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cmath>
+
+#include "core/text.h"
+
+namespace dromedary {
+
+std::string_view optionTypeName(OptionType type) noexcept {
+  switch (type) {
+    case OptionType::Bool: return "boolean";
+    case OptionType::Int: return "integer";
+    case OptionType::Double: return "number";
+    case OptionType::String: return "string";
+    case OptionType::Duration: return "duration";
+    case OptionType::Enum: return "enum";
+  }
+  return "?";
+}
+
+Result<std::chrono::milliseconds> parseDuration(std::string_view text) {
+  std::string_view s = trim(text);
+  auto bad = [&] {
+    return makeError(ErrorCode::InvalidOption,
+                     fmt::format("'{}' is not a duration (expected milliseconds such as 500, or "
+                                 "a form such as 500ms, 5s, 1m30s, 2h, 1d)",
+                                 text));
+  };
+  if (s.empty()) return bad();
+  int64_t total = 0;
+  bool any = false;
+  while (!s.empty()) {
+    int64_t n = 0;
+    auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
+    if (ec != std::errc() || n < 0) return bad();
+    s.remove_prefix(static_cast<size_t>(ptr - s.data()));
+    int64_t unit = 1;
+    if (s.substr(0, 2) == "ms") {
+      s.remove_prefix(2);
+    } else if (!s.empty() && (s[0] == 's' || s[0] == 'm' || s[0] == 'h' || s[0] == 'd')) {
+      unit = s[0] == 's' ? 1000 : s[0] == 'm' ? 60000 : s[0] == 'h' ? 3600000 : 86400000;
+      s.remove_prefix(1);
+    } else if (!s.empty() || any) {
+      return bad();  // a bare number only on its own
+    }
+    total += n * unit;
+    any = true;
+  }
+  return std::chrono::milliseconds(total);
+}
+
+Result<EndpointOptions> EndpointOptions::resolve(std::span<const OptionSpec> specs,
+                                                 const Uri& uri) {
+  EndpointOptions options;
+  options.entries_.reserve(specs.size());
+  for (const OptionSpec& spec : specs) {
+    options.entries_.push_back(Entry{&spec, std::string(spec.defaultValue), false, 0, 0});
+  }
+  for (const auto& [name, value] : uri.options()) {
+    Entry* entry = nullptr;
+    for (Entry& e : options.entries_) {
+      if (equalsIgnoreCaseAscii(e.spec->name, name)) entry = &e;
+    }
+    if (!entry) {
+      std::vector<std::string_view> names;
+      for (const OptionSpec& spec : specs) names.push_back(spec.name);
+      std::string message = fmt::format("unknown option '{}' for endpoint '{}'", name, uri.text());
+      std::string meant = closestMatch(name, names);
+      if (!meant.empty()) {
+        message += fmt::format("; did you mean '{}'?", meant);
+      } else if (names.empty()) {
+        message += fmt::format("; the {} component takes no options", uri.scheme());
+      } else {
+        message += fmt::format("; known options: {}", joinNames(names));
+      }
+      return makeError(ErrorCode::UnknownOption, std::move(message));
+    }
+    entry->text = value;
+    entry->set = true;
+  }
+  for (Entry& e : options.entries_) {
+    if (e.text.empty() && e.spec->type != OptionType::String) continue;
+    auto invalid = [&](std::string_view expected) {
+      return makeError(ErrorCode::InvalidOption,
+                       fmt::format("invalid value '{}' for option '{}' of endpoint '{}': "
+                                   "expected {}",
+                                   e.text, e.spec->name, uri.text(), expected));
+    };
+    switch (e.spec->type) {
+      case OptionType::Bool:
+        if (equalsIgnoreCaseAscii(e.text, "true")) {
+          e.number = 1;
+        } else if (equalsIgnoreCaseAscii(e.text, "false")) {
+          e.number = 0;
+        } else {
+          return invalid("true or false");
+        }
+        break;
+      case OptionType::Int: {
+        std::string_view t = trim(e.text);
+        auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), e.number);
+        if (ec != std::errc() || ptr != t.data() + t.size()) return invalid("an integer");
+        break;
+      }
+      case OptionType::Double: {
+        std::string_view t = trim(e.text);
+        char* end = nullptr;
+        std::string copy(t);
+        e.real = std::strtod(copy.c_str(), &end);
+        if (copy.empty() || end != copy.c_str() + copy.size()) return invalid("a number");
+        break;
+      }
+      case OptionType::Duration: {
+        auto d = parseDuration(e.text);
+        if (!d) return invalid("a duration such as 500, 500ms, 5s or 1m30s");
+        e.number = d->count();
+        break;
+      }
+      case OptionType::Enum: {
+        bool found = false;
+        std::string_view choices = e.spec->choices;
+        std::vector<std::string_view> names;
+        while (!choices.empty()) {
+          size_t comma = choices.find(',');
+          std::string_view choice = choices.substr(0, comma);
+          names.push_back(choice);
+          if (equalsIgnoreCaseAscii(choice, e.text)) {
+            e.text = std::string(choice);  // canonical spelling
+            found = true;
+          }
+          choices = comma == std::string_view::npos ? "" : choices.substr(comma + 1);
+        }
+        if (!found) return invalid("one of " + joinNames(names));
+        break;
+      }
+      case OptionType::String: break;
+    }
+  }
+  return options;
+}
+
+const EndpointOptions::Entry& EndpointOptions::entry(std::string_view name) const {
+  for (const Entry& e : entries_) {
+    if (e.spec->name == name) return e;
+  }
+  throw std::logic_error(fmt::format("option '{}' is not in the component's table", name));
+}
+
+bool EndpointOptions::getBool(std::string_view name) const { return entry(name).number != 0; }
+int64_t EndpointOptions::getInt(std::string_view name) const { return entry(name).number; }
+double EndpointOptions::getDouble(std::string_view name) const { return entry(name).real; }
+const std::string& EndpointOptions::getString(std::string_view name) const {
+  return entry(name).text;
+}
+std::chrono::milliseconds EndpointOptions::getDuration(std::string_view name) const {
+  return std::chrono::milliseconds(entry(name).number);
+}
+bool EndpointOptions::isSet(std::string_view name) const { return entry(name).set; }
+
+std::string describeOptions(std::string_view scheme, std::span<const OptionSpec> specs) {
+  std::string out = fmt::format("## {} options\n\n| name | type | default | description |\n"
+                                "| --- | --- | --- | --- |\n",
+                                scheme);
+  for (const OptionSpec& spec : specs) {
+    std::string type(optionTypeName(spec.type));
+    if (spec.type == OptionType::Enum) type += " (" + std::string(spec.choices) + ")";
+    fmt::format_to(std::back_inserter(out), "| {} | {} | {} | {} |\n", spec.name, type,
+                   spec.defaultValue, spec.description);
+  }
+  return out;
+}
+
+}  // namespace dromedary

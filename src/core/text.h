@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// Small text helpers shared by the core (private).
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dromedary {
+
+inline char toLowerAscii(char c) noexcept {
+  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + ('a' - 'A')) : c;
+}
+
+inline bool equalsIgnoreCaseAscii(std::string_view a, std::string_view b) noexcept {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (toLowerAscii(a[i]) != toLowerAscii(b[i])) return false;
+  }
+  return true;
+}
+
+inline bool startsWithIgnoreCase(std::string_view s, std::string_view prefix) noexcept {
+  return s.size() >= prefix.size() && equalsIgnoreCaseAscii(s.substr(0, prefix.size()), prefix);
+}
+
+inline std::string_view trim(std::string_view s) noexcept {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n' ||
+                        s.front() == '\r')) {
+    s.remove_prefix(1);
+  }
+  while (!s.empty() &&
+         (s.back() == ' ' || s.back() == '\t' || s.back() == '\n' || s.back() == '\r')) {
+    s.remove_suffix(1);
+  }
+  return s;
+}
+
+inline std::string toLower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = toLowerAscii(c);
+  return out;
+}
+
+/// The candidate closest to `word` by edit distance (case-insensitive), if close enough to
+/// be what was meant ("did you mean ...?"), else empty.
+std::string closestMatch(std::string_view word, const std::vector<std::string_view>& candidates);
+
+/// "a, b, c"
+std::string joinNames(const std::vector<std::string_view>& names);
+
+}  // namespace dromedary

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: Apache-2.0
+// choice().when(p)...otherwise(): runs the block of the first matching when, else the
+// otherwise block, else nothing.
+#include "eip/models.h"
+#include "engine/executor.h"
+
+namespace dromedary::eip {
+
+namespace {
+
+class ChoiceStep final : public Step {
+ public:
+  struct Branch {
+    std::unique_ptr<Predicate> predicate;
+    const detail::Block* body;
+  };
+  ChoiceStep(std::vector<Branch> whens, const detail::Block* otherwise)
+      : whens_(std::move(whens)), otherwise_(otherwise) {}
+
+  Status run(Exchange& ex) noexcept override {
+    for (const Branch& when : whens_) {
+      if (when.predicate->matches(ex)) {
+        return detail::pushBlock(ex, *when.body) ? Status::Continue : Status::Fail;
+      }
+      if (ex.failed()) return Status::Fail;
+    }
+    if (otherwise_ && !detail::pushBlock(ex, *otherwise_)) return Status::Fail;
+    return Status::Continue;
+  }
+
+ private:
+  std::vector<Branch> whens_;
+  const detail::Block* otherwise_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Step>> ChoiceModel::compile(RouteCompiler& compiler) const {
+  std::vector<ChoiceStep::Branch> branches;
+  for (const When& when : whens) {
+    auto p = when.predicate.compile(compiler.context());
+    if (!p) return compiler.error(*this, p.error());
+    auto block = compiler.compileBlock(when.body);
+    if (!block) return block.error();
+    branches.push_back({std::move(*p), *block});
+  }
+  const detail::Block* other = nullptr;
+  if (otherwise) {
+    auto block = compiler.compileBlock(*otherwise);
+    if (!block) return block.error();
+    other = *block;
+  }
+  return std::unique_ptr<Step>(new ChoiceStep(std::move(branches), other));
+}
+
+}  // namespace dromedary::eip

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: Apache-2.0
+// filter(predicate): runs its block only for exchanges matching the predicate, and records
+// the outcome in the CamelFilterMatched property as Camel does.
+#include "eip/models.h"
+#include "engine/executor.h"
+
+namespace dromedary::eip {
+
+namespace {
+
+class FilterStep final : public Step {
+ public:
+  FilterStep(std::unique_ptr<Predicate> predicate, const detail::Block& body)
+      : predicate_(std::move(predicate)), body_(body) {}
+
+  Status run(Exchange& ex) noexcept override {
+    bool matched = predicate_->matches(ex);
+    if (!matched && ex.failed()) return Status::Fail;
+    ex.properties().slot("CamelFilterMatched") = matched;
+    if (matched && !detail::pushBlock(ex, body_)) return Status::Fail;
+    return Status::Continue;
+  }
+
+ private:
+  std::unique_ptr<Predicate> predicate_;
+  const detail::Block& body_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Step>> FilterModel::compile(RouteCompiler& compiler) const {
+  auto p = predicate.compile(compiler.context());
+  if (!p) return compiler.error(*this, p.error());
+  auto block = compiler.compileBlock(body);
+  if (!block) return block.error();
+  return std::unique_ptr<Step>(new FilterStep(std::move(*p), **block));
+}
+
+}  // namespace dromedary::eip

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: Apache-2.0
+// log(message): writes a line under a category (the route id unless given). The message is
+// evaluated only when the level is enabled: nothing is built that nobody prints.
+#include "core/scratch.h"
+#include <dromedary/core/value_compare.h>
+#include "eip/models.h"
+#include "engine/route.h"
+
+namespace dromedary::eip {
+
+namespace {
+
+class LogStep final : public Step {
+ public:
+  LogStep(Logger logger, LoggingLevel level, std::unique_ptr<Expression> message)
+      : logger_(logger), level_(level), message_(std::move(message)) {}
+
+  Status run(Exchange& ex) noexcept override {
+    if (!logger_.enabled(level_)) return Status::Continue;
+    ScratchValue scratch;
+    const Value* v = message_->evaluate(ex, *scratch);
+    if (!v) return Status::Fail;
+    thread_local std::string buffer;
+    logger_.log(level_, stringForm(*v, buffer));
+    return Status::Continue;
+  }
+
+ private:
+  Logger logger_;
+  LoggingLevel level_;
+  std::unique_ptr<Expression> message_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Step>> LogModel::compile(RouteCompiler& compiler) const {
+  auto e = message.compile(compiler.context());
+  if (!e) return compiler.error(*this, e.error());
+  std::string name = log_name.empty() ? compiler.route().id : log_name;
+  return std::unique_ptr<Step>(new LogStep(Logger::get(name), level, std::move(*e)));
+}
+
+}  // namespace dromedary::eip

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: Apache-2.0
+// removeHeader(name), removeHeaders(pattern, excludes...) and their property twins.
+// Patterns (exact, trailing-* wildcard, regex; all case-insensitive, as Camel's
+// PatternHelper) are compiled once here, never per message.
+#include "core/name_pattern.h"
+#include "eip/models.h"
+#include "engine/route.h"
+
+namespace dromedary::eip {
+
+namespace {
+
+class RemoveHeaderStep final : public Step {
+ public:
+  RemoveHeaderStep(bool property, std::string name)
+      : property_(property), name_(std::move(name)) {}
+
+  Status run(Exchange& ex) noexcept override {
+    (property_ ? ex.properties() : ex.message().headers()).remove(name_);
+    return Status::Continue;
+  }
+
+ private:
+  bool property_;
+  std::string name_;
+};
+
+class RemoveHeadersStep final : public Step {
+ public:
+  RemoveHeadersStep(bool property, NamePattern pattern, std::vector<NamePattern> excludes)
+      : property_(property), pattern_(std::move(pattern)), excludes_(std::move(excludes)) {}
+
+  Status run(Exchange& ex) noexcept override {
+    Headers& target = property_ ? ex.properties() : ex.message().headers();
+    target.removeIf([this](std::string_view name) {
+      if (!pattern_.matches(name)) return false;
+      for (const NamePattern& exclude : excludes_) {
+        if (exclude.matches(name)) return false;
+      }
+      return true;
+    });
+    return Status::Continue;
+  }
+
+ private:
+  bool property_;
+  NamePattern pattern_;
+  std::vector<NamePattern> excludes_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Step>> RemoveHeadersModel::compile(RouteCompiler& compiler) const {
+  auto resolved = compiler.context().resolvePlaceholders(pattern);
+  if (!resolved) return compiler.error(*this, resolved.error());
+  if (resolved->empty()) {
+    return compiler.error(*this, makeError(ErrorCode::InvalidRoute,
+                                           std::string(kind()) + " needs a name or pattern"));
+  }
+  if (single) return std::unique_ptr<Step>(new RemoveHeaderStep(property, std::move(*resolved)));
+  std::vector<NamePattern> compiled_excludes;
+  for (const std::string& e : excludes) {
+    auto r = compiler.context().resolvePlaceholders(e);
+    if (!r) return compiler.error(*this, r.error());
+    compiled_excludes.emplace_back(std::move(*r));
+  }
+  return std::unique_ptr<Step>(new RemoveHeadersStep(
+      property, NamePattern(std::move(*resolved)), std::move(compiled_excludes)));
+}
+
+}  // namespace dromedary::eip

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: Apache-2.0
+// setHeader(name, expr) and setProperty(name, expr): the same step on the message's
+// headers or the exchange's properties.
+#include "core/scratch.h"
+#include "eip/models.h"
+#include "engine/route.h"
+
+namespace dromedary::eip {
+
+namespace {
+
+class SetHeaderStep final : public Step {
+ public:
+  SetHeaderStep(bool property, std::string name, std::unique_ptr<Expression> value)
+      : property_(property), name_(std::move(name)), value_(std::move(value)) {}
+
+  Status run(Exchange& ex) noexcept override {
+    ScratchValue scratch;
+    const Value* v = value_->evaluate(ex, *scratch);
+    if (!v) return Status::Fail;
+    Headers& target = property_ ? ex.properties() : ex.message().headers();
+    try {
+      if (v == scratch.get()) {
+        std::swap(target.slot(name_), *scratch);
+      } else {
+        target.set(name_, *v);
+      }
+    } catch (...) {
+      ex.setException(std::current_exception());
+      return Status::Fail;
+    }
+    return Status::Continue;
+  }
+
+ private:
+  bool property_;
+  std::string name_;
+  std::unique_ptr<Expression> value_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Step>> SetHeaderModel::compile(RouteCompiler& compiler) const {
+  auto e = value.compile(compiler.context());
+  if (!e) return compiler.error(*this, e.error());
+  auto resolved = compiler.context().resolvePlaceholders(name);
+  if (!resolved) return compiler.error(*this, resolved.error());
+  return std::unique_ptr<Step>(new SetHeaderStep(property, std::move(*resolved), std::move(*e)));
+}
+
+}  // namespace dromedary::eip

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: Apache-2.0
+// stop(): ends the exchange here, successfully; no further step of any route runs.
+#include "eip/models.h"
+#include "engine/route.h"
+
+namespace dromedary::eip {
+
+namespace {
+
+class StopStep final : public Step {
+ public:
+  Status run(Exchange& ex) noexcept override {
+    ex.execForEngine().routeStop = true;  // the executor unwinds every frame
+    return Status::Continue;
+  }
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Step>> StopModel::compile(RouteCompiler&) const {
+  return std::unique_ptr<Step>(new StopStep());
+}
+
+}  // namespace dromedary::eip

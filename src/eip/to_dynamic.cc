@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: Apache-2.0
+// toD(expr): sends to a URI computed per exchange. Resolved producers are cached per thread
+// by URI text, so a repeated URI costs a hash and a compare: no parse, no lock.
+#include "core/scratch.h"
+#include <dromedary/core/value_compare.h>
+#include "eip/models.h"
+#include "engine/producer_cache.h"
+#include "engine/route.h"
+
+namespace dromedary::eip {
+
+namespace {
+
+class ToDynamicStep final : public Step {
+ public:
+  ToDynamicStep(Context& context, std::unique_ptr<Expression> uri)
+      : context_(context), uri_(std::move(uri)) {}
+
+  Status run(Exchange& ex) noexcept override {
+    Producer* producer;
+    {
+      ScratchValue scratch;
+      const Value* v = uri_->evaluate(ex, *scratch);
+      if (!v) return Status::Fail;
+      if (v->isNull()) {
+        ex.fail(ErrorCode::InvalidUri, "toD expression returned null");
+        return Status::Fail;
+      }
+      thread_local std::string buffer;
+      producer = cachedProducer(context_, stringForm(*v, buffer), ex);
+    }
+    if (!producer) return Status::Fail;
+    detail::ExecState& st = ex.execForEngine();
+    st.tailCall = true;
+    Status s;
+    try {
+      s = producer->process(ex);
+    } catch (...) {
+      ex.setException(std::current_exception());
+      s = Status::Fail;
+    }
+    st.tailCall = false;
+    return s;
+  }
+
+ private:
+  Context& context_;
+  std::unique_ptr<Expression> uri_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Step>> ToDynamicModel::compile(RouteCompiler& compiler) const {
+  auto e = uri.compile(compiler.context());
+  if (!e) return compiler.error(*this, e.error());
+  return std::unique_ptr<Step>(new ToDynamicStep(compiler.context(), std::move(*e)));
+}
+
+}  // namespace dromedary::eip

@@ -1,0 +1,461 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <dromedary/engine/context.h>
+
+#include <fmt/format.h>
+
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+
+#include <dromedary/version.h>
+
+#include "core/text.h"
+#include "engine/expression_spec.h"
+#include "engine/route.h"
+#include "engine/route_model.h"
+
+namespace dromedary {
+
+namespace {
+std::atomic<uint64_t> context_counter{0};
+using Clock = std::chrono::steady_clock;
+
+std::chrono::milliseconds since(Clock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t);
+}
+}  // namespace
+
+namespace detail {
+
+struct ContextImpl {
+  std::string name;
+  uint64_t uid;
+  Logger log = Logger::get("dromedary.context");
+  Properties properties;
+  std::map<std::string, std::unique_ptr<Component>, std::less<>> components;
+  std::map<std::string, std::unique_ptr<Language>, std::less<>> languages;
+
+  // Endpoints and producers are created from any thread: guarded by one mutex.
+  mutable std::mutex mutex;
+  std::unordered_map<std::string, std::unique_ptr<Endpoint>> endpoints;  // by normalised URI
+  std::unordered_map<const Endpoint*, std::unique_ptr<Producer>> producers;
+  std::unordered_map<std::string, Producer*> producers_by_text;
+
+  std::vector<std::unique_ptr<Route>> routes;
+  std::map<std::string, int, std::less<>> node_counters;
+  int route_counter = 0;
+  bool started = false;
+  Clock::time_point started_at;
+  std::chrono::milliseconds shutdown_timeout{45000};  // Camel's default
+
+  Route* findRoute(std::string_view id) const {
+    for (const auto& r : routes) {
+      if (r->id == id) return r.get();
+    }
+    return nullptr;
+  }
+};
+
+}  // namespace detail
+
+using detail::Route;
+
+Context::Context(std::string name) : impl_(std::make_unique<detail::ContextImpl>()) {
+  uint64_t n = ++context_counter;
+  impl_->uid = n;
+  impl_->name = name.empty() ? fmt::format("dromedary-{}", n) : std::move(name);
+  detail::registerBuiltinLanguages(*this);
+}
+
+Context::~Context() {
+  if (impl_->started) stop();
+  // Routes (and their consumers) go before the producers and endpoints they use.
+  impl_->routes.clear();
+  impl_->producers_by_text.clear();
+  impl_->producers.clear();
+  impl_->endpoints.clear();
+}
+
+const std::string& Context::name() const noexcept { return impl_->name; }
+uint64_t Context::uid() const noexcept { return impl_->uid; }
+
+void Context::addComponent(std::unique_ptr<Component> component) {
+  component->attach(*this);
+  std::string scheme(component->scheme());
+  impl_->components[scheme] = std::move(component);
+}
+
+Component* Context::component(std::string_view scheme) const noexcept {
+  auto it = impl_->components.find(scheme);
+  return it == impl_->components.end() ? nullptr : it->second.get();
+}
+
+std::vector<std::string> Context::componentSchemes() const {
+  std::vector<std::string> out;
+  for (const auto& [scheme, c] : impl_->components) out.push_back(scheme);
+  return out;
+}
+
+void Context::addLanguage(std::string name, std::unique_ptr<Language> language) {
+  impl_->languages[std::move(name)] = std::move(language);
+}
+
+Language* Context::language(std::string_view name) const noexcept {
+  auto it = impl_->languages.find(name);
+  return it == impl_->languages.end() ? nullptr : it->second.get();
+}
+
+std::vector<std::string> Context::languageNames() const {
+  std::vector<std::string> out;
+  for (const auto& [name, l] : impl_->languages) out.push_back(name);
+  return out;
+}
+
+Properties& Context::properties() noexcept { return impl_->properties; }
+
+Result<std::string> Context::resolvePlaceholders(std::string_view text) const {
+  return impl_->properties.resolve(text);
+}
+
+Result<Endpoint*> Context::endpoint(std::string_view text) {
+  DROMEDARY_TRY(resolved, resolvePlaceholders(text));
+  DROMEDARY_TRY(uri, Uri::parse(resolved));
+  Component* comp = component(uri.scheme());
+  if (!comp) {
+    std::vector<std::string> schemes = componentSchemes();
+    std::vector<std::string_view> names(schemes.begin(), schemes.end());
+    std::string message = fmt::format("unknown component '{}' in endpoint '{}'", uri.scheme(),
+                                      uri.text());
+    std::string meant = closestMatch(uri.scheme(), names);
+    if (!meant.empty()) message += fmt::format("; did you mean '{}'?", meant);
+    message += fmt::format("; known components: {}", names.empty() ? "none" : joinNames(names));
+    return makeError(ErrorCode::UnknownComponent, std::move(message));
+  }
+  std::lock_guard lock(impl_->mutex);
+  auto it = impl_->endpoints.find(uri.normalized());
+  if (it != impl_->endpoints.end()) return it->second.get();
+  DROMEDARY_TRY(options, EndpointOptions::resolve(comp->endpointOptions(), uri));
+  std::string key = uri.normalized();
+  DROMEDARY_TRY(created, comp->createEndpoint(uri, std::move(options)));
+  Endpoint* e = created.get();
+  impl_->endpoints.emplace(std::move(key), std::move(created));
+  return e;
+}
+
+Result<Producer*> Context::producer(std::string_view uri) {
+  {
+    std::lock_guard lock(impl_->mutex);
+    auto it = impl_->producers_by_text.find(std::string(uri));
+    if (it != impl_->producers_by_text.end()) return it->second;
+  }
+  DROMEDARY_TRY(e, endpoint(uri));
+  std::lock_guard lock(impl_->mutex);
+  auto& slot = impl_->producers[e];
+  if (!slot) {
+    DROMEDARY_TRY(created, e->createProducer());
+    DROMEDARY_TRY_VOID(created->start());
+    slot = std::move(created);
+  }
+  impl_->producers_by_text.emplace(std::string(uri), slot.get());
+  return slot.get();
+}
+
+// --- route compilation ---------------------------------------------------------------
+
+Result<const detail::Block*> RouteCompiler::compileBlock(const detail::BlockModel& model) {
+  auto block = std::make_unique<detail::Block>();
+  detail::Block* raw = block.get();
+  route_.blocks.push_back(std::move(block));
+  auto& counters = context_.implForEngine().node_counters;
+  for (const auto& step_model : model.steps) {
+    auto step = step_model->compile(*this);
+    if (!step) return step.error();
+    std::unique_ptr<Step> s = std::move(*step);
+    if (step_model->id.empty()) {
+      std::string kind(step_model->kind());
+      s->id = kind + std::to_string(++counters[kind]);
+    } else {
+      s->id = step_model->id;
+    }
+    raw->steps.push_back(s.get());
+    route_.steps.push_back(std::move(s));
+  }
+  return raw;
+}
+
+Result<Producer*> RouteCompiler::producer(const std::string& uri) {
+  return context_.producer(uri);
+}
+
+Error RouteCompiler::error(const detail::StepModel& step, const Error& cause) const {
+  // An error already placed in a route keeps its first, innermost description.
+  if (cause.message.find(" (in route '") != std::string::npos) return cause;
+  Error e = cause;
+  e.message += fmt::format(" (in route '{}', step {})", route_.id, step.describe());
+  if (e.where.line == 0 && step.where.line != 0) e.where = step.where;
+  return e;
+}
+
+namespace {
+
+Result<void> compileRoute(Context& context, Route& route) {
+  if (route.compiled) return {};
+  route.steps.clear();
+  route.blocks.clear();
+  RouteCompiler compiler(context, route);
+  auto from = context.endpoint(route.from_uri);
+  if (!from) {
+    Error e = from.error();
+    e.message += fmt::format(" (in route '{}', from[{}])", route.id, route.from_uri);
+    return e;
+  }
+  route.from = *from;
+  auto top = compiler.compileBlock(route.model->body);
+  if (!top) return top.error();
+  const_cast<detail::Block*>(*top)->route = &route;
+  route.top = *top;
+  route.compiled = true;
+  return {};
+}
+
+Result<void> startRouteConsumer(Route& route) {
+  if (route.status == RouteStatus::Started) return {};
+  auto consumer = route.from->createConsumer(route.entry);
+  if (!consumer) {
+    Error e = consumer.error();
+    e.message += fmt::format(" (starting route '{}')", route.id);
+    return e;
+  }
+  auto started = (*consumer)->start();
+  if (!started) {
+    Error e = started.error();
+    e.message += fmt::format(" (starting route '{}')", route.id);
+    return e;
+  }
+  route.consumer = std::move(*consumer);
+  route.status = RouteStatus::Started;
+  return {};
+}
+
+// Waits until no exchange is in flight in `routes`, or the deadline. Returns the stragglers.
+std::vector<std::pair<std::string, uint64_t>> drain(const std::vector<Route*>& routes,
+                                                    std::chrono::milliseconds timeout,
+                                                    const Logger& log) {
+  auto deadline = Clock::now() + timeout;
+  auto next_report = Clock::now() + std::chrono::seconds(1);
+  for (;;) {
+    uint64_t inflight = 0;
+    for (Route* r : routes) inflight += r->counters.inflight();
+    if (inflight == 0) return {};
+    if (Clock::now() >= deadline) break;
+    if (Clock::now() >= next_report) {
+      log.log(LoggingLevel::Info,
+              fmt::format("Waiting as there are still {} inflight exchanges to complete before "
+                          "we can shutdown",
+                          inflight));
+      next_report += std::chrono::seconds(1);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  std::vector<std::pair<std::string, uint64_t>> forced;
+  for (Route* r : routes) {
+    if (uint64_t n = r->counters.inflight()) forced.emplace_back(r->id, n);
+  }
+  return forced;
+}
+
+}  // namespace
+
+Result<void> Context::addRoutes(RouteBuilder& builder) {
+  builder.configure();
+  std::vector<std::unique_ptr<Route>> added;
+  for (auto& definition : builder.routesForEngine()) {
+    detail::RouteModel& model = definition->modelForEngine();
+    std::string id = model.id.empty() ? fmt::format("route{}", ++impl_->route_counter) : model.id;
+    if (!model.misuse.empty()) {
+      Error e = makeError(ErrorCode::InvalidRoute,
+                          fmt::format("{} (in route '{}' from '{}')", model.misuse.front(), id,
+                                      model.from));
+      e.where = model.where;
+      return e;
+    }
+    bool duplicate = impl_->findRoute(id) != nullptr;
+    for (const auto& r : added) duplicate = duplicate || r->id == id;
+    if (duplicate) {
+      return makeError(ErrorCode::DuplicateRoute,
+                       fmt::format("route id '{}' is used by more than one route", id));
+    }
+    auto route = std::make_unique<Route>(*this);
+    route->id = std::move(id);
+    route->from_uri = model.from;
+    route->description = model.description;
+    route->auto_startup = model.auto_startup;
+    // The model moves into the route, so the builder can be reused or destroyed.
+    route->model = std::make_unique<detail::RouteModel>(std::move(model));
+    added.push_back(std::move(route));
+  }
+  builder.routesForEngine().clear();
+  size_t first = impl_->routes.size();
+  for (auto& r : added) impl_->routes.push_back(std::move(r));
+  if (!impl_->started) return {};
+  for (size_t i = first; i < impl_->routes.size(); ++i) {
+    Route& route = *impl_->routes[i];
+    DROMEDARY_TRY_VOID(compileRoute(*this, route));
+    if (route.auto_startup) DROMEDARY_TRY_VOID(startRouteConsumer(route));
+  }
+  return {};
+}
+
+Result<void> Context::addRoutes(const std::function<void(RouteBuilder&)>& configure) {
+  RouteBuilder builder;
+  configure(builder);
+  return addRoutes(builder);
+}
+
+std::vector<std::string> Context::routeIds() const {
+  std::vector<std::string> ids;
+  for (const auto& r : impl_->routes) ids.push_back(r->id);
+  return ids;
+}
+
+RouteStatus Context::routeStatus(std::string_view route_id) const {
+  Route* r = impl_->findRoute(route_id);
+  return r ? r->status : RouteStatus::Stopped;
+}
+
+namespace {
+Error noSuchRoute(std::string_view id, const std::vector<std::string>& ids) {
+  std::vector<std::string_view> names(ids.begin(), ids.end());
+  return makeError(ErrorCode::NotFound,
+                   fmt::format("no route with id '{}'; routes: {}", id,
+                               names.empty() ? "none" : joinNames(names)));
+}
+}  // namespace
+
+Result<void> Context::startRoute(std::string_view route_id) {
+  Route* r = impl_->findRoute(route_id);
+  if (!r) return noSuchRoute(route_id, routeIds());
+  DROMEDARY_TRY_VOID(compileRoute(*this, *r));
+  return startRouteConsumer(*r);
+}
+
+Result<StopReport> Context::stopRoute(std::string_view route_id) {
+  Route* r = impl_->findRoute(route_id);
+  if (!r) return noSuchRoute(route_id, routeIds());
+  auto begin = Clock::now();
+  StopReport report;
+  if (r->consumer) r->consumer->stop();
+  r->status = RouteStatus::Stopped;
+  report.forced = drain({r}, impl_->shutdown_timeout, impl_->log);
+  report.graceful = report.forced.empty();
+  report.took = since(begin);
+  r->consumer.reset();
+  return report;
+}
+
+uint64_t Context::inflight(std::string_view route_id) const {
+  Route* r = impl_->findRoute(route_id);
+  return r ? r->counters.inflight() : 0;
+}
+
+uint64_t Context::inflight() const {
+  uint64_t total = 0;
+  for (const auto& r : impl_->routes) total += r->counters.inflight();
+  return total;
+}
+
+Result<void> Context::start() {
+  if (impl_->started) return {};
+  auto begin = Clock::now();
+  for (auto& r : impl_->routes) DROMEDARY_TRY_VOID(compileRoute(*this, *r));
+  std::vector<Route*> started;
+  for (auto& r : impl_->routes) {
+    if (!r->auto_startup) continue;
+    auto ok = startRouteConsumer(*r);
+    if (!ok) {
+      for (auto it = started.rbegin(); it != started.rend(); ++it) {
+        (*it)->consumer->stop();
+        (*it)->consumer.reset();
+        (*it)->status = RouteStatus::Stopped;
+      }
+      return ok;
+    }
+    started.push_back(r.get());
+  }
+  impl_->started = true;
+  impl_->started_at = Clock::now();
+  const Logger& log = impl_->log;
+  if (log.enabled(LoggingLevel::Info)) {
+    log.log(LoggingLevel::Info,
+            fmt::format("Routes startup (total:{} started:{})", impl_->routes.size(),
+                        started.size()));
+    for (const auto& r : impl_->routes) {
+      log.log(LoggingLevel::Info, fmt::format("    {} {} ({})",
+                                              r->status == RouteStatus::Started ? "Started"
+                                                                                : "Stopped",
+                                              r->id, r->from->uri()));
+    }
+    log.log(LoggingLevel::Info, fmt::format("Dromedary {} ({}) started in {}us", kVersion,
+                                            impl_->name,
+                                            std::chrono::duration_cast<std::chrono::microseconds>(
+                                                Clock::now() - begin)
+                                                .count()));
+  }
+  return {};
+}
+
+StopReport Context::stop() {
+  StopReport report;
+  if (!impl_->started) return report;
+  auto begin = Clock::now();
+  const Logger& log = impl_->log;
+  std::vector<Route*> routes;
+  for (auto& r : impl_->routes) routes.push_back(r.get());
+  log.log(LoggingLevel::Info,
+          fmt::format("Starting to graceful shutdown {} routes (timeout {}ms)", routes.size(),
+                      impl_->shutdown_timeout.count()));
+  // Consumers first, in reverse start order: no new work comes in while in-flight drains.
+  for (auto it = routes.rbegin(); it != routes.rend(); ++it) {
+    if ((*it)->consumer) (*it)->consumer->stop();
+  }
+  report.forced = drain(routes, impl_->shutdown_timeout, log);
+  report.graceful = report.forced.empty();
+  if (!report.graceful) {
+    log.log(LoggingLevel::Warn,
+            "Timeout occurred during graceful shutdown. Forcing the shutdown now. Notice: some "
+            "exchanges did not complete:");
+    for (const auto& [id, n] : report.forced) {
+      log.log(LoggingLevel::Warn, fmt::format("    route {} had {} inflight exchanges", id, n));
+    }
+  }
+  for (Route* r : routes) {
+    r->consumer.reset();
+    r->status = RouteStatus::Stopped;
+  }
+  {
+    std::lock_guard lock(impl_->mutex);
+    for (auto& [endpoint, producer] : impl_->producers) producer->stop();
+  }
+  impl_->started = false;
+  report.took = since(begin);
+  log.log(LoggingLevel::Info,
+          fmt::format("Dromedary {} ({}) shutdown in {}ms (uptime {}ms)", kVersion, impl_->name,
+                      report.took.count(), since(impl_->started_at).count()));
+  return report;
+}
+
+bool Context::isStarted() const noexcept { return impl_->started; }
+
+void Context::setShutdownTimeout(std::chrono::milliseconds timeout) noexcept {
+  impl_->shutdown_timeout = timeout;
+}
+
+std::chrono::milliseconds Context::shutdownTimeout() const noexcept {
+  return impl_->shutdown_timeout;
+}
+
+ExchangePtr Context::createExchange() noexcept { return acquireExchange(this); }
+
+}  // namespace dromedary

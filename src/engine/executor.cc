@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "engine/executor.h"
+
+#include <condition_variable>
+#include <mutex>
+
+namespace dromedary {
+namespace detail {
+
+namespace {
+
+void popFrame(ExecState& st, bool failed) noexcept {
+  const Frame& f = st.frames[--st.depth];
+  if (f.routeEntry) f.block->route->counters.finished(failed);
+}
+
+void unwindTo(ExecState& st, uint32_t base, bool failed) noexcept {
+  while (st.depth > base) popFrame(st, failed);
+}
+
+const Route* currentRoute(const ExecState& st) noexcept {
+  for (uint32_t i = st.depth; i > 0; --i) {
+    if (st.frames[i - 1].routeEntry) return st.frames[i - 1].block->route;
+  }
+  return nullptr;
+}
+
+// Lets a thread wait for an exchange that suspended to complete elsewhere.
+struct Waiter {
+  std::mutex mutex;
+  std::condition_variable cv;
+  bool done = false;
+
+  void reset() noexcept {
+    std::lock_guard lock(mutex);
+    done = false;
+  }
+  void wait() noexcept {
+    std::unique_lock lock(mutex);
+    cv.wait(lock, [this] { return done; });
+  }
+  static void notify(Exchange&, void* self) noexcept {
+    auto* w = static_cast<Waiter*>(self);
+    std::lock_guard lock(w->mutex);
+    w->done = true;
+    w->cv.notify_one();
+  }
+};
+thread_local Waiter thread_waiter;
+
+// Runs `fn` with the exchange's completion callback pointing at this thread's waiter, and
+// waits when it suspends; the previous callback is restored afterwards.
+template <class Fn>
+Status callAndWait(Exchange& ex, Fn&& fn) noexcept {
+  ExecState& st = ex.execForEngine();
+  auto saved_done = st.onDone;
+  void* saved_arg = st.onDoneArg;
+  thread_waiter.reset();
+  st.onDone = &Waiter::notify;
+  st.onDoneArg = &thread_waiter;
+  Status s = fn();
+  if (s == Status::Suspend) {
+    thread_waiter.wait();
+    s = ex.failed() ? Status::Fail : Status::Continue;
+  }
+  st.onDone = saved_done;
+  st.onDoneArg = saved_arg;
+  return s;
+}
+
+}  // namespace
+
+Status run(Exchange& ex) noexcept {
+  ExecState& st = ex.execForEngine();
+  const uint32_t base = st.base;
+  if (ex.failed()) [[unlikely]] {
+    unwindTo(st, base, true);
+    return Status::Fail;
+  }
+  while (st.depth > base) {
+    Frame& f = st.frames[st.depth - 1];
+    const std::vector<Step*>& steps = f.block->steps;
+    if (f.index == steps.size()) {
+      popFrame(st, false);
+      continue;
+    }
+    Step* step = steps[f.index++];
+    Status s = step->run(ex);
+    if (s == Status::Continue) [[likely]] {
+      if (st.routeStop) [[unlikely]] {
+        unwindTo(st, base, false);
+        return Status::Continue;
+      }
+      continue;
+    }
+    if (s == Status::Suspend) return Status::Suspend;
+    ExchangeError& e = ex.mutableErrorForEngine();
+    if (!e.failed()) {
+      e.code = ErrorCode::Internal;
+      e.reason = "Step failed without recording an error";
+    }
+    if (e.nodeId.empty()) e.nodeId = step->id;
+    if (e.routeId.empty()) {
+      if (const Route* r = currentRoute(st)) e.routeId = r->id;
+    }
+    unwindTo(st, base, true);
+    return Status::Fail;
+  }
+  return Status::Continue;
+}
+
+bool pushBlock(Exchange& ex, const Block& block) noexcept {
+  ExecState& st = ex.execForEngine();
+  if (st.depth == kMaxFrames) [[unlikely]] {
+    ex.fail(ErrorCode::LimitExceeded, "Blocks and routes nested deeper than 32 levels");
+    return false;
+  }
+  st.frames[st.depth++] = Frame{&block, 0, false};
+  return true;
+}
+
+bool enterRoute(Exchange& ex, const Route& route) noexcept {
+  ExecState& st = ex.execForEngine();
+  if (st.depth == kMaxFrames) [[unlikely]] {
+    ex.fail(ErrorCode::LimitExceeded, "Blocks and routes nested deeper than 32 levels",
+            route.id);
+    return false;
+  }
+  st.frames[st.depth++] = Frame{route.top, 0, true};
+  route.counters.started();
+  if (!st.fromRoute) st.fromRoute = &route;
+  return true;
+}
+
+Status runAndWait(Exchange& ex, Processor& processor) noexcept {
+  return callAndWait(ex, [&]() noexcept {
+    try {
+      return processor.process(ex);
+    } catch (...) {
+      ex.setException(std::current_exception());
+      return Status::Fail;
+    }
+  });
+}
+
+Status RouteProcessor::process(Exchange& ex) noexcept {
+  ExecState& st = ex.execForEngine();
+  if (st.tailCall) {
+    // Called by a `to` step of the running loop: continue in the same loop.
+    st.tailCall = false;
+    return enterRoute(ex, route_) ? Status::Continue : Status::Fail;
+  }
+  if (st.depth == 0) {
+    if (!enterRoute(ex, route_)) return Status::Fail;
+    return run(ex);
+  }
+  // A synchronous call from user code while the exchange is inside a route: run this
+  // route to completion (waiting if it suspends) before returning to the caller.
+  uint32_t saved_base = st.base;
+  st.base = st.depth;
+  Status s = callAndWait(ex, [&]() noexcept {
+    if (!enterRoute(ex, route_)) return Status::Fail;
+    return run(ex);
+  });
+  st.base = saved_base;
+  return s;
+}
+
+}  // namespace detail
+
+std::string_view Exchange::fromRouteId() const noexcept {
+  return exec_.fromRoute ? std::string_view(exec_.fromRoute->id) : std::string_view();
+}
+
+std::string_view Exchange::routeId() const noexcept {
+  const detail::Route* r = detail::currentRoute(exec_);
+  return r ? std::string_view(r->id) : std::string_view();
+}
+
+void Exchange::resume() noexcept {
+  if (detail::run(*this) == Status::Suspend) return;
+  // Read both before the call: the waiting side may recycle the exchange right after.
+  auto done = exec_.onDone;
+  void* arg = exec_.onDoneArg;
+  if (done) done(*this, arg);
+}
+
+}  // namespace dromedary

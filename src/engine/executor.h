@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// The executor: an interpreter over compiled routes (DESIGN §3).
+//
+// An exchange carries its position as a fixed stack of (block, index) frames. `run` takes
+// the next step of the top frame, runs it, and moves on; a frame whose block is done is
+// popped (a route's top frame counts the route as finished). Steps enter child blocks by
+// pushing frames; a `to` step reaching another route pushes that route's top block, so a
+// chain of direct routes runs in one flat loop. A step that returns Suspend leaves the
+// exchange parked at the next step; `Exchange::resume()` continues the loop there.
+
+#include <dromedary/core/exchange.h>
+
+#include "engine/route.h"
+
+namespace dromedary::detail {
+
+/// Runs until the frame stack is back at its base, a step suspends, or one fails.
+Status run(Exchange& exchange) noexcept;
+
+/// Pushes a child block; fails the exchange (LimitExceeded) when the stack is full.
+bool pushBlock(Exchange& exchange, const Block& block) noexcept;
+
+/// Pushes a route's top block and counts the route as started.
+bool enterRoute(Exchange& exchange, const Route& route) noexcept;
+
+/// Calls `send(exchange)` and, if it suspends, waits on this thread until the exchange
+/// completes. For callers outside any route (templates, nested synchronous calls).
+Status runAndWait(Exchange& exchange, Processor& processor) noexcept;
+
+}  // namespace dromedary::detail

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// What an ExpressionDefinition / PredicateDefinition holds: a recipe compiled at route start.
+
+#include <memory>
+#include <string>
+
+#include <dromedary/engine/expression_builder.h>
+
+namespace dromedary::detail {
+
+struct ExpressionSpec {
+  virtual ~ExpressionSpec() = default;
+  virtual Result<std::unique_ptr<Expression>> compile(Context& context) const = 0;
+  /// As a predicate: by default, true when the value is truthy.
+  virtual Result<std::unique_ptr<Predicate>> compilePredicate(Context& context) const;
+  virtual std::string describe() const = 0;
+};
+
+struct PredicateSpec {
+  virtual ~PredicateSpec() = default;
+  virtual Result<std::unique_ptr<Predicate>> compile(Context& context) const = 0;
+  virtual std::string describe() const = 0;
+};
+
+/// The predicate that is true when `expression`'s value is truthy.
+std::unique_ptr<Predicate> makeTruthyPredicate(std::unique_ptr<Expression> expression);
+
+/// Registers the languages every context has: constant, header, exchangeProperty.
+void registerBuiltinLanguages(Context& context);
+
+}  // namespace dromedary::detail

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "engine/producer_cache.h"
+
+#include <array>
+#include <string>
+
+namespace dromedary {
+
+namespace {
+
+struct Entry {
+  uint64_t context_uid = 0;
+  std::string uri;
+  Producer* producer = nullptr;
+};
+
+constexpr size_t kSlots = 128;  // direct-mapped; a collision just re-resolves
+thread_local std::array<Entry, kSlots> cache;
+
+size_t slotOf(uint64_t uid, std::string_view uri) noexcept {
+  uint64_t h = 1469598103934665603ull ^ uid;  // FNV-1a
+  for (char c : uri) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+  return h % kSlots;
+}
+
+}  // namespace
+
+Result<Producer*> cachedProducer(Context& context, std::string_view uri) {
+  Entry& e = cache[slotOf(context.uid(), uri)];
+  if (e.producer && e.context_uid == context.uid() && e.uri == uri) return e.producer;
+  auto producer = context.producer(uri);
+  if (!producer) return producer.error();
+  e.context_uid = context.uid();
+  e.uri.assign(uri.data(), uri.size());
+  e.producer = *producer;
+  return *producer;
+}
+
+Producer* cachedProducer(Context& context, std::string_view uri, Exchange& ex) noexcept {
+  try {
+    auto producer = cachedProducer(context, uri);
+    if (producer) return *producer;
+    ex.failWithDetail(producer.error().code, "Cannot resolve endpoint",
+                      producer.error().message);
+  } catch (...) {
+    ex.setException(std::current_exception());
+  }
+  return nullptr;
+}
+
+}  // namespace dromedary

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// The compiled form of a route: flat arrays of steps (Blocks), owned by the Route, and the
+// Processor that consumers call to feed it.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <dromedary/engine/context.h>
+#include <dromedary/spi/component.h>
+
+#include "engine/route_model.h"
+#include "engine/step.h"
+#include "engine/striped_counter.h"
+
+namespace dromedary {
+namespace detail {
+
+struct Route;
+
+/// A flat array of steps; child blocks (a filter's body, a choice's branches) are separate.
+struct Block {
+  std::vector<Step*> steps;
+  const Route* route = nullptr;  // set on a route's top block only
+};
+
+/// The entry point consumers call: runs the route, or (when a `to` step of a running
+/// exchange called it) pushes the route onto the exchange's frame stack.
+class RouteProcessor final : public Processor {
+ public:
+  explicit RouteProcessor(Route& route) noexcept : route_(route) {}
+  Status process(Exchange& exchange) noexcept override;
+
+ private:
+  Route& route_;
+};
+
+struct Route {
+  explicit Route(Context& context_ref) : context(context_ref), entry(*this) {}
+
+  Context& context;
+  std::string id;
+  std::string from_uri;
+  std::string description;
+  bool auto_startup = true;
+  std::unique_ptr<RouteModel> model;
+
+  std::vector<std::unique_ptr<Step>> steps;    // every step of every block
+  std::vector<std::unique_ptr<Block>> blocks;  // blocks[0] is the top block
+  const Block* top = nullptr;
+  Endpoint* from = nullptr;
+  std::unique_ptr<Consumer> consumer;
+  RouteProcessor entry;
+  mutable RouteCounters counters;
+  RouteStatus status = RouteStatus::Stopped;
+  bool compiled = false;
+};
+
+}  // namespace detail
+}  // namespace dromedary

@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <dromedary/engine/route_builder.h>
+
+#include "eip/models.h"
+
+namespace dromedary {
+
+using detail::BlockModel;
+using detail::StepModel;
+
+// An open block in the fluent chain.
+struct RouteDefinition::Scope {
+  enum Kind { Root, Filter, Choice, When, Otherwise } kind;
+  BlockModel* block;         // where steps go (null for Choice)
+  eip::ChoiceModel* choice;  // for Choice
+};
+
+RouteDefinition::RouteDefinition(std::string from_uri)
+    : model_(std::make_unique<detail::RouteModel>()) {
+  model_->from = std::move(from_uri);
+  scopes_.push_back({Scope::Root, &model_->body, nullptr});
+}
+
+RouteDefinition::~RouteDefinition() = default;
+
+void RouteDefinition::misuse(std::string message) { model_->misuse.push_back(std::move(message)); }
+
+BlockModel* RouteDefinition::currentBlock() {
+  Scope& top = scopes_.back();
+  if (top.kind == Scope::Choice) {
+    misuse("a step was added directly inside choice(); put it inside when() or otherwise()");
+    return nullptr;
+  }
+  return top.block;
+}
+
+RouteDefinition& RouteDefinition::add(std::unique_ptr<StepModel> step) {
+  if (BlockModel* block = currentBlock()) block->steps.push_back(std::move(step));
+  return *this;
+}
+
+RouteDefinition& RouteDefinition::routeId(std::string id) {
+  model_->id = std::move(id);
+  return *this;
+}
+
+RouteDefinition& RouteDefinition::autoStartup(bool auto_startup) {
+  model_->auto_startup = auto_startup;
+  return *this;
+}
+
+RouteDefinition& RouteDefinition::description(std::string text) {
+  model_->description = std::move(text);
+  return *this;
+}
+
+RouteDefinition& RouteDefinition::id(std::string node_id) {
+  // The last step added anywhere in the chain: the innermost open block's last step, or
+  // the block-opening step itself when its block is still empty.
+  for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
+    if (it->block && !it->block->steps.empty()) {
+      it->block->steps.back()->id = std::move(node_id);
+      return *this;
+    }
+  }
+  misuse("id('" + node_id + "') was called before any step");
+  return *this;
+}
+
+RouteDefinition& RouteDefinition::to(std::string uri) {
+  auto step = std::make_unique<eip::ToModel>();
+  step->uri = std::move(uri);
+  return add(std::move(step));
+}
+
+RouteDefinition& RouteDefinition::toD(ExpressionDefinition uri) {
+  return add(std::make_unique<eip::ToDynamicModel>(std::move(uri)));
+}
+
+RouteDefinition& RouteDefinition::process(std::shared_ptr<Processor> processor) {
+  auto step = std::make_unique<eip::ProcessModel>();
+  step->processor = std::move(processor);
+  return add(std::move(step));
+}
+
+RouteDefinition& RouteDefinition::process(Processor& processor) {
+  auto step = std::make_unique<eip::ProcessModel>();
+  step->borrowed = &processor;
+  return add(std::move(step));
+}
+
+namespace {
+class FunctionProcessor final : public Processor {
+ public:
+  explicit FunctionProcessor(std::function<void(Exchange&)> fn) : fn_(std::move(fn)) {}
+  Status process(Exchange& exchange) override {
+    fn_(exchange);
+    return exchange.failed() ? Status::Fail : Status::Continue;
+  }
+
+ private:
+  std::function<void(Exchange&)> fn_;
+};
+}  // namespace
+
+RouteDefinition& RouteDefinition::process(std::function<void(Exchange&)> fn) {
+  return process(std::make_shared<FunctionProcessor>(std::move(fn)));
+}
+
+RouteDefinition& RouteDefinition::setBody(ExpressionDefinition value) {
+  return add(std::make_unique<eip::SetBodyModel>("setBody", std::move(value)));
+}
+
+RouteDefinition& RouteDefinition::transform(ExpressionDefinition value) {
+  return add(std::make_unique<eip::SetBodyModel>("transform", std::move(value)));
+}
+
+RouteDefinition& RouteDefinition::setHeader(std::string name, ExpressionDefinition value) {
+  return add(std::make_unique<eip::SetHeaderModel>(false, std::move(name), std::move(value)));
+}
+
+RouteDefinition& RouteDefinition::setProperty(std::string name, ExpressionDefinition value) {
+  return add(std::make_unique<eip::SetHeaderModel>(true, std::move(name), std::move(value)));
+}
+
+namespace {
+std::unique_ptr<eip::RemoveHeadersModel> removeModel(bool property, bool single,
+                                                     std::string pattern,
+                                                     std::vector<std::string> excludes) {
+  auto step = std::make_unique<eip::RemoveHeadersModel>();
+  step->property = property;
+  step->single = single;
+  step->pattern = std::move(pattern);
+  step->excludes = std::move(excludes);
+  return step;
+}
+}  // namespace
+
+RouteDefinition& RouteDefinition::removeHeader(std::string name) {
+  return add(removeModel(false, true, std::move(name), {}));
+}
+
+RouteDefinition& RouteDefinition::removeHeaders(std::string pattern,
+                                                std::vector<std::string> excludes) {
+  return add(removeModel(false, false, std::move(pattern), std::move(excludes)));
+}
+
+RouteDefinition& RouteDefinition::removeProperty(std::string name) {
+  return add(removeModel(true, true, std::move(name), {}));
+}
+
+RouteDefinition& RouteDefinition::removeProperties(std::string pattern,
+                                                   std::vector<std::string> excludes) {
+  return add(removeModel(true, false, std::move(pattern), std::move(excludes)));
+}
+
+RouteDefinition& RouteDefinition::convertBodyTo(std::string type) {
+  auto step = std::make_unique<eip::ConvertBodyModel>();
+  step->type = std::move(type);
+  return add(std::move(step));
+}
+
+RouteDefinition& RouteDefinition::filter(PredicateDefinition predicate) {
+  BlockModel* block = currentBlock();
+  if (!block) return *this;
+  auto step = std::make_unique<eip::FilterModel>(std::move(predicate));
+  BlockModel* body = &step->body;
+  block->steps.push_back(std::move(step));
+  scopes_.push_back({Scope::Filter, body, nullptr});
+  return *this;
+}
+
+RouteDefinition& RouteDefinition::choice() {
+  BlockModel* block = currentBlock();
+  if (!block) return *this;
+  auto step = std::make_unique<eip::ChoiceModel>();
+  eip::ChoiceModel* choice = step.get();
+  block->steps.push_back(std::move(step));
+  scopes_.push_back({Scope::Choice, nullptr, choice});
+  return *this;
+}
+
+RouteDefinition& RouteDefinition::when(PredicateDefinition predicate) {
+  if (scopes_.back().kind == Scope::When) scopes_.pop_back();
+  if (scopes_.back().kind == Scope::Otherwise) {
+    misuse("when() after otherwise() in the same choice()");
+    return *this;
+  }
+  if (scopes_.back().kind != Scope::Choice) {
+    misuse("when() without an open choice()");
+    return *this;
+  }
+  eip::ChoiceModel* choice = scopes_.back().choice;
+  choice->whens.push_back({std::move(predicate), {}});
+  scopes_.push_back({Scope::When, &choice->whens.back().body, nullptr});
+  return *this;
+}
+
+RouteDefinition& RouteDefinition::otherwise() {
+  if (scopes_.back().kind == Scope::When) scopes_.pop_back();
+  if (scopes_.back().kind != Scope::Choice) {
+    misuse(scopes_.back().kind == Scope::Otherwise ? "otherwise() given twice in one choice()"
+                                                   : "otherwise() without an open choice()");
+    return *this;
+  }
+  eip::ChoiceModel* choice = scopes_.back().choice;
+  choice->otherwise = std::make_unique<BlockModel>();
+  scopes_.push_back({Scope::Otherwise, choice->otherwise.get(), nullptr});
+  return *this;
+}
+
+RouteDefinition& RouteDefinition::end() {
+  switch (scopes_.back().kind) {
+    case Scope::Root: misuse("end() without an open block (filter or choice)"); break;
+    case Scope::When:
+    case Scope::Otherwise:
+      scopes_.pop_back();  // the branch
+      scopes_.pop_back();  // and its choice
+      break;
+    case Scope::Filter:
+    case Scope::Choice: scopes_.pop_back(); break;
+  }
+  return *this;
+}
+
+RouteDefinition& RouteDefinition::endChoice() {
+  Scope::Kind k = scopes_.back().kind;
+  if (k == Scope::When || k == Scope::Otherwise) {
+    scopes_.pop_back();
+  } else if (k != Scope::Choice) {
+    misuse("endChoice() outside a choice()");
+  }
+  return *this;
+}
+
+RouteDefinition& RouteDefinition::stop() { return add(std::make_unique<eip::StopModel>()); }
+
+RouteDefinition& RouteDefinition::log(std::string message) {
+  return log(LoggingLevel::Info, std::string(), constant(std::move(message)));
+}
+
+RouteDefinition& RouteDefinition::log(LoggingLevel level, std::string message) {
+  return log(level, std::string(), constant(std::move(message)));
+}
+
+RouteDefinition& RouteDefinition::log(LoggingLevel level, std::string log_name,
+                                      std::string message) {
+  return log(level, std::move(log_name), constant(std::move(message)));
+}
+
+RouteDefinition& RouteDefinition::log(LoggingLevel level, std::string log_name,
+                                      ExpressionDefinition message) {
+  return add(std::make_unique<eip::LogModel>(level, std::move(log_name), std::move(message)));
+}
+
+RouteBuilder::RouteBuilder() = default;
+RouteBuilder::~RouteBuilder() = default;
+
+RouteDefinition& RouteBuilder::from(std::string uri) {
+  routes_.push_back(std::make_unique<RouteDefinition>(std::move(uri)));
+  return *routes_.back();
+}
+
+}  // namespace dromedary

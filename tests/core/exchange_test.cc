@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <dromedary/core/exchange.h>
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+namespace dromedary {
+namespace {
+
+TEST(ExchangeTest, IdIsCreatedLazilyAndIsStable) {
+  ExchangePtr ex = acquireExchange(nullptr);
+  const std::string& id = ex->exchangeId();
+  EXPECT_FALSE(id.empty());
+  EXPECT_EQ(ex->exchangeId(), id);
+}
+
+TEST(ExchangeTest, IdsAreUnique) {
+  std::set<std::string> ids;
+  for (int i = 0; i < 1000; ++i) ids.insert(acquireExchange(nullptr)->exchangeId());
+  EXPECT_EQ(ids.size(), 1000u);
+}
+
+TEST(ExchangeTest, RecordsCreationTime) {
+  ExchangePtr ex = acquireExchange(nullptr);
+  EXPECT_GT(ex->createdMillis(), 1'600'000'000'000);
+}
+
+TEST(ExchangeTest, FailRecordsCodeReasonAndSubjectWithoutOwningText) {
+  ExchangePtr ex = acquireExchange(nullptr);
+  ex->fail(ErrorCode::NoConsumers, "No consumers available on endpoint", "direct://x");
+  EXPECT_TRUE(ex->failed());
+  EXPECT_EQ(ex->error().message(), "No consumers available on endpoint: direct://x");
+}
+
+TEST(ExchangeTest, ExceptionMessageComesFromWhat) {
+  ExchangePtr ex = acquireExchange(nullptr);
+  ex->setException(std::make_exception_ptr(std::runtime_error("boom")));
+  EXPECT_EQ(ex->error().code, ErrorCode::ProcessorFailed);
+  EXPECT_EQ(ex->error().message(), "Exception thrown by processor: boom");
+}
+
+TEST(ExchangeTest, PooledExchangeComesBackClean) {
+  Exchange* first;
+  {
+    ExchangePtr ex = acquireExchange(nullptr);
+    first = ex.get();
+    ex->setPattern(Pattern::InOut);
+    ex->message().setHeader("h", 1);
+    ex->setProperty("p", 2);
+    ex->message().setBody("body");
+    ex->fail(ErrorCode::Internal, "x");
+  }
+  ExchangePtr again = acquireExchange(nullptr);
+  EXPECT_EQ(again.get(), first);
+  EXPECT_EQ(again->pattern(), Pattern::InOnly);
+  EXPECT_TRUE(again->message().headers().empty());
+  EXPECT_TRUE(again->properties().empty());
+  EXPECT_TRUE(again->message().body().isNull());
+  EXPECT_FALSE(again->failed());
+}
+
+}  // namespace
+}  // namespace dromedary

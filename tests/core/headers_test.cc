@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <dromedary/core/message.h>
+
+#include <gtest/gtest.h>
+
+namespace dromedary {
+namespace {
+
+TEST(HeadersTest, NamesAreCaseInsensitive) {
+  Headers h;
+  h.set("Foo", 1);
+  ASSERT_NE(h.get("foo"), nullptr);
+  EXPECT_EQ(h.get("FOO")->getInt(), 1);
+}
+
+TEST(HeadersTest, KeepsTheCaseFirstSetForOutput) {
+  Headers h;
+  h.set("Content-Type", "a");
+  h.set("content-type", "b");
+  ASSERT_EQ(h.size(), 1u);
+  EXPECT_EQ(h.begin()->name, "Content-Type");
+  EXPECT_EQ(h.get("CONTENT-TYPE")->getString(), "b");
+}
+
+TEST(HeadersTest, RemoveIsCaseInsensitiveAndKeepsOrder) {
+  Headers h{{"a", 1}, {"B", 2}, {"c", 3}};
+  EXPECT_TRUE(h.remove("b"));
+  EXPECT_FALSE(h.remove("b"));
+  ASSERT_EQ(h.size(), 2u);
+  EXPECT_EQ(h.begin()[0].name, "a");
+  EXPECT_EQ(h.begin()[1].name, "c");
+}
+
+TEST(HeadersTest, ClearKeepsCapacityForReuse) {
+  Headers h;
+  h.set("a-long-header-name-that-allocates", std::string(64, 'x'));
+  const char* name_buffer = h.begin()->name.data();
+  h.clear();
+  EXPECT_TRUE(h.empty());
+  h.set("another-long-header-name-that-fit", "y");
+  EXPECT_EQ(h.begin()->name.data(), name_buffer);
+}
+
+TEST(HeadersTest, SettingFromAnotherHeaderOfTheSameMapIsSafe) {
+  Headers h;
+  for (int i = 0; i < 8; ++i) {
+    std::string name = std::to_string(i);
+    name.insert(name.begin(), 'h');
+    h.set(name, std::string(40, static_cast<char>('a' + i)));
+  }
+  h.set("copy", *h.get("h3"));  // may grow the vector the source lives in
+  EXPECT_EQ(h.get("copy")->getString(), std::string(40, 'd'));
+}
+
+TEST(HeadersTest, CopyIsElementWise) {
+  Headers a{{"x", 1}, {"y", "two"}};
+  Headers b;
+  b = a;
+  EXPECT_EQ(a, b);
+}
+
+TEST(MessageTest, ClearMakesTheBodyNull) {
+  Message m;
+  m.setBody(std::string_view("hello there, a body that does not fit in SSO"));
+  m.clear();
+  EXPECT_TRUE(m.body().isNull());
+}
+
+}  // namespace
+}  // namespace dromedary

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <dromedary/spi/option_table.h>
+
+#include <gtest/gtest.h>
+
+namespace dromedary {
+namespace {
+
+constexpr OptionSpec kSpecs[] = {
+    {"block", OptionType::Bool, "true", "wait"},
+    {"timeout", OptionType::Duration, "30000", "how long"},
+    {"size", OptionType::Int, "1000", "capacity"},
+    {"ratio", OptionType::Double, "0.5", "a ratio"},
+    {"mode", OptionType::Enum, "Always", "when", "Always,Never,IfReplyExpected"},
+    {"name", OptionType::String, "", "a name"},
+};
+
+Result<EndpointOptions> resolve(std::string_view uri) {
+  return EndpointOptions::resolve(kSpecs, *Uri::parse(uri));
+}
+
+TEST(OptionTableTest, AppliesDefaults) {
+  auto o = resolve("x:a");
+  ASSERT_TRUE(o);
+  EXPECT_TRUE(o->getBool("block"));
+  EXPECT_EQ(o->getDuration("timeout").count(), 30000);
+  EXPECT_EQ(o->getInt("size"), 1000);
+  EXPECT_DOUBLE_EQ(o->getDouble("ratio"), 0.5);
+  EXPECT_EQ(o->getString("mode"), "Always");
+  EXPECT_FALSE(o->isSet("block"));
+}
+
+TEST(OptionTableTest, ParsesGivenValuesAndMatchesNamesIgnoringCase) {
+  auto o = resolve("x:a?Block=false&timeout=1m30s&SIZE=5&mode=never");
+  ASSERT_TRUE(o) << o.error().message;
+  EXPECT_FALSE(o->getBool("block"));
+  EXPECT_EQ(o->getDuration("timeout").count(), 90000);
+  EXPECT_EQ(o->getInt("size"), 5);
+  EXPECT_EQ(o->getString("mode"), "Never");
+  EXPECT_TRUE(o->isSet("block"));
+}
+
+TEST(OptionTableTest, UnknownOptionSuggestsTheOneMeant) {
+  auto o = resolve("direct:a?timout=5");
+  ASSERT_FALSE(o);
+  EXPECT_EQ(o.error().code, ErrorCode::UnknownOption);
+  EXPECT_EQ(o.error().message,
+            "unknown option 'timout' for endpoint 'direct:a?timout=5'; did you mean 'timeout'?");
+}
+
+TEST(OptionTableTest, UnknownOptionWithNothingCloseListsTheKnownOptions) {
+  auto o = resolve("direct:a?zzzzzz=1");
+  ASSERT_FALSE(o);
+  EXPECT_EQ(o.error().message,
+            "unknown option 'zzzzzz' for endpoint 'direct:a?zzzzzz=1'; known options: block, "
+            "timeout, size, ratio, mode, name");
+}
+
+TEST(OptionTableTest, WrongTypesSayWhatWasExpected) {
+  EXPECT_EQ(resolve("x:a?block=yes").error().message,
+            "invalid value 'yes' for option 'block' of endpoint 'x:a?block=yes': expected true "
+            "or false");
+  EXPECT_EQ(resolve("x:a?size=big").error().message,
+            "invalid value 'big' for option 'size' of endpoint 'x:a?size=big': expected an "
+            "integer");
+  EXPECT_EQ(resolve("x:a?timeout=soon").error().message,
+            "invalid value 'soon' for option 'timeout' of endpoint 'x:a?timeout=soon': expected "
+            "a duration such as 500, 500ms, 5s or 1m30s");
+  EXPECT_EQ(resolve("x:a?mode=Sometimes").error().message,
+            "invalid value 'Sometimes' for option 'mode' of endpoint 'x:a?mode=Sometimes': "
+            "expected one of Always, Never, IfReplyExpected");
+}
+
+TEST(OptionTableTest, ParsesDurations) {
+  EXPECT_EQ(parseDuration("250")->count(), 250);
+  EXPECT_EQ(parseDuration("250ms")->count(), 250);
+  EXPECT_EQ(parseDuration("5s")->count(), 5000);
+  EXPECT_EQ(parseDuration("2h")->count(), 7200000);
+  EXPECT_FALSE(parseDuration("5x"));
+  EXPECT_FALSE(parseDuration(""));
+}
+
+}  // namespace
+}  // namespace dromedary

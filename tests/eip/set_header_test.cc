@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <gtest/gtest.h>
+
+#include "support/route_harness.h"
+
+namespace dromedary {
+namespace {
+
+using testing::RouteHarness;
+
+TEST(SetHeaderTest, SetsFromConstantHeaderPropertyAndBody) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) {
+    b.from("direct:in")
+        .setProperty("p", constant("prop"))
+        .setHeader("c", constant(7))
+        .setHeader("copy", header("SRC"))
+        .setHeader("fromProperty", exchangeProperty("p"))
+        .setHeader("fromBody", body())
+        .to("mock:out");
+  });
+  auto& mock = h.mock("mock:out");
+  mock.expectedHeaderReceived("c", 7);
+  mock.expectedHeaderReceived("copy", "s");
+  mock.expectedHeaderReceived("fromProperty", "prop");
+  mock.expectedHeaderReceived("fromBody", "the body");
+  ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:in", "the body", "src", "s"));
+  EXPECT_TRUE(mock.assertIsSatisfied());
+}
+
+TEST(SetHeaderTest, ReplacesAnExistingHeaderWhateverItsCase) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) { b.from("direct:in").setHeader("FOO", constant(2)).to("mock:out"); });
+  ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:in", "x", "foo", 1));
+  const auto& headers = h.mock("mock:out").receivedExchanges()[0]->message().headers();
+  ASSERT_EQ(headers.size(), 1u);
+  EXPECT_EQ(headers.begin()->name, "foo");
+  EXPECT_EQ(headers.begin()->value, Value(2));
+}
+
+TEST(SetBodyTest, SetBodyAndTransformReplaceTheBody) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) {
+    b.from("direct:in")
+        .setBody(header("greeting"))
+        .transform(expression([](const Exchange& ex) {
+          return Value{ex.message().body().as<std::string>() + "!"};
+        }))
+        .to("mock:out");
+  });
+  auto& mock = h.mock("mock:out");
+  mock.expectedBodiesReceived({"hello!"});
+  ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:in", "x", "greeting", "hello"));
+  EXPECT_TRUE(mock.assertIsSatisfied());
+}
+
+TEST(LogStepTest, LogsWithoutChangingTheExchange) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) {
+    b.from("direct:in").log("processing").log(LoggingLevel::Debug, "quiet", "not shown")
+        .to("mock:out");
+  });
+  auto& mock = h.mock("mock:out");
+  mock.expectedBodiesReceived({"x"});
+  ASSERT_TRUE(h.producer.sendBody("direct:in", "x"));
+  EXPECT_TRUE(mock.assertIsSatisfied());
+}
+
+}  // namespace
+}  // namespace dromedary

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <gtest/gtest.h>
+
+#include "support/route_harness.h"
+
+namespace dromedary {
+namespace {
+
+using testing::RouteHarness;
+
+TEST(ToDynamicTest, SendsToTheUriComputedPerExchange) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) {
+    b.from("direct:in").toD(expression([](const Exchange& ex) {
+      return Value{"mock:" + ex.message().getHeader("target")->as<std::string>()};
+    }));
+  });
+  ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:in", "a", "target", "one"));
+  ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:in", "b", "target", "two"));
+  ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:in", "c", "target", "one"));
+  EXPECT_EQ(h.mock("mock:one").receivedCount(), 2u);
+  EXPECT_EQ(h.mock("mock:two").receivedCount(), 1u);
+}
+
+TEST(ToDynamicTest, ReachesDirectRoutes) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) {
+    b.from("direct:in").toD(header("next")).to("mock:after");
+    b.from("direct:step").setHeader("visited", constant(true));
+  });
+  auto& mock = h.mock("mock:after");
+  mock.expectedHeaderReceived("visited", true);
+  ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:in", "x", "next", "direct:step"));
+  EXPECT_TRUE(mock.assertIsSatisfied());
+}
+
+TEST(ToDynamicTest, UnresolvableUriFailsTheExchange) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) { b.from("direct:in").toD(header("next")); });
+  auto sent = h.producer.sendBodyAndHeader("direct:in", "x", "next", "nosuch:thing");
+  ASSERT_FALSE(sent);
+  EXPECT_EQ(sent.error().message,
+            "Cannot resolve endpoint: unknown component 'nosuch' in endpoint 'nosuch:thing'; "
+            "known components: direct, log, mock");
+}
+
+}  // namespace
+}  // namespace dromedary

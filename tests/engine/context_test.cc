@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "support/route_harness.h"
+
+namespace dromedary {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::RouteHarness;
+
+Error startError(RouteHarness& h, const std::function<void(RouteBuilder&)>& configure) {
+  auto added = h.context.addRoutes(configure);
+  if (!added) return added.error();
+  auto started = h.context.start();
+  EXPECT_FALSE(started) << "start was expected to fail";
+  return started ? Error{} : started.error();
+}
+
+TEST(ContextTest, UnknownComponentNamesItAndTheKnownOnes) {
+  RouteHarness h;
+  Error e = startError(h, [](RouteBuilder& b) { b.from("direct:a").to("nope:x"); });
+  EXPECT_EQ(e.code, ErrorCode::UnknownComponent);
+  EXPECT_EQ(e.message,
+            "unknown component 'nope' in endpoint 'nope:x'; known components: direct, log, mock "
+            "(in route 'route1', step to[nope:x])");
+}
+
+TEST(ContextTest, MisspelledComponentSuggestsTheOneMeant) {
+  RouteHarness h;
+  Error e = startError(h, [](RouteBuilder& b) { b.from("direct:a").to("drect:x"); });
+  EXPECT_THAT(e.message, HasSubstr("unknown component 'drect' in endpoint 'drect:x'; did you "
+                                   "mean 'direct'?"));
+}
+
+TEST(ContextTest, UnknownOptionFailsAtStartNamingOptionEndpointAndSuggestion) {
+  RouteHarness h;
+  Error e = startError(h, [](RouteBuilder& b) {
+    b.from("direct:a").routeId("r").to("direct:b?timout=5");
+  });
+  EXPECT_EQ(e.code, ErrorCode::UnknownOption);
+  EXPECT_EQ(e.message,
+            "unknown option 'timout' for endpoint 'direct:b?timout=5'; did you mean 'timeout'? "
+            "(in route 'r', step to[direct:b?timout=5])");
+}
+
+TEST(ContextTest, BadFromEndpointNamesTheRoute) {
+  RouteHarness h;
+  Error e = startError(h, [](RouteBuilder& b) { b.from("direct:a?bogus=1").routeId("r"); });
+  EXPECT_THAT(e.message, HasSubstr("unknown option 'bogus' for endpoint 'direct:a?bogus=1'"));
+  EXPECT_THAT(e.message, HasSubstr("(in route 'r', from[direct:a?bogus=1])"));
+}
+
+TEST(ContextTest, DuplicateRouteIdIsRejected) {
+  RouteHarness h;
+  auto added = h.context.addRoutes([](RouteBuilder& b) {
+    b.from("direct:a").routeId("same");
+    b.from("direct:b").routeId("same");
+  });
+  ASSERT_FALSE(added);
+  EXPECT_EQ(added.error().message, "route id 'same' is used by more than one route");
+}
+
+TEST(ContextTest, SecondConsumerOnADirectEndpointIsRejected) {
+  RouteHarness h;
+  Error e = startError(h, [](RouteBuilder& b) {
+    b.from("direct:a").routeId("one");
+    b.from("direct:a").routeId("two");
+  });
+  EXPECT_EQ(e.code, ErrorCode::DuplicateConsumer);
+  EXPECT_EQ(e.message,
+            "Cannot add a 2nd consumer to the same endpoint: direct://a. A direct endpoint "
+            "allows only one consumer. (starting route 'two')");
+}
+
+TEST(ContextTest, EndpointsAreCachedByNormalisedUri) {
+  RouteHarness h;
+  Endpoint* a = *h.context.endpoint("direct:x?timeout=5&block=false");
+  Endpoint* b = *h.context.endpoint("direct://x?block=false&timeout=5");
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(a->uri(), "direct://x?block=false&timeout=5");
+}
+
+TEST(ContextTest, RoutesWithoutAutoStartupStayStoppedUntilStarted) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) {
+    b.from("direct:lazy?block=false").routeId("lazy").autoStartup(false).to("mock:out");
+  });
+  EXPECT_EQ(h.context.routeStatus("lazy"), RouteStatus::Stopped);
+  EXPECT_FALSE(h.producer.sendBody("direct:lazy?block=false", "x"));
+  ASSERT_TRUE(h.context.startRoute("lazy"));
+  EXPECT_EQ(h.context.routeStatus("lazy"), RouteStatus::Started);
+  EXPECT_TRUE(h.producer.sendBody("direct:lazy?block=false", "x"));
+}
+
+TEST(ContextTest, StoppedRouteRejectsWithAClearError) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) { b.from("direct:a").routeId("a").to("mock:out"); });
+  ASSERT_TRUE(h.context.stopRoute("a"));
+  auto sent = h.producer.sendBody("direct:a?block=false", "x");
+  ASSERT_FALSE(sent);
+  EXPECT_EQ(sent.error().message, "No consumers available on endpoint: direct://a");
+}
+
+TEST(ContextTest, StartingAnUnknownRouteListsTheRoutes) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) { b.from("direct:a").routeId("a"); });
+  auto r = h.context.startRoute("b");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message, "no route with id 'b'; routes: a");
+}
+
+TEST(ContextTest, RoutesAddedToARunningContextStartAtOnce) {
+  RouteHarness h;
+  h.start([](RouteBuilder&) {});
+  ASSERT_TRUE(h.context.addRoutes([](RouteBuilder& b) { b.from("direct:late").to("mock:late"); }));
+  EXPECT_TRUE(h.producer.sendBody("direct:late", "x"));
+  EXPECT_EQ(h.mock("mock:late").receivedCount(), 1u);
+}
+
+}  // namespace
+}  // namespace dromedary

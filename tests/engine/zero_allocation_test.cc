@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: Apache-2.0
+// A message sent with ProducerTemplate through direct and built-in steps allocates nothing
+// once warm. Allocation counts are deterministic, so this is a test, not a benchmark.
+#include <gtest/gtest.h>
+
+#include "alloc_counter.h"
+#include "support/route_harness.h"
+
+namespace dromedary {
+namespace {
+
+using dromedary::testing::AllocationScope;
+using dromedary::testing::RouteHarness;
+
+class NoOp final : public Processor {
+ public:
+  Status process(Exchange&) override { return Status::Continue; }
+};
+
+uint64_t allocationsPerSend(RouteHarness& h, std::string_view uri, const Headers* headers) {
+  auto send = [&] {
+    auto r = headers ? h.producer.sendBodyAndHeaders(uri, "order-1", *headers)
+                     : h.producer.sendBody(uri, "order-1");
+    EXPECT_TRUE(r) << r.error().message;
+  };
+  for (int i = 0; i < 100; ++i) send();  // warm-up: pools, caches, capacities
+  AllocationScope scope;
+  for (int i = 0; i < 1000; ++i) send();
+  return scope.allocations();
+}
+
+TEST(ZeroAllocationTest, DirectToOneProcessor) {
+  RouteHarness h;
+  auto noop = std::make_shared<NoOp>();
+  h.start([&](RouteBuilder& b) { b.from("direct:one").process(noop); });
+  EXPECT_EQ(allocationsPerSend(h, "direct:one", nullptr), 0u);
+}
+
+TEST(ZeroAllocationTest, DirectToTenProcessors) {
+  RouteHarness h;
+  auto noop = std::make_shared<NoOp>();
+  h.start([&](RouteBuilder& b) {
+    RouteDefinition& r = b.from("direct:ten");
+    for (int i = 0; i < 10; ++i) r.process(noop);
+  });
+  EXPECT_EQ(allocationsPerSend(h, "direct:ten", nullptr), 0u);
+}
+
+TEST(ZeroAllocationTest, TypicalRouteOfBuiltinSteps) {
+  RouteHarness h;
+  auto noop = std::make_shared<NoOp>();
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:typical")
+        .filter(header("type") == "order")
+          .choice()
+            .when(header("amount") > 1000).setHeader("priority", constant("high"))
+            .when(header("region") == "EU").setHeader("priority", constant("eu"))
+            .otherwise().setHeader("priority", constant("normal"))
+          .end()
+          .setHeader("routed-by", constant("dromedary"))
+          .removeHeaders("Internal*")
+          .process(noop)
+          .to("direct:next")
+        .end();
+    b.from("direct:next").setProperty("seen", header("priority")).process(noop);
+  });
+  Headers headers{{"type", "order"}, {"amount", 1500}, {"region", "EU"}, {"InternalId", 7}};
+  EXPECT_EQ(allocationsPerSend(h, "direct:typical", &headers), 0u);
+}
+
+}  // namespace
+}  // namespace dromedary
