@@ -81,11 +81,14 @@ Value& Headers::slot(std::string_view name) {
 }
 
 void Headers::eraseAt(uint32_t index) noexcept {
-  // Rotate the removed entry past the live range: order is kept and no string is freed.
-  std::rotate(entries_.begin() + index, entries_.begin() + index + 1,
-              entries_.begin() + size_);
-  --size_;
-  entries_[size_].value.clearForReuse();
+  // Move the removed entry past the live range by swaps: order is kept, no string is freed.
+  for (uint32_t i = index; i + 1 < size_; ++i) swapEntries(i, i + 1);
+  truncate(size_ - 1);
+}
+
+void Headers::truncate(uint32_t size) noexcept {
+  for (uint32_t i = size; i < size_; ++i) entries_[i].value.clearForReuse();
+  size_ = size;
 }
 
 bool Headers::remove(std::string_view name) noexcept {
@@ -98,10 +101,7 @@ bool Headers::remove(std::string_view name) noexcept {
   return false;
 }
 
-void Headers::clear() noexcept {
-  for (uint32_t i = 0; i < size_; ++i) entries_[i].value.clearForReuse();
-  size_ = 0;
-}
+void Headers::clear() noexcept { truncate(0); }
 
 bool Headers::operator==(const Headers& other) const noexcept {
   if (size_ != other.size_) return false;

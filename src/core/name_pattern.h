@@ -31,6 +31,7 @@ class NamePattern {
   std::string prefix_;  // the wildcard prefix when the pattern ends with '*'
   bool wildcard_ = false;
   std::unique_ptr<re2::RE2> regex_;  // only when the pattern has regex syntax and compiles
+  std::string regex_prefix_;  // a literal every regex match starts with (checked first)
 };
 
 }  // namespace dromedary

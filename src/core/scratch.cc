@@ -4,24 +4,33 @@
 namespace dromedary {
 
 namespace {
+// Nesting deeper than this is unusual; beyond it, slots come from an overflow list.
+constexpr size_t kInlineSlots = 16;
+
 struct ScratchStack {
-  std::vector<std::unique_ptr<Value>> slots;
+  Value slots[kInlineSlots];
+  std::vector<std::unique_ptr<Value>> overflow;
   size_t depth = 0;
 };
 thread_local ScratchStack stack;
 }  // namespace
 
 ScratchValue::ScratchValue() noexcept {
-  if (stack.depth == stack.slots.size()) {
-    // Warm-up only: a thread's deepest nesting is reached once. Out of memory is fatal.
-    stack.slots.push_back(std::make_unique<Value>());
+  ScratchStack& s = stack;
+  size_t d = s.depth++;
+  if (d < kInlineSlots) [[likely]] {
+    value_ = &s.slots[d];
+    return;
   }
-  value_ = stack.slots[stack.depth++].get();
+  d -= kInlineSlots;
+  // Out of memory here is fatal (noexcept), as everywhere else.
+  if (d == s.overflow.size()) s.overflow.push_back(std::make_unique<Value>());
+  value_ = s.overflow[d].get();
 }
 
 ScratchValue::~ScratchValue() {
   // Keep a string's capacity; drop references to shared buffers at once.
-  if (!value_->isString()) value_->reset();
+  if (!value_->isString() && !value_->isNull()) value_->reset();
   --stack.depth;
 }
 

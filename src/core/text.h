@@ -15,6 +15,7 @@ inline char toLowerAscii(char c) noexcept {
 
 inline bool equalsIgnoreCaseAscii(std::string_view a, std::string_view b) noexcept {
   if (a.size() != b.size()) return false;
+  if (a == b) return true;  // the usual case: same spelling (a memcmp)
   for (size_t i = 0; i < a.size(); ++i) {
     if (toLowerAscii(a[i]) != toLowerAscii(b[i])) return false;
   }

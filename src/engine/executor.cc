@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/executor.h"
 
+#include <atomic>
 #include <condition_variable>
 #include <mutex>
 
@@ -26,23 +27,23 @@ const Route* currentRoute(const ExecState& st) noexcept {
 }
 
 // Lets a thread wait for an exchange that suspended to complete elsewhere.
+// The mutex is taken only when the exchange really suspended: a synchronous send pays one
+// relaxed store to reset the flag. No notifier can run before the reset, because the
+// exchange is handed to one only after the send has begun.
 struct Waiter {
   std::mutex mutex;
   std::condition_variable cv;
-  bool done = false;
+  std::atomic<bool> done{false};
 
-  void reset() noexcept {
-    std::lock_guard lock(mutex);
-    done = false;
-  }
+  void reset() noexcept { done.store(false, std::memory_order_relaxed); }
   void wait() noexcept {
     std::unique_lock lock(mutex);
-    cv.wait(lock, [this] { return done; });
+    cv.wait(lock, [this] { return done.load(std::memory_order_relaxed); });
   }
   static void notify(Exchange&, void* self) noexcept {
     auto* w = static_cast<Waiter*>(self);
     std::lock_guard lock(w->mutex);
-    w->done = true;
+    w->done.store(true, std::memory_order_relaxed);
     w->cv.notify_one();
   }
 };

@@ -17,6 +17,9 @@ struct Entry {
 constexpr size_t kSlots = 128;  // direct-mapped; a collision just re-resolves
 thread_local std::array<Entry, kSlots> cache;
 
+// The entry hit last on this thread: a loop sending to one URI skips the hash.
+thread_local const Entry* last = nullptr;
+
 size_t slotOf(uint64_t uid, std::string_view uri) noexcept {
   uint64_t h = 1469598103934665603ull ^ uid;  // FNV-1a
   for (char c : uri) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
@@ -26,13 +29,18 @@ size_t slotOf(uint64_t uid, std::string_view uri) noexcept {
 }  // namespace
 
 Result<Producer*> cachedProducer(Context& context, std::string_view uri) {
+  if (last && last->context_uid == context.uid() && last->uri == uri) return last->producer;
   Entry& e = cache[slotOf(context.uid(), uri)];
-  if (e.producer && e.context_uid == context.uid() && e.uri == uri) return e.producer;
+  if (e.producer && e.context_uid == context.uid() && e.uri == uri) {
+    last = &e;
+    return e.producer;
+  }
   auto producer = context.producer(uri);
   if (!producer) return producer.error();
   e.context_uid = context.uid();
   e.uri.assign(uri.data(), uri.size());
   e.producer = *producer;
+  last = &e;
   return *producer;
 }
 

@@ -52,15 +52,15 @@ class Headers {
   /// Removes every entry for which `pred(name)` is true; returns how many.
   template <class Pred>
   size_t removeIf(Pred&& pred) noexcept {
-    size_t removed = 0;
-    for (uint32_t i = 0; i < size_;) {
-      if (pred(std::string_view(entries_[i].name))) {
-        eraseAt(i);
-        ++removed;
-      } else {
-        ++i;
-      }
+    // One stable compaction pass: kept entries move up by swaps (no string is freed).
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < size_; ++i) {
+      if (pred(std::string_view(entries_[i].name))) continue;
+      if (kept != i) swapEntries(kept, i);
+      ++kept;
     }
+    size_t removed = size_ - kept;
+    truncate(kept);
     return removed;
   }
 
@@ -77,6 +77,11 @@ class Headers {
 
  private:
   void eraseAt(uint32_t index) noexcept;
+  void swapEntries(uint32_t a, uint32_t b) noexcept {
+    entries_[a].name.swap(entries_[b].name);
+    entries_[a].value.swap(entries_[b].value);
+  }
+  void truncate(uint32_t size) noexcept;
   Entry& append(std::string_view name);
 
   std::vector<Entry> entries_;  // [0, size_) live; the rest spare, keeping capacity

@@ -13,6 +13,7 @@
 ///   if (!uri) std::cerr << uri.error().toString() << "\n";
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -116,20 +117,19 @@ class [[nodiscard]] Result {
 template <>
 class [[nodiscard]] Result<void> {
  public:
-  Result() = default;
-  Result(Error error) : error_(std::move(error)), ok_(false) {}  // NOLINT
+  Result() noexcept = default;
+  Result(Error error) : error_(std::move(error)) {}  // NOLINT
 
-  bool has_value() const noexcept { return ok_; }
-  explicit operator bool() const noexcept { return ok_; }
+  bool has_value() const noexcept { return !error_.has_value(); }
+  explicit operator bool() const noexcept { return has_value(); }
   void value() const {
-    if (!ok_) throw DromedaryException(error_);
+    if (error_) throw DromedaryException(*error_);
   }
-  const Error& error() const& noexcept { return error_; }
-  Error&& error() && noexcept { return std::move(error_); }
+  const Error& error() const& noexcept { return *error_; }
+  Error&& error() && noexcept { return std::move(*error_); }
 
  private:
-  Error error_;
-  bool ok_ = true;
+  std::optional<Error> error_;  // empty on success: nothing to construct or destroy
 };
 
 /// Propagates an error from a Result-returning call: `DROMEDARY_TRY(x, parse(text));`

@@ -151,6 +151,7 @@ class Value {
   std::string& resetString();
   /// The held string for in-place edits, or nullptr when this is not a string.
   std::string* mutableString() noexcept { return std::get_if<4>(&v_); }
+  void swap(Value& other) noexcept { v_.swap(other.v_); }
   /// Makes this null, keeping nothing.
   void reset() noexcept { v_.emplace<0>(); }
   /// Makes this null but keeps a string's capacity for reuse (used by pooled exchanges).

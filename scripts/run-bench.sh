@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# make bench: runs every benchmark program (build/bin/dromedary_bench_*), writes Google
+# Benchmark JSON to build/bench/*.json, then prints one markdown table beside Camel's figures.
+set -euo pipefail
+build=${1:-build}
+mkdir -p "$build/bench"
+reps=${BENCH_REPETITIONS:-5}
+for program in "$build"/bin/dromedary_bench_*; do
+  name=$(basename "$program")
+  echo "running $name ($reps repetitions)..." >&2
+  "$program" --benchmark_repetitions="$reps" --benchmark_report_aggregates_only=true \
+    --benchmark_out="$build/bench/$name.json" --benchmark_out_format=json > /dev/null
+done
+python3 "$(dirname "$0")/../bench/report.py" "$build"/bench/*.json
