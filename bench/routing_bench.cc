@@ -50,17 +50,9 @@ class Direct10 final : public RoutingRun {
 };
 DROMEDARY_SCENARIO("direct_10", Direct10);
 
-// mt_10: the 10-node route from 1 and 2 threads at once (the scaling figure).
-class Mt10 final : public RoutingRun {
- public:
-  Mt10()
-      : RoutingRun([this](RouteBuilder& b) {
-          RouteDefinition& r = b.from("direct:mt");
-          for (int i = 0; i < 10; ++i) r.process(noop_);
-        }) {}
-  void once() override { check(producer_.sendBody("direct:mt", "order-1").has_value(), "send"); }
-};
-DROMEDARY_SCENARIO("mt_10", Mt10, 2);
+// mt_10: the direct_10 route from 1 and 2 threads at once (the scaling figure).
+ScenarioRegistrar mt_10_registrar(
+    "mt_10", [] { return std::unique_ptr<ScenarioRun>(new Direct10()); }, 2);
 
 // typical: filter on a header predicate, a choice with two whens and otherwise, setHeader,
 // then to another direct route.

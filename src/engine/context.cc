@@ -47,6 +47,7 @@ struct ContextImpl {
   std::map<std::string, int, std::less<>> node_counters;
   int route_counter = 0;
   bool started = false;
+  bool stopped_before = false;  // a restart must start the producers stop() stopped
   Clock::time_point started_at;
   std::chrono::milliseconds shutdown_timeout{45000};  // Camel's default
 
@@ -369,6 +370,10 @@ uint64_t Context::inflight() const {
 Result<void> Context::start() {
   if (impl_->started) return {};
   auto begin = Clock::now();
+  if (impl_->stopped_before) {
+    std::lock_guard lock(impl_->mutex);
+    for (auto& [endpoint, producer] : impl_->producers) DROMEDARY_TRY_VOID(producer->start());
+  }
   for (auto& r : impl_->routes) DROMEDARY_TRY_VOID(compileRoute(*this, *r));
   std::vector<Route*> started;
   for (auto& r : impl_->routes) {
@@ -439,6 +444,7 @@ StopReport Context::stop() {
     for (auto& [endpoint, producer] : impl_->producers) producer->stop();
   }
   impl_->started = false;
+  impl_->stopped_before = true;
   report.took = since(begin);
   log.log(LoggingLevel::Info,
           fmt::format("Dromedary {} ({}) shutdown in {}ms (uptime {}ms)", kVersion, impl_->name,

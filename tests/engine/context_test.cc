@@ -111,6 +111,15 @@ TEST(ContextTest, StartingAnUnknownRouteListsTheRoutes) {
   EXPECT_EQ(r.error().message, "no route with id 'b'; routes: a");
 }
 
+TEST(ContextTest, StoppedContextStartsAgain) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) { b.from("direct:a").to("mock:out"); });
+  h.context.stop();
+  ASSERT_TRUE(h.context.start());
+  EXPECT_TRUE(h.producer.sendBody("direct:a", "x"));
+  EXPECT_EQ(h.mock("mock:out").receivedCount(), 1u);
+}
+
 TEST(ContextTest, RoutesAddedToARunningContextStartAtOnce) {
   RouteHarness h;
   h.start([](RouteBuilder&) {});
