@@ -4,15 +4,11 @@
 #include <dromedary/core/type_converter.h>
 #include <dromedary/dromedary.h>
 
+#include "reference_routes.h"
 #include "scenario.h"
 
 namespace dromedary::bench {
 namespace {
-
-class NoOp final : public Processor {
- public:
-  Status process(Exchange&) override { return Status::Continue; }
-};
 
 // A context with the built-in components, quiet logs, and the routes of `configure`.
 class RoutingRun : public ScenarioRun {
@@ -33,7 +29,7 @@ class RoutingRun : public ScenarioRun {
 // direct_1: sendBody with a String URI to direct: -> 1 no-op processor.
 class Direct1 final : public RoutingRun {
  public:
-  Direct1() : RoutingRun([this](RouteBuilder& b) { b.from("direct:one").process(noop_); }) {}
+  Direct1() : RoutingRun([this](RouteBuilder& b) { direct1Route(b, noop_); }) {}
   void once() override { check(producer_.sendBody("direct:one", "order-1").has_value(), "send"); }
 };
 DROMEDARY_SCENARIO("direct_1", Direct1);
@@ -41,11 +37,7 @@ DROMEDARY_SCENARIO("direct_1", Direct1);
 // direct_10: the same with 10 no-op processors (node_cost = (direct_10 - direct_1) / 9).
 class Direct10 final : public RoutingRun {
  public:
-  Direct10()
-      : RoutingRun([this](RouteBuilder& b) {
-          RouteDefinition& r = b.from("direct:ten");
-          for (int i = 0; i < 10; ++i) r.process(noop_);
-        }) {}
+  Direct10() : RoutingRun([this](RouteBuilder& b) { direct10Route(b, noop_); }) {}
   void once() override { check(producer_.sendBody("direct:ten", "order-1").has_value(), "send"); }
 };
 DROMEDARY_SCENARIO("direct_10", Direct10);
@@ -60,16 +52,7 @@ class Typical final : public RoutingRun {
  public:
   Typical()
       : RoutingRun([this](RouteBuilder& b) {
-          b.from("direct:typical")
-              .filter(header("type") == "order")
-                .choice()
-                  .when(header("amount") > 1000).setHeader("priority", constant("high"))
-                  .when(header("region") == "EU").setHeader("priority", constant("eu"))
-                  .otherwise().setHeader("priority", constant("normal"))
-                .end()
-                .setHeader("routedBy", constant("dromedary"))
-                .to("direct:next")
-              .end();
+          typicalRoute(b);
           b.from("direct:next").process(noop_);
         }) {}
   void once() override {

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <dromedary/core/message.h>
 
-#include <algorithm>
-
 #include "core/text.h"
 
 namespace dromedary {

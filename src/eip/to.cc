@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // to(uri): sends the exchange to an endpoint resolved once, when the route starts.
 #include "eip/models.h"
-#include "engine/route.h"
+#include "engine/executor.h"
 
 namespace dromedary::eip {
 
@@ -11,20 +11,7 @@ class ToStep final : public Step {
  public:
   explicit ToStep(Producer& producer) : producer_(producer) {}
 
-  Status run(Exchange& ex) noexcept override {
-    // tailCall lets a direct route continue in this loop instead of nesting a new one.
-    detail::ExecState& st = ex.execForEngine();
-    st.tailCall = true;
-    Status s;
-    try {
-      s = producer_.process(ex);
-    } catch (...) {
-      ex.setException(std::current_exception());
-      s = Status::Fail;
-    }
-    st.tailCall = false;
-    return s;
-  }
+  Status run(Exchange& ex) noexcept override { return detail::callProducer(ex, producer_); }
 
  private:
   Producer& producer_;

@@ -5,7 +5,7 @@
 #include <dromedary/core/value_compare.h>
 #include "eip/models.h"
 #include "engine/producer_cache.h"
-#include "engine/route.h"
+#include "engine/executor.h"
 
 namespace dromedary::eip {
 
@@ -30,17 +30,7 @@ class ToDynamicStep final : public Step {
       producer = cachedProducer(context_, stringForm(*v, buffer), ex);
     }
     if (!producer) return Status::Fail;
-    detail::ExecState& st = ex.execForEngine();
-    st.tailCall = true;
-    Status s;
-    try {
-      s = producer->process(ex);
-    } catch (...) {
-      ex.setException(std::current_exception());
-      s = Status::Fail;
-    }
-    st.tailCall = false;
-    return s;
+    return detail::callProducer(ex, *producer);
   }
 
  private:

@@ -25,6 +25,23 @@ bool pushBlock(Exchange& exchange, const Block& block) noexcept;
 /// Pushes a route's top block and counts the route as started.
 bool enterRoute(Exchange& exchange, const Route& route) noexcept;
 
+/// How a `to`/`toD` step calls a producer: as a tail call, so a direct route it reaches
+/// continues in the running loop instead of nesting one. A throwing producer fails the
+/// exchange.
+inline Status callProducer(Exchange& exchange, Producer& producer) noexcept {
+  ExecState& st = exchange.execForEngine();
+  st.tailCall = true;
+  Status s;
+  try {
+    s = producer.process(exchange);
+  } catch (...) {
+    exchange.setException(std::current_exception());
+    s = Status::Fail;
+  }
+  st.tailCall = false;
+  return s;
+}
+
 /// Calls `send(exchange)` and, if it suspends, waits on this thread until the exchange
 /// completes. For callers outside any route (templates, nested synchronous calls).
 Status runAndWait(Exchange& exchange, Processor& processor) noexcept;

@@ -43,6 +43,13 @@ TEST(RemoveHeadersTest, RegexMustMatchTheWholeName) {
   EXPECT_EQ(headersAfter("rder", {}).size(), 7u);  // no partial matches
 }
 
+TEST(RemoveHeadersTest, AlternationRegexMatchesEitherBranch) {
+  // No literal-prefix shortcut applies to an alternation: both branches must still match.
+  EXPECT_EQ(headersAfter("x-trace|ORDERID", {}),
+            (std::vector<std::string>{"CamelFileName", "camelHttpUri", "Came", "CamelId",
+                                      "order-type"}));
+}
+
 TEST(RemoveHeadersTest, ExcludesKeepMatchingHeaders) {
   EXPECT_EQ(headersAfter("Camel*", {"CamelId", "camelhttp*"}),
             (std::vector<std::string>{"camelHttpUri", "CamelId", "orderId", "order-type",

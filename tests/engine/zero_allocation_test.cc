@@ -4,18 +4,15 @@
 #include <gtest/gtest.h>
 
 #include "alloc_counter.h"
+#include "reference_routes.h"
 #include "support/route_harness.h"
 
 namespace dromedary {
 namespace {
 
+using bench::NoOp;
 using dromedary::testing::AllocationScope;
 using dromedary::testing::RouteHarness;
-
-class NoOp final : public Processor {
- public:
-  Status process(Exchange&) override { return Status::Continue; }
-};
 
 uint64_t allocationsPerSend(RouteHarness& h, std::string_view uri, const Headers* headers) {
   auto send = [&] {
@@ -32,17 +29,14 @@ uint64_t allocationsPerSend(RouteHarness& h, std::string_view uri, const Headers
 TEST(ZeroAllocationTest, DirectToOneProcessor) {
   RouteHarness h;
   auto noop = std::make_shared<NoOp>();
-  h.start([&](RouteBuilder& b) { b.from("direct:one").process(noop); });
+  h.start([&](RouteBuilder& b) { bench::direct1Route(b, noop); });
   EXPECT_EQ(allocationsPerSend(h, "direct:one", nullptr), 0u);
 }
 
 TEST(ZeroAllocationTest, DirectToTenProcessors) {
   RouteHarness h;
   auto noop = std::make_shared<NoOp>();
-  h.start([&](RouteBuilder& b) {
-    RouteDefinition& r = b.from("direct:ten");
-    for (int i = 0; i < 10; ++i) r.process(noop);
-  });
+  h.start([&](RouteBuilder& b) { bench::direct10Route(b, noop); });
   EXPECT_EQ(allocationsPerSend(h, "direct:ten", nullptr), 0u);
 }
 
@@ -50,19 +44,11 @@ TEST(ZeroAllocationTest, TypicalRouteOfBuiltinSteps) {
   RouteHarness h;
   auto noop = std::make_shared<NoOp>();
   h.start([&](RouteBuilder& b) {
-    b.from("direct:typical")
-        .filter(header("type") == "order")
-          .choice()
-            .when(header("amount") > 1000).setHeader("priority", constant("high"))
-            .when(header("region") == "EU").setHeader("priority", constant("eu"))
-            .otherwise().setHeader("priority", constant("normal"))
-          .end()
-          .setHeader("routed-by", constant("dromedary"))
-          .removeHeaders("Internal*")
-          .process(noop)
-          .to("direct:next")
-        .end();
-    b.from("direct:next").setProperty("seen", header("priority")).process(noop);
+    bench::typicalRoute(b);  // the benchmark's route, with more built-in steps after it
+    b.from("direct:next")
+        .removeHeaders("Internal*")
+        .setProperty("seen", header("priority"))
+        .process(noop);
   });
   Headers headers{{"type", "order"}, {"amount", 1500}, {"region", "EU"}, {"InternalId", 7}};
   EXPECT_EQ(allocationsPerSend(h, "direct:typical", &headers), 0u);
