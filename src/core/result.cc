@@ -12,6 +12,7 @@ std::string_view errorCodeName(ErrorCode code) noexcept {
     case ErrorCode::InvalidOption: return "InvalidOption";
     case ErrorCode::UnknownProperty: return "UnknownProperty";
     case ErrorCode::InvalidExpression: return "InvalidExpression";
+    case ErrorCode::EvaluationFailed: return "EvaluationFailed";
     case ErrorCode::InvalidRoute: return "InvalidRoute";
     case ErrorCode::DuplicateRoute: return "DuplicateRoute";
     case ErrorCode::DuplicateConsumer: return "DuplicateConsumer";

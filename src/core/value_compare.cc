@@ -41,6 +41,32 @@ std::optional<Number> numberOf(const Value& v) noexcept {
   return std::nullopt;
 }
 
+// Text made only of digits ("0001"), which Camel compares as a number when both sides are.
+bool isDigitText(const Value& v, std::string_view& digits) noexcept {
+  if (v.isString()) {
+    digits = v.getString();
+  } else if (v.isBytes()) {
+    digits = v.getBytes().view();
+  } else {
+    return false;
+  }
+  if (digits.empty()) return false;
+  for (char c : digits) {
+    if (c < '0' || c > '9') return false;
+  }
+  return true;
+}
+
+// Compares two digit texts by value, whatever their length (no overflow). Only equality uses
+// it: ordering two texts stays alphabetical, as Java's String.compareTo orders them.
+int compareDigitTexts(std::string_view a, std::string_view b) noexcept {
+  while (a.size() > 1 && a.front() == '0') a.remove_prefix(1);
+  while (b.size() > 1 && b.front() == '0') b.remove_prefix(1);
+  if (a.size() != b.size()) return a.size() < b.size() ? -1 : 1;
+  int c = a.compare(b);
+  return c < 0 ? -1 : c > 0 ? 1 : 0;
+}
+
 int compareNumbers(const Number& a, const Number& b) noexcept {
   if (a.is_int && b.is_int) return a.i < b.i ? -1 : a.i > b.i ? 1 : 0;
   return a.d < b.d ? -1 : a.d > b.d ? 1 : 0;
@@ -65,6 +91,9 @@ std::string_view stringForm(const Value& v, std::string& buffer) noexcept {
 
 bool coerceEquals(const Value& a, const Value& b) noexcept {
   if (a.isNull() || b.isNull()) return a.isNull() && b.isNull();
+  std::string_view da;
+  std::string_view db;
+  if (isDigitText(a, da) && isDigitText(b, db)) return compareDigitTexts(da, db) == 0;
   if (a.isNumber() || b.isNumber()) {
     auto na = numberOf(a);
     auto nb = numberOf(b);

@@ -5,30 +5,13 @@
 
 #include "core/scratch.h"
 #include "core/text.h"
+#include "core/type_names.h"
 #include "eip/models.h"
 #include "engine/route.h"
 
 namespace dromedary::eip {
 
 namespace {
-
-struct TypeName {
-  std::string_view name;
-  ValueType type;
-};
-// Camel's (Java) spellings, so route files from Camel projects work unchanged.
-constexpr TypeName kTypeNames[] = {
-    {"String", ValueType::String},    {"java.lang.String", ValueType::String},
-    {"Integer", ValueType::Int},      {"java.lang.Integer", ValueType::Int},
-    {"int", ValueType::Int},          {"Long", ValueType::Int},
-    {"java.lang.Long", ValueType::Int}, {"long", ValueType::Int},
-    {"Short", ValueType::Int},        {"short", ValueType::Int},
-    {"Double", ValueType::Double},    {"java.lang.Double", ValueType::Double},
-    {"double", ValueType::Double},    {"Float", ValueType::Double},
-    {"float", ValueType::Double},     {"Boolean", ValueType::Bool},
-    {"java.lang.Boolean", ValueType::Bool}, {"boolean", ValueType::Bool},
-    {"byte[]", ValueType::Bytes},     {"[B", ValueType::Bytes},
-};
 
 class ConvertBodyStep final : public Step {
  public:
@@ -64,11 +47,10 @@ class ConvertBodyStep final : public Step {
 }  // namespace
 
 Result<std::unique_ptr<Step>> ConvertBodyModel::compile(RouteCompiler& compiler) const {
-  for (const TypeName& t : kTypeNames) {
-    if (t.name == type) return std::unique_ptr<Step>(new ConvertBodyStep(t.type, type));
+  if (auto target = conversionTargetByName(type)) {
+    return std::unique_ptr<Step>(new ConvertBodyStep(*target, type));
   }
-  std::vector<std::string_view> names;
-  for (const TypeName& t : kTypeNames) names.push_back(t.name);
+  std::vector<std::string_view> names = conversionTargetNames();
   std::string message = fmt::format("unknown type '{}' for convertBodyTo", type);
   std::string meant = closestMatch(type, names);
   message += meant.empty() ? "; known types: String, Integer, Long, Double, Float, Boolean, byte[]"

@@ -9,6 +9,7 @@
 #include "core/text.h"
 #include <dromedary/core/value_compare.h>
 #include "engine/expression_spec.h"
+#include "language/simple/simple_language.h"
 
 namespace dromedary {
 
@@ -392,18 +393,19 @@ class HeaderLanguage final : public Language {
 }  // namespace
 
 bool isTruthy(const Value& v) noexcept {
+  // Camel's ObjectHelper.evaluateValuePredicate: a boolean is itself, the text "true" or
+  // "false" (any case, trimmed) is that boolean, null is false and any other value is true.
   switch (v.type()) {
     case ValueType::Null: return false;
     case ValueType::Bool: return v.getBool();
-    case ValueType::Int: return v.getInt() != 0;
-    case ValueType::Double: return v.getDouble() != 0.0;
-    case ValueType::String: return equalsIgnoreCaseAscii(trim(v.getString()), "true");
-    case ValueType::Bytes: return equalsIgnoreCaseAscii(trim(v.getBytes().view()), "true");
-    case ValueType::List: return !v.getList().empty();
-    case ValueType::Map: return !v.getMap().empty();
-    case ValueType::Object: return true;
+    case ValueType::String:
+    case ValueType::Bytes: {
+      std::string_view text = trim(v.isString() ? std::string_view(v.getString())
+                                                : v.getBytes().view());
+      return !equalsIgnoreCaseAscii(text, "false");
+    }
+    default: return true;
   }
-  return false;
 }
 
 namespace detail {
@@ -421,6 +423,7 @@ void registerBuiltinLanguages(Context& context) {
   context.addLanguage("constant", std::make_unique<ConstantLanguage>());
   context.addLanguage("header", std::make_unique<HeaderLanguage>(false));
   context.addLanguage("exchangeProperty", std::make_unique<HeaderLanguage>(true));
+  context.addLanguage("simple", simplelang::makeSimpleLanguage());
 }
 
 }  // namespace detail
@@ -486,6 +489,9 @@ ExpressionDefinition exchangeProperty(std::string name) {
 ExpressionDefinition body() { return ExpressionDefinition(std::make_shared<BodySpec>()); }
 ExpressionDefinition language(std::string name, std::string text) {
   return ExpressionDefinition(std::make_shared<LanguageSpec>(std::move(name), std::move(text)));
+}
+ExpressionDefinition simple(std::string text) {
+  return language("simple", std::move(text));
 }
 ExpressionDefinition expression(std::function<Value(const Exchange&)> fn) {
   return ExpressionDefinition(std::make_shared<FunctionSpec>(std::move(fn)));

@@ -30,6 +30,7 @@ enum class ErrorCode : uint16_t {
   InvalidOption,
   UnknownProperty,
   InvalidExpression,
+  EvaluationFailed,   ///< an expression failed on a message (bad conversion, null navigation)
   InvalidRoute,
   DuplicateRoute,
   DuplicateConsumer,

@@ -85,6 +85,11 @@ ExpressionDefinition exchangeProperty(std::string name);
 ExpressionDefinition body();
 /// Text in a named language, compiled at route start (e.g. language("simple", "${body}")).
 ExpressionDefinition language(std::string name, std::string text);
+/// A Simple expression, compiled at route start (Camel's Simple language, see docs/simple.md).
+/// As a predicate (filter, choice/when) it is parsed as a Simple predicate:
+///   .filter(simple("${header.type} == 'order' && ${header.amount} > 100"))
+///   .setBody(simple("Hello ${body} from ${header.name}"))
+ExpressionDefinition simple(std::string text);
 /// A C++ function. It may allocate (its result is moved into the step's scratch value).
 ExpressionDefinition expression(std::function<Value(const Exchange&)> fn);
 /// A C++ predicate.

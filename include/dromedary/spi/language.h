@@ -35,9 +35,9 @@ class Predicate {
   virtual bool matches(Exchange& exchange) const noexcept = 0;
 };
 
-/// The truth of a value as a predicate sees it (Camel's rules): null is false; a bool is
-/// itself; a string is true only when it equals "true" ignoring case; a number is true when
-/// not zero; anything else (bytes, list, map, object) is true when not empty.
+/// The truth of a value as a predicate sees it (Camel's evaluateValuePredicate): null is
+/// false; a bool is itself; the text "false" (any case, trimmed) is false; any other value,
+/// including 0 and the empty text, is true.
 bool isTruthy(const Value& value) noexcept;
 
 class Language {

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "core/type_names.h"
+
+namespace dromedary {
+
+namespace {
+
+struct TypeName {
+  std::string_view name;
+  ValueType type;
+};
+// Camel's (Java) spellings. Every integer type is an int64 here, every floating type a double.
+constexpr TypeName kConversionTargets[] = {
+    {"String", ValueType::String},    {"java.lang.String", ValueType::String},
+    {"Integer", ValueType::Int},      {"java.lang.Integer", ValueType::Int},
+    {"int", ValueType::Int},          {"Long", ValueType::Int},
+    {"java.lang.Long", ValueType::Int}, {"long", ValueType::Int},
+    {"Short", ValueType::Int},        {"short", ValueType::Int},
+    {"Double", ValueType::Double},    {"java.lang.Double", ValueType::Double},
+    {"double", ValueType::Double},    {"Float", ValueType::Double},
+    {"float", ValueType::Double},     {"Boolean", ValueType::Bool},
+    {"java.lang.Boolean", ValueType::Bool}, {"boolean", ValueType::Bool},
+    {"byte[]", ValueType::Bytes},     {"[B", ValueType::Bytes},
+};
+
+bool isString(const Value& v) noexcept { return v.isString(); }
+bool isInt(const Value& v) noexcept { return v.isInt(); }
+bool isDouble(const Value& v) noexcept { return v.isDouble(); }
+bool isNumber(const Value& v) noexcept { return v.isNumber(); }
+bool isBool(const Value& v) noexcept { return v.isBool(); }
+bool isBytes(const Value& v) noexcept { return v.isBytes(); }
+bool isList(const Value& v) noexcept { return v.isList(); }
+bool isMap(const Value& v) noexcept { return v.isMap(); }
+bool isAnything(const Value& v) noexcept { return !v.isNull(); }
+
+constexpr TypeTest kTypeTests[] = {
+    {"String", isString},          {"java.lang.String", isString},
+    {"CharSequence", isString},    {"java.lang.CharSequence", isString},
+    {"Integer", isInt},            {"java.lang.Integer", isInt},
+    {"Long", isInt},               {"java.lang.Long", isInt},
+    {"Short", isInt},              {"java.lang.Short", isInt},
+    {"Double", isDouble},          {"java.lang.Double", isDouble},
+    {"Float", isDouble},           {"java.lang.Float", isDouble},
+    {"Number", isNumber},          {"java.lang.Number", isNumber},
+    {"Boolean", isBool},           {"java.lang.Boolean", isBool},
+    {"byte[]", isBytes},           {"[B", isBytes},
+    {"List", isList},              {"java.util.List", isList},
+    {"Collection", isList},        {"java.util.Collection", isList},
+    {"Map", isMap},                {"java.util.Map", isMap},
+    {"Object", isAnything},        {"java.lang.Object", isAnything},
+};
+
+}  // namespace
+
+std::optional<ValueType> conversionTargetByName(std::string_view name) noexcept {
+  for (const TypeName& t : kConversionTargets) {
+    if (t.name == name) return t.type;
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string_view> conversionTargetNames() {
+  std::vector<std::string_view> names;
+  for (const TypeName& t : kConversionTargets) names.push_back(t.name);
+  return names;
+}
+
+const TypeTest* typeTestByName(std::string_view name) noexcept {
+  for (const TypeTest& t : kTypeTests) {
+    if (t.name == name) return &t;
+  }
+  return nullptr;
+}
+
+std::vector<std::string_view> typeTestNames() {
+  std::vector<std::string_view> names;
+  for (const TypeTest& t : kTypeTests) names.push_back(t.name);
+  return names;
+}
+
+}  // namespace dromedary

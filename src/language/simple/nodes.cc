@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "language/simple/nodes.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "core/scratch.h"
+#include "core/text.h"
+
+namespace dromedary::simplelang {
+
+namespace {
+const Value kNull;
+const Value kTrue{true};
+const Value kFalse{false};
+
+// Elvis' notion of "has a value": Camel's effective boolean (null, false, 0 and blank are not).
+bool hasEffectiveValue(const Value& v) noexcept {
+  switch (v.type()) {
+    case ValueType::Null: return false;
+    case ValueType::Bool: return v.getBool();
+    case ValueType::Int: return v.getInt() != 0;
+    case ValueType::Double: return v.getDouble() != 0.0;
+    case ValueType::String: return !trim(v.getString()).empty();
+    case ValueType::Bytes: return !trim(v.getBytes().view()).empty();
+    case ValueType::List: return !v.getList().empty();
+    case ValueType::Map: return !v.getMap().empty();
+    case ValueType::Object: return true;
+  }
+  return false;
+}
+}  // namespace
+
+const Value& nullValue() noexcept { return kNull; }
+const Value& boolValue(bool b) noexcept { return b ? kTrue : kFalse; }
+
+const Value* failEvaluation(Exchange& ex, std::string_view source,
+                            std::string_view problem) noexcept {
+  try {
+    ex.failWithDetail(ErrorCode::EvaluationFailed, "Simple expression failed",
+                      fmt::format("{}: {}", source, problem));
+  } catch (...) {
+    ex.fail(ErrorCode::EvaluationFailed, "Simple expression failed");
+  }
+  return nullptr;
+}
+
+const Value* literalValue(const Expression& e) noexcept {
+  const auto* literal = dynamic_cast<const LiteralNode*>(&e);
+  return literal ? &literal->value() : nullptr;
+}
+
+const Value* TemplateNode::evaluate(Exchange& ex, Value& scratch) const noexcept {
+  // Render into a local slot first: a part may read the value `scratch` is about to replace.
+  ScratchValue out;
+  std::string& text = out->resetString();
+  try {
+    for (const ExprPtr& part : parts_) {
+      ScratchValue s;
+      const Value* v = part->evaluate(ex, *s);
+      if (!v) return nullptr;
+      v->appendTo(text);
+    }
+  } catch (...) {
+    ex.setException(std::current_exception());
+    return nullptr;
+  }
+  scratch.swap(*out);
+  return &scratch;
+}
+
+const Value* PredicateValueNode::evaluate(Exchange& ex, Value&) const noexcept {
+  bool matched = predicate_->matches(ex);
+  if (!matched && ex.failed()) return nullptr;
+  return &boolValue(matched);
+}
+
+const Value* TernaryNode::evaluate(Exchange& ex, Value& scratch) const noexcept {
+  bool matched = condition_->matches(ex);
+  if (!matched && ex.failed()) return nullptr;
+  return (matched ? when_true_ : when_false_)->evaluate(ex, scratch);
+}
+
+const Value* ElvisNode::evaluate(Exchange& ex, Value& scratch) const noexcept {
+  const Value* v = value_->evaluate(ex, scratch);
+  if (!v) return nullptr;
+  if (hasEffectiveValue(*v)) return v;
+  return fallback_->evaluate(ex, scratch);
+}
+
+const Value* IncrementNode::evaluate(Exchange& ex, Value& scratch) const noexcept {
+  ScratchValue s;
+  const Value* v = value_->evaluate(ex, *s);
+  if (!v) return nullptr;
+  if (auto i = v->tryAs<int64_t>()) {
+    scratch = Value(*i + delta_);
+    return &scratch;
+  }
+  if (auto d = v->tryAs<double>()) {
+    scratch = Value(*d + delta_);
+    return &scratch;
+  }
+  return failEvaluation(ex, source_,
+                        v->isNull() ? "cannot increment null"
+                                    : "cannot increment a value that is not a number");
+}
+
+}  // namespace dromedary::simplelang
