@@ -108,8 +108,17 @@ bool Logger::enabled(LoggingLevel level) const noexcept {
   return level != LoggingLevel::Off && level >= global_level.load(std::memory_order_relaxed);
 }
 
+namespace {
+std::atomic<LogObserver> log_observer{nullptr};
+}  // namespace
+
+void setLogObserver(LogObserver observer) noexcept { log_observer.store(observer); }
+
 void Logger::log(LoggingLevel level, std::string_view line) const noexcept {
   if (!enabled(level)) return;
+  if (LogObserver observer = log_observer.load(std::memory_order_relaxed)) {
+    observer(category(), level, line);
+  }
   try {
     static_cast<spdlog::logger*>(impl_)->log(toSpd(level), "{}", line);
   } catch (...) {

@@ -73,6 +73,8 @@ RouteDefinition& RouteDefinition::to(std::string uri) {
   return add(std::move(step));
 }
 
+RouteDefinition& RouteDefinition::toD(std::string uri) { return toD(simple(std::move(uri))); }
+
 RouteDefinition& RouteDefinition::toD(ExpressionDefinition uri) {
   return add(std::make_unique<eip::ToDynamicModel>(std::move(uri)));
 }
@@ -236,16 +238,16 @@ RouteDefinition& RouteDefinition::endChoice() {
 RouteDefinition& RouteDefinition::stop() { return add(std::make_unique<eip::StopModel>()); }
 
 RouteDefinition& RouteDefinition::log(std::string message) {
-  return log(LoggingLevel::Info, std::string(), constant(std::move(message)));
+  return log(LoggingLevel::Info, std::string(), simple(std::move(message)));
 }
 
 RouteDefinition& RouteDefinition::log(LoggingLevel level, std::string message) {
-  return log(level, std::string(), constant(std::move(message)));
+  return log(level, std::string(), simple(std::move(message)));
 }
 
 RouteDefinition& RouteDefinition::log(LoggingLevel level, std::string log_name,
                                       std::string message) {
-  return log(level, std::move(log_name), constant(std::move(message)));
+  return log(level, std::move(log_name), simple(std::move(message)));
 }
 
 RouteDefinition& RouteDefinition::log(LoggingLevel level, std::string log_name,

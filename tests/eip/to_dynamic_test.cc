@@ -46,3 +46,22 @@ TEST(ToDynamicTest, UnresolvableUriFailsTheExchange) {
 
 }  // namespace
 }  // namespace dromedary
+
+namespace dromedary::testing {
+namespace {
+
+TEST(ToDynamicSimpleTest, TextUriIsASimpleTemplate) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) {
+    b.from("direct:in").toD("mock:${header.region}");
+  });
+  h.mock("mock:eu").expectedBodiesReceived({Value("a")});
+  h.mock("mock:us").expectedBodiesReceived({Value("b")});
+  ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:in", Value("a"), "region", Value("eu")));
+  ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:in", Value("b"), "region", Value("us")));
+  EXPECT_TRUE(h.mock("mock:eu").assertIsSatisfied());
+  EXPECT_TRUE(h.mock("mock:us").assertIsSatisfied());
+}
+
+}  // namespace
+}  // namespace dromedary::testing

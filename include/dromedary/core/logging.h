@@ -34,6 +34,13 @@ class Logger {
   void* impl_;
 };
 
+/// Receives every line that is logged (after the level check), on the logging thread.
+using LogObserver = void (*)(std::string_view category, LoggingLevel level,
+                             std::string_view line) noexcept;
+/// Installs (or, with nullptr, removes) the observer: for tests and embedding applications
+/// that want the lines as well as the log output.
+void setLogObserver(LogObserver observer) noexcept;
+
 /// The level below which nothing is logged, for every category.
 void setLogLevel(LoggingLevel level) noexcept;
 LoggingLevel logLevel() noexcept;

@@ -60,7 +60,9 @@ class RouteDefinition {
 
   // --- endpoints -----------------------------------------------------------------
   RouteDefinition& to(std::string uri);
-  /// Sends to a URI computed per exchange; resolved endpoints are cached.
+  /// Sends to a URI computed per exchange; resolved endpoints are cached. The text form is a
+  /// Simple template, as in Camel: toD("direct:${header.target}").
+  RouteDefinition& toD(std::string uri);
   RouteDefinition& toD(ExpressionDefinition uri);
 
   // --- message transformation ------------------------------------------------------
@@ -97,7 +99,8 @@ class RouteDefinition {
   RouteDefinition& stop();
 
   // --- logging --------------------------------------------------------------------
-  /// Logs `message` at INFO under the route's id as category.
+  /// Logs `message` (a Simple template: "Got ${body} from ${header.from}") at INFO under the
+  /// route's id as category. Nothing is evaluated when the level is off.
   RouteDefinition& log(std::string message);
   RouteDefinition& log(LoggingLevel level, std::string message);
   RouteDefinition& log(LoggingLevel level, std::string log_name, std::string message);
