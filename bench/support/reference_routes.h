@@ -28,18 +28,42 @@ inline void direct10Route(RouteBuilder& b, const std::shared_ptr<Processor>& noo
 }
 
 /// typical: a filter on a header predicate, a choice with two whens and otherwise,
-/// setHeader, then on to `direct:next` (which the caller defines).
+/// setHeader, then on to `direct:next` (which the caller defines). Simple expressions, as a
+/// Camel route file would have them.
 inline void typicalRoute(RouteBuilder& b) {
   b.from("direct:typical")
-      .filter(header("type") == "order")
+      .filter(simple("${header.type} == 'order'"))
         .choice()
-          .when(header("amount") > 1000).setHeader("priority", constant("high"))
-          .when(header("region") == "EU").setHeader("priority", constant("eu"))
+          .when(simple("${header.amount} > 1000")).setHeader("priority", constant("high"))
+          .when(simple("${header.region} == 'EU'")).setHeader("priority", constant("eu"))
           .otherwise().setHeader("priority", constant("normal"))
         .end()
-        .setHeader("routedBy", constant("dromedary"))
+        .setHeader("routedBy", simple("dromedary ${header.region}"))
         .to("direct:next")
       .end();
+}
+
+/// The Simple scenarios (Camel's figures: OGNL 361 ns and 3.8 KB, date 532 ns and 2 KB):
+/// the text, and whether it is a predicate.
+struct SimpleCase {
+  const char* text;
+  bool predicate;
+};
+inline constexpr SimpleCase kSimplePredicate{"${header.foo} == 'bar'", true};
+inline constexpr SimpleCase kSimpleTemplate{"Hello ${body} at ${header.x}", false};
+inline constexpr SimpleCase kSimpleOgnl{"${body.name}", false};
+inline constexpr SimpleCase kSimpleDate{"${date:now:yyyyMMdd}", false};
+
+/// The message the Simple scenarios read: headers foo and x; a text body, or with
+/// `map_body` a map with a name (for the OGNL case).
+inline void fillSimpleMessage(Exchange& ex, bool map_body) {
+  ex.message().setHeader("foo", Value("bar"));
+  ex.message().setHeader("x", Value("noon"));
+  if (map_body) {
+    ex.message().setBody(Value(ValueMap{{"id", Value(7)}, {"name", Value("Camel")}}));
+  } else {
+    ex.message().setBody("World");
+  }
 }
 
 }  // namespace dromedary::bench

@@ -90,6 +90,14 @@ std::string_view stringForm(const Value& v, std::string& buffer) noexcept {
 }
 
 bool coerceEquals(const Value& a, const Value& b) noexcept {
+  if (a.isString() && b.isString()) {  // the usual case: a text header against a literal
+    const std::string& x = a.getString();
+    const std::string& y = b.getString();
+    if (x == y) return true;
+    std::string_view dx;
+    std::string_view dy;
+    return isDigitText(a, dx) && isDigitText(b, dy) && compareDigitTexts(dx, dy) == 0;
+  }
   if (a.isNull() || b.isNull()) return a.isNull() && b.isNull();
   std::string_view da;
   std::string_view db;

@@ -56,3 +56,49 @@ TEST(ZeroAllocationTest, TypicalRouteOfBuiltinSteps) {
 
 }  // namespace
 }  // namespace dromedary
+
+namespace dromedary {
+namespace {
+
+// The Simple scenarios evaluate without allocating once warm (the scratch keeps capacity).
+uint64_t allocationsPerEvaluation(const bench::SimpleCase& c, bool map_body) {
+  Context context;
+  ExchangePtr ex = acquireExchange(&context);
+  bench::fillSimpleMessage(*ex, map_body);
+  Language* simple = context.language("simple");
+  std::unique_ptr<Predicate> predicate;
+  std::unique_ptr<Expression> expression;
+  if (c.predicate) {
+    predicate = std::move(simple->createPredicate(c.text, context).value());
+  } else {
+    expression = std::move(simple->createExpression(c.text, context).value());
+  }
+  Value scratch;
+  auto once = [&] {
+    bool ok = predicate ? predicate->matches(*ex) : expression->evaluate(*ex, scratch) != nullptr;
+    EXPECT_TRUE(ok) << c.text;
+  };
+  for (int i = 0; i < 100; ++i) once();
+  testing::AllocationScope scope;
+  for (int i = 0; i < 1000; ++i) once();
+  return scope.allocations();
+}
+
+TEST(ZeroAllocationTest, SimplePredicateOnHeaders) {
+  EXPECT_EQ(allocationsPerEvaluation(bench::kSimplePredicate, false), 0u);
+}
+
+TEST(ZeroAllocationTest, SimpleTemplate) {
+  EXPECT_EQ(allocationsPerEvaluation(bench::kSimpleTemplate, false), 0u);
+}
+
+TEST(ZeroAllocationTest, SimpleOgnlOnMapBody) {
+  EXPECT_EQ(allocationsPerEvaluation(bench::kSimpleOgnl, true), 0u);
+}
+
+TEST(ZeroAllocationTest, SimpleDate) {
+  EXPECT_EQ(allocationsPerEvaluation(bench::kSimpleDate, false), 0u);
+}
+
+}  // namespace
+}  // namespace dromedary

@@ -2,6 +2,7 @@
 #include "language/simple/date_format.h"
 
 #include <charconv>
+#include <climits>
 #include <ctime>
 #include <iterator>
 
@@ -141,17 +142,33 @@ void DateFormat::format(int64_t millis, const TimeZone& zone, std::string& out) 
     ms += 1000;
     seconds -= 1;
   }
-  std::tm tm{};
+  // Breaking a time down (localtime_r takes glibc's time zone lock) costs more than the
+  // formatting: remember the last second per thread and zone kind, as `now` repeats it.
+  struct LastSecond {
+    int64_t seconds = INT64_MIN;
+    int32_t offset = 0;
+    std::tm tm{};
+  };
+  thread_local LastSecond last_local;
+  thread_local LastSecond last_fixed;
+  LastSecond& last = zone.local ? last_local : last_fixed;
+  if (last.seconds != seconds || (!zone.local && last.offset != zone.offset_seconds)) {
+    last.seconds = seconds;
+    last.offset = zone.offset_seconds;
+    if (zone.local) {
+      std::time_t t = static_cast<std::time_t>(seconds);
+      localtime_r(&t, &last.tm);
+    } else {
+      std::time_t t = static_cast<std::time_t>(seconds + zone.offset_seconds);
+      gmtime_r(&t, &last.tm);
+    }
+  }
+  const std::tm& tm = last.tm;
   int32_t offset = zone.offset_seconds;
   std::string_view zone_name = zone.name;
   if (zone.local) {
-    std::time_t t = static_cast<std::time_t>(seconds);
-    localtime_r(&t, &tm);
     offset = static_cast<int32_t>(tm.tm_gmtoff);
     zone_name = tm.tm_zone ? std::string_view(tm.tm_zone) : std::string_view("UTC");
-  } else {
-    std::time_t t = static_cast<std::time_t>(seconds + offset);
-    gmtime_r(&t, &tm);
   }
   for (const Field& f : fields_) {
     int width = f.count;

@@ -28,14 +28,14 @@ namespace {
 
 // --- nodes reading the exchange ---------------------------------------------------------
 
-class BodyNode final : public Expression {
+class BodyNode final : public DirectNode {
  public:
   const Value* evaluate(Exchange& ex, Value&) const noexcept override {
     return &ex.message().body();
   }
 };
 
-class HeaderNode final : public Expression {
+class HeaderNode final : public DirectNode {
  public:
   explicit HeaderNode(std::string name) : name_(std::move(name)) {}
   const Value* evaluate(Exchange& ex, Value&) const noexcept override {
@@ -47,7 +47,7 @@ class HeaderNode final : public Expression {
   std::string name_;
 };
 
-class PropertyNode final : public Expression {
+class PropertyNode final : public DirectNode {
  public:
   explicit PropertyNode(std::string name) : name_(std::move(name)) {}
   const Value* evaluate(Exchange& ex, Value&) const noexcept override {

@@ -65,9 +65,24 @@ thread_local std::string buffer_b;
 class NavigationNode final : public Expression {
  public:
   NavigationNode(ExprPtr base, std::vector<NavStep> steps, std::string source)
-      : base_(std::move(base)), steps_(std::move(steps)), source_(std::move(source)) {}
+      : base_(std::move(base)), steps_(std::move(steps)), source_(std::move(source)) {
+    lookups_only_ = isDirect(*base_);
+    for (const NavStep& step : steps_) lookups_only_ &= step.kind != StepKind::Method;
+  }
 
   const Value* evaluate(Exchange& ex, Value& scratch) const noexcept override {
+    if (lookups_only_) {  // ${body.name}, ${header.x[0]}: pointers into existing values
+      const Value* cur = base_->evaluate(ex, unusedScratch());
+      for (const NavStep& step : steps_) {
+        if (!cur) return nullptr;
+        if (cur->isNull()) {
+          if (step.null_safe) return &nullValue();
+          return fail(ex, step, "cannot navigate on null (use ?. to allow null)");
+        }
+        cur = lookup(ex, step, *cur);
+      }
+      return cur;
+    }
     ScratchValue first;
     ScratchValue second;
     Value* buffers[2] = {first.get(), second.get()};
@@ -265,6 +280,7 @@ class NavigationNode final : public Expression {
   ExprPtr base_;
   std::vector<NavStep> steps_;
   std::string source_;
+  bool lookups_only_ = false;
 };
 
 }  // namespace

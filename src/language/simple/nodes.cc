@@ -46,9 +46,23 @@ const Value* failEvaluation(Exchange& ex, std::string_view source,
   return nullptr;
 }
 
+bool isDirect(const Expression& e) noexcept { return dynamic_cast<const DirectNode*>(&e); }
+
+Value g_unused_scratch;  // never written: DirectNodes ignore their scratch
+
 const Value* literalValue(const Expression& e) noexcept {
   const auto* literal = dynamic_cast<const LiteralNode*>(&e);
   return literal ? &literal->value() : nullptr;
+}
+
+TemplateNode::TemplateNode(std::vector<ExprPtr> parts) {
+  for (ExprPtr& e : parts) {
+    const Value* literal = literalValue(*e);
+    bool text = literal && literal->isString();
+    std::string_view view = text ? std::string_view(literal->getString()) : std::string_view();
+    bool direct = isDirect(*e);
+    parts_.push_back(Part{std::move(e), view, text, direct});
+  }
 }
 
 const Value* TemplateNode::evaluate(Exchange& ex, Value& scratch) const noexcept {
@@ -56,11 +70,22 @@ const Value* TemplateNode::evaluate(Exchange& ex, Value& scratch) const noexcept
   ScratchValue out;
   std::string& text = out->resetString();
   try {
-    for (const ExprPtr& part : parts_) {
-      ScratchValue s;
-      const Value* v = part->evaluate(ex, *s);
-      if (!v) return nullptr;
-      v->appendTo(text);
+    for (const Part& part : parts_) {
+      if (part.literal) {
+        text.append(part.text);
+        continue;
+      }
+      const Value* v;
+      if (part.direct) {
+        v = part.expression->evaluate(ex, unusedScratch());
+        if (!v) return nullptr;
+        v->appendTo(text);
+      } else {
+        ScratchValue s;
+        v = part.expression->evaluate(ex, *s);
+        if (!v) return nullptr;
+        v->appendTo(text);
+      }
     }
   } catch (...) {
     ex.setException(std::current_exception());

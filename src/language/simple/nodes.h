@@ -27,8 +27,19 @@ const Value& boolValue(bool b) noexcept;
 const Value* failEvaluation(Exchange& ex, std::string_view source,
                             std::string_view problem) noexcept;
 
+/// A node that returns a value that already exists (a constant, the body, a header) and
+/// never writes to the scratch it is given: callers may skip taking a scratch slot for it.
+class DirectNode : public Expression {};
+
+/// True when `e` is a DirectNode.
+bool isDirect(const Expression& e) noexcept;
+
+/// A scratch to pass to a DirectNode (which never writes to it).
+extern Value g_unused_scratch;
+inline Value& unusedScratch() noexcept { return g_unused_scratch; }
+
 /// A constant value (text outside functions, quoted text, numbers, null, true/false).
-class LiteralNode final : public Expression {
+class LiteralNode final : public DirectNode {
  public:
   explicit LiteralNode(Value value) : value_(std::move(value)) {}
   const Value* evaluate(Exchange&, Value&) const noexcept override { return &value_; }
@@ -45,11 +56,17 @@ const Value* literalValue(const Expression& e) noexcept;
 /// the scratch string. A null part adds nothing, as in Camel.
 class TemplateNode final : public Expression {
  public:
-  explicit TemplateNode(std::vector<ExprPtr> parts) : parts_(std::move(parts)) {}
+  explicit TemplateNode(std::vector<ExprPtr> parts);
   const Value* evaluate(Exchange& ex, Value& scratch) const noexcept override;
 
  private:
-  std::vector<ExprPtr> parts_;
+  struct Part {
+    ExprPtr expression;
+    std::string_view text;  ///< a literal text part, appended as is
+    bool literal;
+    bool direct;
+  };
+  std::vector<Part> parts_;
 };
 
 /// A predicate where a value is wanted (`${header.n > 3}`): true or false.

@@ -69,9 +69,17 @@ bool containsIgnoreCase(std::string_view haystack, std::string_view needle) noex
 class ComparePredicate final : public Predicate {
  public:
   ComparePredicate(BinaryOp op, ExprPtr left, ExprPtr right)
-      : op_(op), left_(std::move(left)), right_(std::move(right)) {}
+      : op_(op),
+        left_(std::move(left)),
+        right_(std::move(right)),
+        direct_(isDirect(*left_) && isDirect(*right_)) {}
 
   bool matches(Exchange& ex) const noexcept override {
+    if (direct_) {  // header == literal and the like: no scratch slots needed
+      const Value* a = left_->evaluate(ex, unusedScratch());
+      const Value* b = right_->evaluate(ex, unusedScratch());
+      return a && b && compare(*a, *b);
+    }
     ScratchValue sa;
     ScratchValue sb;
     const Value* a = left_->evaluate(ex, *sa);
@@ -128,6 +136,7 @@ class ComparePredicate final : public Predicate {
   BinaryOp op_;
   ExprPtr left_;
   ExprPtr right_;
+  bool direct_;
 };
 
 // Right sides that are prepared once when constant (regex, in, range, is) share this shape:
