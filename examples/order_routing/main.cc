@@ -30,12 +30,12 @@ class OrderRoutes final : public RouteBuilder {
         .removeHeaders("Internal*")  // never let internal headers leave the gateway
         .setHeader("received", constant(true))
         .process(std::make_shared<NormaliseOrderId>())
-        .filter(header("type") == "order")
+        .filter(simple("${header.type} == 'order'"))
           .choice()
-            .when(header("amount") >= constant("{{orders.big-threshold}}"))
+            .when(simple("${header.amount} >= {{orders.big-threshold}}"))
               .setHeader("priority", constant("high"))
               .to("direct:big-orders")
-            .when(header("region") == "EU")
+            .when(header("region") == "EU")  // the C++ expression DSL, for comparison
               .to("direct:eu-orders")
             .otherwise()
               .to("log:orders.standard?showHeaders=true")
@@ -45,19 +45,18 @@ class OrderRoutes final : public RouteBuilder {
 
     from("direct:big-orders")
         .routeId("big-orders")
-        .log(LoggingLevel::Info, "orders.big", "A big order: routing it to the review desk")
+        .log(LoggingLevel::Info, "orders.big",
+             "A big order (${header.amount}) from ${header.region}: routing it to the review desk")
         .to("log:orders.big?showHeaders=true");
 
     from("direct:eu-orders")
         .routeId("eu-orders")
-        .transform(expression([](const Exchange& ex) {
-          return Value{"EU:" + ex.message().body().as<std::string>()};
-        }))
+        .transform(simple("EU:${body}"))
         .to("log:orders.eu");
 
     from("direct:quote")
         .routeId("quote")
-        .setBody(expression([](const Exchange& ex) {
+        .setBody(expression([](const Exchange& ex) {  // C++ where C++ is wanted
           return Value{ex.message().body().as<std::string>() + " costs 42.00 EUR"};
         }));
   }

@@ -272,13 +272,21 @@ struct LanguageSpec final : detail::ExpressionSpec {
     }
     return language;
   }
+  // Property placeholders ({{key}}) are resolved before the language sees the text, as in
+  // Camel.
+  Result<std::string> resolved(Context& context) const {
+    if (text.find("{{") == std::string::npos) return text;
+    return context.resolvePlaceholders(text);
+  }
   Result<std::unique_ptr<Expression>> compile(Context& context) const override {
     DROMEDARY_TRY(language, find(context));
-    return language->createExpression(text, context);
+    DROMEDARY_TRY(t, resolved(context));
+    return language->createExpression(t, context);
   }
   Result<std::unique_ptr<Predicate>> compilePredicate(Context& context) const override {
     DROMEDARY_TRY(language, find(context));
-    return language->createPredicate(text, context);
+    DROMEDARY_TRY(t, resolved(context));
+    return language->createPredicate(t, context);
   }
   std::string describe() const override { return fmt::format("{}{{{}}}", name, text); }
 };

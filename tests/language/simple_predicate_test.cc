@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Simple predicates: every operator of Camel's documentation, its coercion rules, && and ||.
+#include "support/route_harness.h"
 #include "support/simple_fixture.h"
 
 namespace dromedary::testing {
@@ -235,6 +236,55 @@ TEST_F(SimplePredicateTest, IncrementInPredicate) {
   message().setHeader("myNumber", Value(10));
   EXPECT_TRUE(matches("${header.myNumber}++ > 10"));
   EXPECT_TRUE(matches("${header.myNumber}-- < 10"));
+}
+
+}  // namespace
+}  // namespace dromedary::testing
+
+namespace dromedary::testing {
+namespace {
+
+TEST(SimpleInRouteTest, PlaceholdersAreResolvedBeforeParsing) {
+  RouteHarness h;
+  h.context.properties().set("threshold", "1000");
+  h.start([](RouteBuilder& b) {
+    b.from("direct:in").filter(simple("${header.amount} >= {{threshold}}")).to("mock:big");
+  });
+  h.mock("mock:big").expectedBodiesReceived({Value("b")});
+  ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:in", "a", "amount", 999));
+  ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:in", "b", "amount", 1000));
+  EXPECT_TRUE(h.mock("mock:big").assertIsSatisfied());
+}
+
+TEST(SimpleInRouteTest, ChoiceWithSimplePredicatesAndTemplates) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) {
+    b.from("direct:in")
+        .choice()
+          .when(simple("${header.type} in 'gold,silver'"))
+            .setBody(simple("${header.type.toUpperCase()}: ${body}"))
+            .to("mock:premium")
+          .otherwise()
+            .to("mock:other")
+        .end();
+  });
+  h.mock("mock:premium").expectedBodiesReceived({Value("GOLD: a")});
+  h.mock("mock:other").expectedBodiesReceived({Value("b")});
+  ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:in", "a", "type", "gold"));
+  ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:in", "b", "type", "lead"));
+  EXPECT_TRUE(h.mock("mock:premium").assertIsSatisfied());
+  EXPECT_TRUE(h.mock("mock:other").assertIsSatisfied());
+}
+
+TEST(SimpleInRouteTest, EvaluationFailureFailsTheExchangeNotTheProcess) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) {
+    b.from("direct:in").setHeader("n", simple("${bodyAs(Integer)}")).to("mock:out");
+  });
+  auto sent = h.producer.sendBody("direct:in", "abc");
+  ASSERT_FALSE(sent);
+  EXPECT_EQ(sent.error().code, ErrorCode::EvaluationFailed);
+  EXPECT_EQ(h.mock("mock:out").receivedExchanges().size(), 0u);
 }
 
 }  // namespace
