@@ -242,6 +242,15 @@ TEST_F(SimpleExpressionTest, IncrementAndDecrementDoNotChangeTheHeader) {
   EXPECT_EQ(*message().getHeader("n"), Value(100));
 }
 
+TEST_F(SimpleExpressionTest, IncrementKeepsADoubleADouble) {
+  message().setHeader("d", Value(1.5));
+  EXPECT_EQ(eval("${header.d}++"), Value(2.5));
+}
+
+TEST_F(SimpleExpressionTest, MessageTimestampIsZeroWithoutASourceTimestamp) {
+  EXPECT_EQ(eval("${messageTimestamp}"), Value(int64_t{0}));
+}
+
 TEST_F(SimpleExpressionTest, PredicateInsideBracesIsAValue) {
   message().setHeader("n", Value(5));
   EXPECT_EQ(eval("Over three: ${header.n > 3}"), Value("Over three: true"));

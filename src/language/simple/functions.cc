@@ -471,7 +471,7 @@ constexpr std::string_view kFunctionNames[] = {
     "camelId", "exchange", "exception", "date", "date-with-timezone", "random", "uuid", "sys",
     "sysenv", "env", "properties", "propertiesExist", "null", "empty", "createEmpty", "length",
     "size", "isEmpty", "uppercase", "lowercase", "trim", "iif", "not", "convertTo", "val",
-    "type", "in",
+    "type", "in", "messageTimestamp",
 };
 
 // Camel functions that cannot mean anything here, with the reason shown to the user.
@@ -525,6 +525,34 @@ std::pair<std::string_view, std::string_view> bracketName(Parser& parser, std::s
   if (auto q = unquote(name)) name = *q;
   if (name.empty()) parser.fail(text, "empty name in '[]'");
   return {name, text.substr(close + 1)};
+}
+
+// `prefix.name`, `prefix:name` or `prefix[name]`, followed by a navigation chain (none after
+// the colon form); nullopt when `fn` starts with none of the prefixes so.
+struct NamedAccess {
+  std::string_view name;
+  std::string_view chain;
+};
+std::optional<NamedAccess> namedAccess(Parser& parser, std::string_view fn,
+                                       std::initializer_list<std::string_view> prefixes,
+                                       std::string_view what) {
+  for (std::string_view prefix : prefixes) {
+    if (!fn.starts_with(prefix) || fn.size() == prefix.size()) continue;
+    std::string_view rest = fn.substr(prefix.size());
+    NamedAccess access;
+    if (rest.starts_with('.')) {
+      std::tie(access.name, access.chain) = nameAndChain(rest.substr(1));
+    } else if (rest.starts_with(':')) {
+      access.name = rest.substr(1);
+    } else if (rest.starts_with('[')) {
+      std::tie(access.name, access.chain) = bracketName(parser, rest);
+    } else {
+      continue;
+    }
+    if (access.name.empty()) parser.fail(rest, fmt::format("expected {}", what));
+    return access;
+  }
+  return std::nullopt;
 }
 
 // "name(args)rest": the arguments text and the rest; nullopt when `fn` is not a call of name.
@@ -698,22 +726,9 @@ ExprPtr parseFunction(Parser& parser, std::string_view fn) {
   // Headers.
   if (fn == "headers" || fn == "in.headers") return std::make_unique<HeadersNode>();
   if (fn == "headers.size" || fn == "headers.size()") return std::make_unique<HeadersSizeNode>();
-  for (std::string_view prefix : {"header", "headers", "in.header", "in.headers"}) {
-    if (!fn.starts_with(prefix) || fn.size() == prefix.size()) continue;
-    std::string_view rest = fn.substr(prefix.size());
-    std::string_view name;
-    std::string_view chain;
-    if (rest.starts_with('.')) {
-      std::tie(name, chain) = nameAndChain(rest.substr(1));
-    } else if (rest.starts_with(':')) {
-      name = rest.substr(1);
-    } else if (rest.starts_with('[')) {
-      std::tie(name, chain) = bracketName(parser, rest);
-    } else {
-      continue;
-    }
-    if (name.empty()) parser.fail(rest, "expected a header name");
-    return chained(std::make_unique<HeaderNode>(std::string(name)), chain);
+  if (auto access = namedAccess(parser, fn, {"header", "headers", "in.header", "in.headers"},
+                                "a header name")) {
+    return chained(std::make_unique<HeaderNode>(std::string(access->name)), access->chain);
   }
   if (auto call = callOf(parser, fn, "headerAs")) {
     expectArgs(parser, fn, *call, 2, 2);
@@ -726,22 +741,9 @@ ExprPtr parseFunction(Parser& parser, std::string_view fn) {
   }
 
   // Exchange properties.
-  for (std::string_view prefix : {"exchangeProperty", "exchangeProperties"}) {
-    if (!fn.starts_with(prefix) || fn.size() == prefix.size()) continue;
-    std::string_view rest = fn.substr(prefix.size());
-    std::string_view name;
-    std::string_view chain;
-    if (rest.starts_with('.')) {
-      std::tie(name, chain) = nameAndChain(rest.substr(1));
-    } else if (rest.starts_with(':')) {
-      name = rest.substr(1);
-    } else if (rest.starts_with('[')) {
-      std::tie(name, chain) = bracketName(parser, rest);
-    } else {
-      continue;
-    }
-    if (name.empty()) parser.fail(rest, "expected a property name");
-    return chained(std::make_unique<PropertyNode>(std::string(name)), chain);
+  if (auto access = namedAccess(parser, fn, {"exchangeProperty", "exchangeProperties"},
+                                "a property name")) {
+    return chained(std::make_unique<PropertyNode>(std::string(access->name)), access->chain);
   }
 
   // The exchange, its ids and its failure.
@@ -752,6 +754,8 @@ ExprPtr parseFunction(Parser& parser, std::string_view fn) {
   if (fn == "routeId") return std::make_unique<ExchangeTextNode>(Kind::RouteId);
   if (fn == "fromRouteId") return std::make_unique<ExchangeTextNode>(Kind::FromRouteId);
   if (fn == "exchange") return std::make_unique<ExchangeTextNode>(Kind::Exchange);
+  // Messages carry no source timestamp here yet: Camel's answer for that case is 0.
+  if (fn == "messageTimestamp") return literal(Value(int64_t{0}));
   if (fn == "camelId" || fn == "camelContext.name") {
     return literal(Value(parser.context().name()));
   }

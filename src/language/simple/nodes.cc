@@ -118,9 +118,11 @@ const Value* IncrementNode::evaluate(Exchange& ex, Value& scratch) const noexcep
   ScratchValue s;
   const Value* v = value_->evaluate(ex, *s);
   if (!v) return nullptr;
-  if (auto i = v->tryAs<int64_t>()) {
-    scratch = Value(*i + delta_);
-    return &scratch;
+  if (!v->isDouble()) {
+    if (auto i = v->tryAs<int64_t>()) {
+      scratch = Value(*i + delta_);
+      return &scratch;
+    }
   }
   if (auto d = v->tryAs<double>()) {
     scratch = Value(*d + delta_);
