@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // ${date:...}: commands, offsets, SimpleDateFormat patterns and time zones.
 #include <chrono>
+#include <cstdint>
 #include <ctime>
 
 #include "support/simple_fixture.h"
@@ -90,6 +91,19 @@ TEST_F(SimpleDateTest, HeaderThatIsNotADateFailsTheExchange) {
   EXPECT_EQ(exchange->error().message(),
             "Simple expression failed: ${date:header.d:yyyy}: the value is not a date in "
             "milliseconds since the epoch");
+}
+
+// Found by the fuzzer: a huge offset overflowed. It is now no offset at all, so the command
+// is unknown; a date moved out of range fails the exchange.
+TEST_F(SimpleDateTest, HugeOffsetIsRefused) {
+  EXPECT_NE(expressionError("${date:now-33333333333333333d:yyyy}"), "");
+}
+
+TEST_F(SimpleDateTest, DateOutOfRangeFailsTheExchange) {
+  message().setHeader("d", Value(INT64_MAX - 1000));
+  EXPECT_EQ(eval("${date:header.d+1d}"), Value("<failed>"));
+  EXPECT_EQ(exchange->error().message(),
+            "Simple expression failed: ${date:header.d+1d}: the date is out of range");
 }
 
 TEST_F(SimpleDateTest, QuotedTextInPatterns) {

@@ -135,7 +135,7 @@ std::optional<DateFormat> DateFormat::compile(std::string_view pattern, std::str
   return f;
 }
 
-void DateFormat::format(int64_t millis, const TimeZone& zone, std::string& out) const {
+bool DateFormat::format(int64_t millis, const TimeZone& zone, std::string& out) const {
   int64_t seconds = millis / 1000;
   int64_t ms = millis % 1000;
   if (ms < 0) {
@@ -155,12 +155,17 @@ void DateFormat::format(int64_t millis, const TimeZone& zone, std::string& out) 
   if (last.seconds != seconds || (!zone.local && last.offset != zone.offset_seconds)) {
     last.seconds = seconds;
     last.offset = zone.offset_seconds;
+    std::tm* ok = nullptr;
     if (zone.local) {
       std::time_t t = static_cast<std::time_t>(seconds);
-      localtime_r(&t, &last.tm);
+      ok = localtime_r(&t, &last.tm);
     } else {
       std::time_t t = static_cast<std::time_t>(seconds + zone.offset_seconds);
-      gmtime_r(&t, &last.tm);
+      ok = gmtime_r(&t, &last.tm);
+    }
+    if (!ok) {
+      last.seconds = INT64_MIN;
+      return false;
     }
   }
   const std::tm& tm = last.tm;
@@ -222,6 +227,7 @@ void DateFormat::format(int64_t millis, const TimeZone& zone, std::string& out) 
       default: break;
     }
   }
+  return true;
 }
 
 }  // namespace dromedary::simplelang

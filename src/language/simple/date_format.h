@@ -29,8 +29,9 @@ class DateFormat {
   /// character 'q'").
   static std::optional<DateFormat> compile(std::string_view pattern, std::string& error);
 
-  /// Appends `millis` (since the epoch) in `zone` to `out`.
-  void format(int64_t millis, const TimeZone& zone, std::string& out) const;
+  /// Appends `millis` (since the epoch) in `zone` to `out`; false when the date cannot be
+  /// broken down (a year beyond what the C library represents).
+  bool format(int64_t millis, const TimeZone& zone, std::string& out) const;
 
  private:
   struct Field {

@@ -289,13 +289,17 @@ class DateNode final : public Expression {
         break;
       }
     }
-    millis += offset_ms_;
+    if (__builtin_add_overflow(millis, offset_ms_, &millis)) {
+      return failEvaluation(ex, text_, "the date is out of range");
+    }
     if (!format_) {
       scratch = Value(millis);
       return &scratch;
     }
     try {
-      format_->format(millis, zone_, scratch.resetString());
+      if (!format_->format(millis, zone_, scratch.resetString())) {
+        return failEvaluation(ex, text_, "the date is out of range");
+      }
     } catch (...) {
       ex.setException(std::current_exception());
       return nullptr;
@@ -327,7 +331,8 @@ std::optional<int64_t> parseOffsets(std::string_view text) {
     while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
     if (i == start) return std::nullopt;
     int64_t n = 0;
-    std::from_chars(text.data() + start, text.data() + i, n);
+    auto [end, ec] = std::from_chars(text.data() + start, text.data() + i, n);
+    if (ec != std::errc()) return std::nullopt;
     int64_t unit = 1;
     if (text.substr(i, 2) == "ms") {
       i += 2;
@@ -335,7 +340,12 @@ std::optional<int64_t> parseOffsets(std::string_view text) {
       unit = text[i] == 'd' ? 86400000 : text[i] == 'h' ? 3600000 : text[i] == 'm' ? 60000 : 1000;
       ++i;
     }
-    total += sign * n * unit;
+    // Offsets beyond a few centuries are mistakes; refusing them keeps the sums exact.
+    constexpr int64_t kMaxOffset = int64_t{10'000} * 365 * 86'400'000;
+    int64_t term = 0;
+    if (__builtin_mul_overflow(n, unit, &term) || term > kMaxOffset) return std::nullopt;
+    total += sign * term;
+    if (total > kMaxOffset || total < -kMaxOffset) return std::nullopt;
   }
   return total;
 }
