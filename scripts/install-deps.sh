@@ -3,7 +3,8 @@
 # Runs apt-get only when something is missing (and then needs root).
 set -euo pipefail
 packages=(cmake ninja-build g++ pkg-config libgtest-dev libgmock-dev libbenchmark-dev
-          libfmt-dev libspdlog-dev libre2-dev libcli11-dev valgrind python3)
+          libfmt-dev libspdlog-dev libre2-dev libcli11-dev libyaml-cpp-dev libpugixml-dev
+          valgrind python3)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// The dromedary command: `version`, `components [SCHEME]`, `eval simple EXPR`. `run` and
-// `validate` come with the route-file loaders.
+// The dromedary command: `run`, `validate`, `eval simple EXPR`, `components [SCHEME]`,
+// `version`. Exit codes: 0 success, 1 failure (a route that does not load or start, an
+// expression that fails), 2 usage error.
 #include <cstdio>
 #include <string>
 
@@ -9,6 +10,7 @@
 #include <dromedary/dromedary.h>
 
 #include "eval_command.h"
+#include "run_command.h"
 
 namespace {
 
@@ -33,6 +35,8 @@ int listComponents(const std::string& scheme) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Before any thread starts: `run` waits for these signals itself.
+  dromedary::cli::blockStopSignals();
   CLI::App app{"Dromedary: a native integration engine (Camel routes, no JVM).\n"
                "exit codes: 0 success, 1 failure, 2 usage error"};
   app.require_subcommand(1);
@@ -43,6 +47,28 @@ int main(int argc, char** argv) {
   CLI::App* components =
       app.add_subcommand("components", "list the components in this build, or one's options");
   components->add_option("scheme", scheme, "a component's scheme, e.g. direct");
+
+  dromedary::cli::RunOptions run;
+  CLI::App* run_cmd = app.add_subcommand(
+      "run", "run routes from Camel YAML/XML files until Ctrl-C, SIGTERM or a limit");
+  run_cmd->add_option("paths", run.paths, "route files (.yaml, .yml, .xml) and directories")
+      ->required();
+  run_cmd->add_option("--properties", run.properties,
+                      "a .properties file, loaded before the routes (repeatable)");
+  run_cmd->add_option("--max-messages", run.max_messages,
+                      "stop after this many exchanges finished a route");
+  run_cmd->add_option("--max-seconds", run.max_seconds, "stop after this many seconds");
+  run_cmd->add_option("--log-level", run.log_level, "TRACE, DEBUG, INFO, WARN, ERROR or OFF")
+      ->capture_default_str();
+  run_cmd->add_option("--management-port", run.management_port,
+                      "the management HTTP port (not available yet)");
+
+  dromedary::cli::RunOptions validate;
+  validate.log_level = "WARN";
+  CLI::App* validate_cmd = app.add_subcommand(
+      "validate", "load and compile routes from files without starting them; exit 0 or 1");
+  validate_cmd->add_option("paths", validate.paths, "route files and directories")->required();
+  validate_cmd->add_option("--properties", validate.properties, "a .properties file");
 
   dromedary::cli::EvalOptions eval;
   CLI::App* eval_cmd = app.add_subcommand(
@@ -73,6 +99,8 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (app.got_subcommand(components)) return listComponents(scheme);
+  if (app.got_subcommand(run_cmd)) return dromedary::cli::runRoutes(run);
+  if (app.got_subcommand(validate_cmd)) return dromedary::cli::validateRoutes(validate);
   eval.has_body = eval_cmd->count("--body") > 0;
   return dromedary::cli::runEval(eval);
 }

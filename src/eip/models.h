@@ -37,7 +37,11 @@ struct ToDynamicModel final : StepModel {
 struct ProcessModel final : StepModel {
   std::shared_ptr<Processor> processor;  // owned or shared
   Processor* borrowed = nullptr;         // owned elsewhere
+  std::string ref;                       // bound in the context by name (route files)
   std::string_view kind() const override { return "process"; }
+  std::string describe() const override {
+    return ref.empty() ? std::string("process") : "process[ref=" + ref + "]";
+  }
   Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
 };
 

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // process(processor): user code. It may throw (caught here, at the node boundary, and
 // recorded on the exchange) and it may suspend the exchange.
+#include <fmt/format.h>
+
+#include "core/text.h"
 #include "eip/models.h"
 #include "engine/route.h"
 
@@ -29,7 +32,21 @@ class ProcessStep final : public Step {
 
 }  // namespace
 
-Result<std::unique_ptr<Step>> ProcessModel::compile(RouteCompiler&) const {
+Result<std::unique_ptr<Step>> ProcessModel::compile(RouteCompiler& compiler) const {
+  if (!ref.empty()) {
+    std::shared_ptr<Processor> bound = compiler.context().processorByName(ref);
+    if (!bound) {
+      std::vector<std::string> names = compiler.context().processorNames();
+      std::vector<std::string_view> views(names.begin(), names.end());
+      std::string meant = closestMatch(ref, views);
+      std::string message = fmt::format("no processor is bound to the name '{}'", ref);
+      message += !meant.empty()    ? fmt::format("; did you mean '{}'?", meant)
+                 : names.empty()   ? std::string("; bind one with Context::bindProcessor")
+                                   : fmt::format("; bound names: {}", joinNames(views));
+      return compiler.error(*this, makeError(ErrorCode::NotFound, std::move(message)));
+    }
+    return std::unique_ptr<Step>(new ProcessStep(bound, *bound));
+  }
   Processor& p = processor ? *processor : *borrowed;
   return std::unique_ptr<Step>(new ProcessStep(processor, p));
 }

@@ -36,6 +36,7 @@ struct ContextImpl {
   Properties properties;
   std::map<std::string, std::unique_ptr<Component>, std::less<>> components;
   std::map<std::string, std::unique_ptr<Language>, std::less<>> languages;
+  std::map<std::string, std::shared_ptr<Processor>, std::less<>> processors;  // by name
 
   // Endpoints and producers are created from any thread: guarded by one mutex.
   mutable std::mutex mutex;
@@ -106,6 +107,24 @@ void Context::addLanguage(std::string name, std::unique_ptr<Language> language) 
 Language* Context::language(std::string_view name) const noexcept {
   auto it = impl_->languages.find(name);
   return it == impl_->languages.end() ? nullptr : it->second.get();
+}
+
+void Context::bindProcessor(std::string name, std::shared_ptr<Processor> processor) {
+  std::lock_guard lock(impl_->mutex);
+  impl_->processors[std::move(name)] = std::move(processor);
+}
+
+std::shared_ptr<Processor> Context::processorByName(std::string_view name) const {
+  std::lock_guard lock(impl_->mutex);
+  auto it = impl_->processors.find(name);
+  return it == impl_->processors.end() ? nullptr : it->second;
+}
+
+std::vector<std::string> Context::processorNames() const {
+  std::lock_guard lock(impl_->mutex);
+  std::vector<std::string> out;
+  for (const auto& [name, p] : impl_->processors) out.push_back(name);
+  return out;
 }
 
 std::vector<std::string> Context::languageNames() const {
@@ -365,6 +384,19 @@ uint64_t Context::inflight() const {
   uint64_t total = 0;
   for (const auto& r : impl_->routes) total += r->counters.inflight();
   return total;
+}
+
+uint64_t Context::exchangesDone() const {
+  uint64_t total = 0;
+  for (const auto& r : impl_->routes) {
+    total += r->counters.completed_total() + r->counters.failed_total();
+  }
+  return total;
+}
+
+Result<void> Context::compileRoutes() {
+  for (auto& r : impl_->routes) DROMEDARY_TRY_VOID(compileRoute(*this, *r));
+  return {};
 }
 
 Result<void> Context::start() {

@@ -54,17 +54,28 @@ RouteDefinition& RouteDefinition::description(std::string text) {
   return *this;
 }
 
-RouteDefinition& RouteDefinition::id(std::string node_id) {
+StepModel* RouteDefinition::lastStepForEngine() noexcept {
   // The last step added anywhere in the chain: the innermost open block's last step, or
   // the block-opening step itself when its block is still empty.
   for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
-    if (it->block && !it->block->steps.empty()) {
-      it->block->steps.back()->id = std::move(node_id);
-      return *this;
-    }
+    if (it->block && !it->block->steps.empty()) return it->block->steps.back().get();
+  }
+  return nullptr;
+}
+
+RouteDefinition& RouteDefinition::id(std::string node_id) {
+  if (StepModel* step = lastStepForEngine()) {
+    step->id = std::move(node_id);
+    return *this;
   }
   misuse("id('" + node_id + "') was called before any step");
   return *this;
+}
+
+RouteDefinition& RouteDefinition::processRef(std::string name) {
+  auto step = std::make_unique<eip::ProcessModel>();
+  step->ref = std::move(name);
+  return add(std::move(step));
 }
 
 RouteDefinition& RouteDefinition::to(std::string uri) {

@@ -38,6 +38,7 @@
 #include <dromedary/engine/route_builder.h>
 #include <dromedary/spi/component.h>
 #include <dromedary/spi/language.h>
+#include <dromedary/spi/processor.h>
 
 namespace dromedary {
 
@@ -93,6 +94,13 @@ class Context {
   Language* language(std::string_view name) const noexcept;
   std::vector<std::string> languageNames() const;
 
+  // --- named processors (Camel's registry of beans, for processors) -----------------
+  /// Binds a processor to a name, so route files can refer to it: `process: {ref: name}`
+  /// in YAML, `<process ref="name"/>` in XML, processRef("name") in C++.
+  void bindProcessor(std::string name, std::shared_ptr<Processor> processor);
+  std::shared_ptr<Processor> processorByName(std::string_view name) const;
+  std::vector<std::string> processorNames() const;
+
   // --- properties ----------------------------------------------------------------------
   Properties& properties() noexcept;
   Result<std::string> resolvePlaceholders(std::string_view text) const;
@@ -124,10 +132,16 @@ class Context {
   /// Exchanges in flight in a route (summed over threads; derived, not a shared counter).
   uint64_t inflight(std::string_view route_id) const;
   uint64_t inflight() const;
+  /// Exchanges that finished a route (completed or failed), summed over routes: an exchange
+  /// that passes through two routes counts twice.
+  uint64_t exchangesDone() const;
 
   // --- lifecycle -----------------------------------------------------------------------------
   /// Compiles and starts every route with autoStartup (in the order they were added).
   Result<void> start();
+  /// Compiles every route (endpoints resolved, options and expressions checked) without
+  /// starting a consumer: what `dromedary validate` runs. start() later reuses the work.
+  Result<void> compileRoutes();
   /// Graceful stop: stops consumers (in reverse order), waits for in-flight exchanges up to
   /// the shutdown timeout, logs what it waited for and what it forced, then stops producers.
   StopReport stop();

@@ -70,6 +70,9 @@ class RouteDefinition {
   /// Processor owned elsewhere; it must outlive the context.
   RouteDefinition& process(Processor& processor);
   RouteDefinition& process(std::function<void(Exchange&)> fn);
+  /// The processor bound to `name` in the context (Context::bindProcessor), looked up when
+  /// the route starts.
+  RouteDefinition& processRef(std::string name);
   RouteDefinition& setBody(ExpressionDefinition value);
   RouteDefinition& transform(ExpressionDefinition value);
   RouteDefinition& setHeader(std::string name, ExpressionDefinition value);
@@ -107,6 +110,8 @@ class RouteDefinition {
   RouteDefinition& log(LoggingLevel level, std::string log_name, ExpressionDefinition message);
 
   detail::RouteModel& modelForEngine() noexcept { return *model_; }
+  /// The last step added (as id() names it), or nullptr: how file loaders record positions.
+  detail::StepModel* lastStepForEngine() noexcept;
 
  private:
   detail::BlockModel* currentBlock();

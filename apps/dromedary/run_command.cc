@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "run_command.h"
+
+#include <signal.h>
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+
+#include <fmt/format.h>
+
+#include <dromedary/dromedary.h>
+#include <dromedary/dsl/route_loader.h>
+
+namespace dromedary::cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// A context with the built-in components, the extra properties and the routes loaded.
+// Prints the error and returns false when something does not load.
+bool load(Context& context, const RunOptions& options, const Logger& log) {
+  registerBuiltinComponents(context);
+  for (const std::string& file : options.properties) {
+    auto loaded = context.properties().load(file);
+    if (!loaded) {
+      std::fprintf(stderr, "dromedary: %s\n", loaded.error().toString().c_str());
+      return false;
+    }
+  }
+  auto report = loadRoutes(context, options.paths);
+  if (!report) {
+    std::fprintf(stderr, "dromedary: %s\n", report.error().toString().c_str());
+    return false;
+  }
+  for (const std::string& note : report->notes) log.log(LoggingLevel::Info, note);
+  log.log(LoggingLevel::Info, fmt::format("loaded {} route{} from {} file{}", report->routes,
+                                          report->routes == 1 ? "" : "s", report->files.size(),
+                                          report->files.size() == 1 ? "" : "s"));
+  return true;
+}
+
+bool setLevel(const std::string& text) {
+  auto level = parseLoggingLevel(text);
+  if (!level) {
+    std::fprintf(stderr, "dromedary: unknown log level '%s' (TRACE, DEBUG, INFO, WARN, ERROR, OFF)\n",
+                 text.c_str());
+    return false;
+  }
+  setLogLevel(*level);
+  return true;
+}
+
+}  // namespace
+
+void blockStopSignals() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+}
+
+int validateRoutes(const RunOptions& options) {
+  if (!setLevel(options.log_level)) return 2;
+  Context context("dromedary");
+  Logger log = Logger::get("dromedary.validate");
+  if (!load(context, options, log)) return 1;
+  auto compiled = context.compileRoutes();
+  if (!compiled) {
+    std::fprintf(stderr, "dromedary: %s\n", compiled.error().toString().c_str());
+    return 1;
+  }
+  std::printf("valid: %zu route%s\n", context.routeIds().size(),
+              context.routeIds().size() == 1 ? "" : "s");
+  return 0;
+}
+
+int runRoutes(const RunOptions& options) {
+  if (!setLevel(options.log_level)) return 2;
+  if (options.management_port != 0) {
+    std::fprintf(stderr,
+                 "dromedary: --management-port: the management server is not available yet\n");
+    return 2;
+  }
+  Context context("dromedary");
+  Logger log = Logger::get("dromedary.run");
+  if (!load(context, options, log)) return 1;
+  auto started = context.start();
+  if (!started) {
+    std::fprintf(stderr, "dromedary: %s\n", started.error().toString().c_str());
+    return 1;
+  }
+
+  // Wait for a stop signal, the message limit or the time limit.
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  const auto begin = Clock::now();
+  std::string reason;
+  while (reason.empty()) {
+    timespec tick{0, 50'000'000};
+    int sig = sigtimedwait(&set, nullptr, &tick);
+    if (sig == SIGINT || sig == SIGTERM) {
+      reason = sig == SIGINT ? "SIGINT" : "SIGTERM";
+    } else if (options.max_messages > 0 && context.exchangesDone() >= options.max_messages) {
+      reason = fmt::format("--max-messages {} reached", options.max_messages);
+    } else if (options.max_seconds > 0 &&
+               std::chrono::duration<double>(Clock::now() - begin).count() >= options.max_seconds) {
+      reason = fmt::format("--max-seconds {} reached", options.max_seconds);
+    }
+  }
+  log.log(LoggingLevel::Info, fmt::format("stopping: {}", reason));
+  StopReport report = context.stop();
+  return report.graceful ? 0 : 1;
+}
+
+}  // namespace dromedary::cli

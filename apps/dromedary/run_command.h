@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// `dromedary run` and `dromedary validate`: routes from Camel YAML/XML files.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace dromedary::cli {
+
+struct RunOptions {
+  std::vector<std::string> paths;       ///< route files and directories
+  std::vector<std::string> properties;  ///< extra .properties files, loaded first
+  uint64_t max_messages = 0;            ///< 0: no limit
+  double max_seconds = 0;               ///< 0: no limit
+  std::string log_level = "INFO";
+  int management_port = 0;
+};
+
+/// Loads, starts and runs until SIGINT/SIGTERM, --max-messages or --max-seconds, then stops
+/// gracefully. Exit code: 0 after a clean stop, 1 when the routes do not load or start.
+int runRoutes(const RunOptions& options);
+
+/// Loads and resolves everything (routes compiled, endpoints and expressions checked) without
+/// starting a consumer. Exit code: 0 valid, 1 not.
+int validateRoutes(const RunOptions& options);
+
+/// Blocks SIGINT and SIGTERM in the calling thread (and threads it starts later), so that
+/// `run` can wait for them. Call first thing in main.
+void blockStopSignals();
+
+}  // namespace dromedary::cli

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+/// Routes from files: Camel's YAML DSL (.yaml, .yml) and XML DSL (.xml: `<routes>`, `<route>`,
+/// or Spring XML's `<camelContext>`), read into the same route model as the C++ DSL.
+/// Link `dromedary::dsl` (it brings yaml-cpp and pugixml; the core does not).
+///
+/// Example:
+///   Context context;
+///   registerBuiltinComponents(context);
+///   auto loaded = loadRoutes(context, {"routes/"});   // *.yaml, *.yml, *.xml, by name
+///   if (!loaded) { std::puts(loaded.error().toString().c_str()); return 1; }
+///   context.start().value();
+///
+/// A mistake fails the load with its position, the offending text and a suggestion:
+///   unknown step 'setheader' at routes.yaml:7:9; did you mean 'setHeader'?
+/// Placeholders `{{key}}` are resolved from the context's properties as the file is read;
+/// an `application.properties` beside the route files is loaded first.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <dromedary/core/result.h>
+
+namespace dromedary {
+
+class Context;
+
+struct LoadReport {
+  std::vector<std::string> files;  ///< route files read, in order
+  size_t routes = 0;               ///< routes added
+  std::vector<std::string> notes;  ///< properties files loaded, XML elements skipped
+};
+
+/// Loads route files and directories (a directory's *.yaml, *.yml and *.xml, by name), all or
+/// nothing: on an error no route of these files is added.
+Result<LoadReport> loadRoutes(Context& context, const std::vector<std::string>& paths);
+
+/// Loads routes from text in Camel's YAML DSL; `name` is the file name errors show.
+Result<LoadReport> loadYamlRoutes(Context& context, std::string_view text,
+                                  const std::string& name);
+/// Loads routes from text in Camel's XML DSL (or Spring XML); `name` as above.
+Result<LoadReport> loadXmlRoutes(Context& context, std::string_view text,
+                                 const std::string& name);
+
+}  // namespace dromedary

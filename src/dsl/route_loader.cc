@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <dromedary/dsl/route_loader.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <set>
+
+#include <fmt/format.h>
+
+#include <dromedary/engine/context.h>
+
+#include "dsl/loaders.h"
+
+namespace dromedary {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+bool isRouteFile(const fs::path& p) {
+  std::string ext = p.extension().string();
+  return ext == ".yaml" || ext == ".yml" || ext == ".xml";
+}
+
+Result<std::string> readFile(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return makeError(ErrorCode::Io, fmt::format("cannot read '{}'", path.string()));
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// Reads one file's routes (not yet added).
+Result<void> readRoutes(const fs::path& path, std::vector<dsl::RouteSource>& out,
+                        LoadReport& report) {
+  DROMEDARY_TRY(text, readFile(path));
+  std::string name = path.string();
+  std::vector<dsl::RouteSource> routes;
+  if (path.extension() == ".xml") {
+    DROMEDARY_TRY(r, dsl::readXmlRoutes(text, name, report.notes));
+    routes = std::move(r);
+  } else {
+    DROMEDARY_TRY(r, dsl::readYamlRoutes(text, name));
+    routes = std::move(r);
+  }
+  report.files.push_back(name);
+  for (auto& r : routes) out.push_back(std::move(r));
+  return {};
+}
+
+Result<LoadReport> add(Context& context, std::vector<dsl::RouteSource>& routes,
+                       LoadReport report) {
+  DROMEDARY_TRY_VOID(dsl::addRouteSources(context, routes));
+  report.routes = routes.size();
+  return report;
+}
+
+}  // namespace
+
+Result<LoadReport> loadRoutes(Context& context, const std::vector<std::string>& paths) {
+  LoadReport report;
+  std::vector<fs::path> files;
+  std::set<fs::path> property_dirs;
+  for (const std::string& p : paths) {
+    fs::path path(p);
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) {
+      std::vector<fs::path> found;
+      for (const auto& entry : fs::directory_iterator(path, ec)) {
+        if (entry.is_regular_file() && isRouteFile(entry.path())) found.push_back(entry.path());
+      }
+      std::sort(found.begin(), found.end());
+      if (found.empty()) {
+        return makeError(ErrorCode::NotFound,
+                         fmt::format("no route files (*.yaml, *.yml, *.xml) in '{}'", p));
+      }
+      files.insert(files.end(), found.begin(), found.end());
+      property_dirs.insert(path);
+    } else if (fs::is_regular_file(path, ec)) {
+      if (!isRouteFile(path)) {
+        return makeError(ErrorCode::InvalidRoute,
+                         fmt::format("'{}' is not a route file: expected .yaml, .yml or .xml", p));
+      }
+      files.push_back(path);
+      property_dirs.insert(path.has_parent_path() ? path.parent_path() : fs::path("."));
+    } else {
+      return makeError(ErrorCode::NotFound, fmt::format("no such file or directory: '{}'", p));
+    }
+  }
+  // application.properties beside the route files, before the routes that use them.
+  for (const fs::path& dir : property_dirs) {
+    fs::path props = dir / "application.properties";
+    std::error_code ec;
+    if (!fs::is_regular_file(props, ec)) continue;
+    DROMEDARY_TRY_VOID(context.properties().load(props.string()));
+    report.notes.push_back(fmt::format("loaded properties from {}", props.string()));
+  }
+  std::vector<dsl::RouteSource> routes;
+  for (const fs::path& f : files) DROMEDARY_TRY_VOID(readRoutes(f, routes, report));
+  return add(context, routes, std::move(report));
+}
+
+Result<LoadReport> loadYamlRoutes(Context& context, std::string_view text,
+                                  const std::string& name) {
+  DROMEDARY_TRY(routes, dsl::readYamlRoutes(text, name));
+  LoadReport report;
+  report.files.push_back(name);
+  return add(context, routes, std::move(report));
+}
+
+Result<LoadReport> loadXmlRoutes(Context& context, std::string_view text,
+                                 const std::string& name) {
+  LoadReport report;
+  DROMEDARY_TRY(routes, dsl::readXmlRoutes(text, name, report.notes));
+  report.files.push_back(name);
+  return add(context, routes, std::move(report));
+}
+
+}  // namespace dromedary

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// What a route file says, before it becomes a route: the shape both file front ends (YAML,
+// XML) read into, with the position of everything, so that one translator (route_source.cc)
+// validates steps, keys and expressions the same way for both and builds the same route
+// model as the C++ DSL.
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <dromedary/core/result.h>
+
+namespace dromedary {
+class Context;
+}
+
+namespace dromedary::dsl {
+
+struct Scalar {
+  std::string value;
+  SourceRef where;
+};
+
+struct ExpressionSource {
+  std::string language;  ///< simple, constant, header, exchangeProperty
+  std::string text;
+  SourceRef where;
+};
+
+struct StepSource {
+  std::string kind;  ///< as written: "setHeader", "to" ...
+  SourceRef where;
+  std::vector<std::pair<std::string, Scalar>> attributes;  ///< keys as written, in order
+  std::vector<std::pair<std::string, Scalar>> parameters;  ///< endpoint parameters (to, toD)
+  std::optional<ExpressionSource> expression;
+  std::vector<StepSource> steps;      ///< nested steps (filter, when, otherwise)
+  std::vector<StepSource> whens;      ///< choice
+  std::vector<StepSource> otherwise;  ///< choice: none or one
+};
+
+struct RouteSource {
+  SourceRef where;
+  std::vector<std::pair<std::string, Scalar>> attributes;  ///< id, description, autoStartup
+  Scalar from;                                             ///< the uri
+  std::vector<std::pair<std::string, Scalar>> parameters;  ///< of the from endpoint
+  std::vector<StepSource> steps;
+};
+
+/// "routes.yaml:7:9" (or the file alone when the line is not known).
+std::string positionText(const SourceRef& where);
+
+/// An InvalidRoute error reading "<what> at <position>[; <hint>]", positioned at `where`.
+Error fileError(const SourceRef& where, std::string_view what, std::string_view hint = {});
+
+/// "did you mean 'x'?" for the closest of `candidates`, else "expected one of: a, b".
+std::string suggestion(std::string_view word, const std::vector<std::string_view>& candidates);
+
+/// The languages an expression may be written in, in route files.
+const std::vector<std::string_view>& expressionLanguages();
+
+/// Validates the routes and adds them to `context` (placeholders resolved, steps built with
+/// their positions), all or nothing.
+Result<void> addRouteSources(Context& context, const std::vector<RouteSource>& routes);
+
+}  // namespace dromedary::dsl

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: Apache-2.0
+// Camel's XML DSL read into RouteSources: `<routes>` of `<route>` (the XML IO DSL), a lone
+// `<route>`, or a Spring XML `<camelContext>` (inside `<beans>`, whose other elements are
+// skipped and reported).
+//
+//   <routes xmlns="http://camel.apache.org/schema/spring">
+//     <route id="hello">
+//       <from uri="direct:hello"/>
+//       <setBody><simple>Hello ${body}</simple></setBody>
+//       <to uri="mock:out"/>
+//     </route>
+//   </routes>
+#include <pugixml.hpp>
+
+#include <fmt/format.h>
+
+#include "dsl/loaders.h"
+#include "dsl/route_source.h"
+
+namespace dromedary::dsl {
+
+namespace {
+
+// The element name without a namespace prefix ("camel:route" -> "route").
+std::string_view localName(const pugi::xml_node& node) {
+  std::string_view name = node.name();
+  size_t colon = name.find(':');
+  return colon == std::string_view::npos ? name : name.substr(colon + 1);
+}
+
+bool isLanguage(std::string_view name) {
+  for (std::string_view l : expressionLanguages()) {
+    if (l == name) return true;
+  }
+  return false;
+}
+
+class XmlReader {
+ public:
+  XmlReader(std::string_view text, std::string file, std::vector<std::string>& ignored)
+      : text_(text), file_(std::move(file)), ignored_(ignored) {}
+
+  SourceRef at(ptrdiff_t offset) const {
+    SourceRef where;
+    where.file = file_;
+    if (offset < 0 || static_cast<size_t>(offset) > text_.size()) return where;
+    where.line = 1;
+    size_t line_start = 0;
+    for (size_t i = 0; i < static_cast<size_t>(offset); ++i) {
+      if (text_[i] == '\n') {
+        ++where.line;
+        line_start = i + 1;
+      }
+    }
+    where.column = static_cast<uint32_t>(static_cast<size_t>(offset) - line_start + 1);
+    return where;
+  }
+  // pugixml's offset of an element points at its name, after the '<'.
+  SourceRef at(const pugi::xml_node& node) const {
+    ptrdiff_t offset = node.offset_debug();
+    return at(offset > 0 && node.type() == pugi::node_element ? offset - 1 : offset);
+  }
+  SourceRef at(const pugi::xml_node& node, const pugi::xml_attribute& attribute) const {
+    // Attributes carry no offset: find the name inside the element's start tag.
+    SourceRef where = at(node);
+    ptrdiff_t start = node.offset_debug();
+    if (start < 0) return where;
+    size_t end = text_.find('>', static_cast<size_t>(start));
+    size_t pos = text_.find(std::string(attribute.name()) + "=", static_cast<size_t>(start));
+    if (pos != std::string_view::npos && pos < end) return at(static_cast<ptrdiff_t>(pos));
+    return where;
+  }
+
+  Result<std::vector<RouteSource>> read() {
+    pugi::xml_document doc;
+    pugi::xml_parse_result parsed =
+        doc.load_buffer(text_.data(), text_.size(), pugi::parse_default | pugi::parse_ws_pcdata_single);
+    if (!parsed) {
+      return fileError(at(parsed.offset), fmt::format("invalid XML: {}", parsed.description()));
+    }
+    std::vector<RouteSource> routes;
+    pugi::xml_node root = doc.document_element();
+    DROMEDARY_TRY_VOID(container(root, routes, true));
+    return routes;
+  }
+
+ private:
+  // routes, route, camelContext or beans.
+  Result<void> container(const pugi::xml_node& node, std::vector<RouteSource>& routes, bool top) {
+    std::string_view name = localName(node);
+    if (name == "route") {
+      DROMEDARY_TRY(r, route(node));
+      routes.push_back(std::move(r));
+      return {};
+    }
+    if (name == "routes" || name == "camelContext") {
+      for (pugi::xml_node child : node.children()) {
+        if (child.type() != pugi::node_element) continue;
+        std::string_view cn = localName(child);
+        if (cn == "route") {
+          DROMEDARY_TRY(r, route(child));
+          routes.push_back(std::move(r));
+        } else if (name == "camelContext" && (cn == "propertyPlaceholder" || cn == "jmxAgent")) {
+          ignore(child);
+        } else {
+          return fileError(at(child), fmt::format("unknown element <{}> in <{}>", cn, name),
+                           suggestion(cn, {"route"}));
+        }
+      }
+      return {};
+    }
+    if (name == "beans" && top) {
+      bool found = false;
+      for (pugi::xml_node child : node.children()) {
+        if (child.type() != pugi::node_element) continue;
+        if (localName(child) == "camelContext") {
+          found = true;
+          DROMEDARY_TRY_VOID(container(child, routes, false));
+        } else {
+          ignore(child);
+        }
+      }
+      if (!found) return fileError(at(node), "<beans> holds no <camelContext>");
+      return {};
+    }
+    return fileError(at(node), fmt::format("unknown root element <{}>", name),
+                     "expected <routes>, <route>, <camelContext> or Spring's <beans>");
+  }
+
+  void ignore(const pugi::xml_node& node) {
+    std::string id = node.attribute("id").value();
+    ignored_.push_back(fmt::format("ignored <{}{}> at {} (not a route element)", node.name(),
+                                   id.empty() ? std::string() : fmt::format(" id=\"{}\"", id),
+                                   positionText(at(node))));
+  }
+
+  Result<RouteSource> route(const pugi::xml_node& node) {
+    RouteSource r;
+    r.where = at(node);
+    for (pugi::xml_attribute a : node.attributes()) {
+      if (std::string_view(a.name()).starts_with("xmlns")) continue;
+      r.attributes.emplace_back(a.name(), Scalar{a.value(), at(node, a)});
+    }
+    bool has_from = false;
+    for (pugi::xml_node child : node.children()) {
+      if (child.type() != pugi::node_element) continue;
+      std::string_view name = localName(child);
+      if (name == "description") {
+        r.attributes.emplace_back("description", Scalar{child.child_value(), at(child)});
+      } else if (name == "from") {
+        if (has_from) return fileError(at(child), "a route has one <from>");
+        has_from = true;
+        pugi::xml_attribute uri = child.attribute("uri");
+        if (!uri) return fileError(at(child), "<from> needs 'uri'");
+        r.from = Scalar{uri.value(), at(child, uri)};
+        for (pugi::xml_attribute a : child.attributes()) {
+          std::string_view an = a.name();
+          if (an != "uri" && an != "id" && !an.starts_with("xmlns")) {
+            return fileError(at(child, a), fmt::format("unknown attribute '{}' in from", an),
+                             suggestion(an, {"uri", "id"}));
+          }
+        }
+      } else {
+        if (!has_from) return fileError(at(child), "a route starts with <from>");
+        DROMEDARY_TRY(s, step(child));
+        r.steps.push_back(std::move(s));
+      }
+    }
+    if (!has_from) return fileError(r.where, "route needs <from>");
+    return r;
+  }
+
+  Result<StepSource> step(const pugi::xml_node& node) {
+    StepSource s;
+    s.kind = std::string(localName(node));
+    s.where = at(node);
+    for (pugi::xml_attribute a : node.attributes()) {
+      if (std::string_view(a.name()).starts_with("xmlns")) continue;
+      s.attributes.emplace_back(a.name(), Scalar{a.value(), at(node, a)});
+    }
+    for (pugi::xml_node child : node.children()) {
+      if (child.type() != pugi::node_element) continue;
+      std::string_view name = localName(child);
+      if (isLanguage(name) && !s.expression && s.steps.empty() && s.whens.empty()) {
+        s.expression = ExpressionSource{std::string(name), child.child_value(), at(child)};
+      } else if (name == "expressionDefinition" || name == "language") {
+        return fileError(at(child), fmt::format("<{}> is not supported", name),
+                         "write the expression as <simple>, <constant>, <header> or "
+                         "<exchangeProperty>");
+      } else if (s.kind == "choice" && name == "when") {
+        DROMEDARY_TRY(w, step(child));
+        s.whens.push_back(std::move(w));
+      } else if (s.kind == "choice" && name == "otherwise") {
+        DROMEDARY_TRY(o, step(child));
+        s.otherwise.push_back(std::move(o));
+      } else if (name == "description") {
+        s.attributes.emplace_back("description", Scalar{child.child_value(), at(child)});
+      } else {
+        DROMEDARY_TRY(nested, step(child));
+        s.steps.push_back(std::move(nested));
+      }
+    }
+    return s;
+  }
+
+  std::string_view text_;
+  std::string file_;
+  std::vector<std::string>& ignored_;
+};
+
+}  // namespace
+
+Result<std::vector<RouteSource>> readXmlRoutes(std::string_view text, const std::string& file,
+                                               std::vector<std::string>& ignored) {
+  return XmlReader(text, file, ignored).read();
+}
+
+}  // namespace dromedary::dsl

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: Apache-2.0
+// Camel's YAML DSL (as Camel JBang, Camel K and Kaoto write it) read into RouteSources.
+//
+//   - route:
+//       id: hello
+//       from:
+//         uri: direct:hello
+//         parameters: {timeout: 5000}
+//         steps:
+//           - setBody:
+//               simple: "Hello ${body}"
+//           - to: mock:out
+//   - from:                 # the short form: a route without an id
+//       uri: direct:other
+//       steps: [...]
+#include <yaml-cpp/yaml.h>
+
+#include <fmt/format.h>
+
+#include "dsl/loaders.h"
+#include "dsl/route_source.h"
+
+namespace dromedary::dsl {
+
+namespace {
+
+class YamlReader {
+ public:
+  explicit YamlReader(std::string file) : file_(std::move(file)) {}
+
+  SourceRef at(const YAML::Node& node) const {
+    YAML::Mark m = node.Mark();
+    SourceRef where;
+    where.file = file_;
+    if (m.line >= 0) {
+      where.line = static_cast<uint32_t>(m.line + 1);
+      where.column = static_cast<uint32_t>(m.column + 1);
+    }
+    return where;
+  }
+
+  Result<std::vector<RouteSource>> read(std::string_view text) {
+    YAML::Node root;
+    try {
+      root = YAML::Load(std::string(text));
+    } catch (const YAML::ParserException& e) {
+      SourceRef where;
+      where.file = file_;
+      where.line = static_cast<uint32_t>(e.mark.line + 1);
+      where.column = static_cast<uint32_t>(e.mark.column + 1);
+      return fileError(where, fmt::format("invalid YAML: {}", e.msg));
+    }
+    std::vector<RouteSource> routes;
+    if (root.IsNull()) return routes;
+    if (!root.IsSequence()) {
+      return fileError(at(root), "a route file must be a list",
+                       "start each entry with '- route:' or '- from:'");
+    }
+    for (const YAML::Node& item : root) {
+      if (!item.IsMap() || item.size() != 1) {
+        return fileError(at(item), "each entry must be one of route, from",
+                         "write '- route:' followed by its keys");
+      }
+      auto entry = *item.begin();
+      std::string key = entry.first.as<std::string>();
+      if (key == "route") {
+        DROMEDARY_TRY(r, route(entry.second));
+        routes.push_back(std::move(r));
+      } else if (key == "from") {
+        RouteSource r;
+        r.where = at(entry.first);
+        DROMEDARY_TRY_VOID(from(entry.second, r));
+        routes.push_back(std::move(r));
+      } else if (key == "routeConfiguration" || key == "beans" || key == "rest" ||
+                 key == "routeTemplate" || key == "templatedRoute" || key == "errorHandler") {
+        return fileError(at(entry.first), fmt::format("'{}' is not supported yet", key),
+                         key == "beans" ? "bind processors in C++ with Context::bindProcessor "
+                                          "and refer to them with process: {ref: name}"
+                                        : "");
+      } else {
+        return fileError(at(entry.first), fmt::format("unknown entry '{}'", key),
+                         suggestion(key, {"route", "from"}));
+      }
+    }
+    return routes;
+  }
+
+ private:
+  Result<Scalar> scalar(const YAML::Node& node, std::string_view key) const {
+    if (!node.IsScalar()) {
+      return fileError(at(node), fmt::format("'{}' must be a single value, not a {}", key,
+                                             node.IsMap() ? "map" : node.IsSequence() ? "list"
+                                                                                      : "null"));
+    }
+    return Scalar{node.Scalar(), at(node)};
+  }
+
+  Result<RouteSource> route(const YAML::Node& node) {
+    RouteSource r;
+    r.where = at(node);
+    if (!node.IsMap()) return fileError(at(node), "route must be a map with from and its keys");
+    bool has_from = false;
+    for (const auto& kv : node) {
+      std::string key = kv.first.as<std::string>();
+      if (key == "from") {
+        has_from = true;
+        DROMEDARY_TRY_VOID(from(kv.second, r));
+      } else {
+        DROMEDARY_TRY(value, scalar(kv.second, key));
+        value.where = at(kv.first);
+        r.attributes.emplace_back(key, std::move(value));
+      }
+    }
+    if (!has_from) return fileError(r.where, "route needs 'from'");
+    return r;
+  }
+
+  Result<void> from(const YAML::Node& node, RouteSource& r) {
+    if (node.IsScalar()) {
+      r.from = Scalar{node.Scalar(), at(node)};
+      return {};
+    }
+    if (!node.IsMap()) return fileError(at(node), "from must be a map with uri and steps");
+    bool has_uri = false;
+    for (const auto& kv : node) {
+      std::string key = kv.first.as<std::string>();
+      if (key == "uri") {
+        DROMEDARY_TRY(uri, scalar(kv.second, key));
+        r.from = std::move(uri);
+        has_uri = true;
+      } else if (key == "parameters") {
+        DROMEDARY_TRY_VOID(parameters(kv.second, r.parameters));
+      } else if (key == "steps") {
+        DROMEDARY_TRY_VOID(stepList(kv.second, r.steps));
+      } else if (key == "id" || key == "description") {
+        // Camel allows them on from; they name nothing here.
+      } else {
+        return fileError(at(kv.first), fmt::format("unknown key '{}' in from", key),
+                         suggestion(key, {"uri", "parameters", "steps"}));
+      }
+    }
+    if (!has_uri) return fileError(at(node), "from needs 'uri'");
+    return {};
+  }
+
+  Result<void> parameters(const YAML::Node& node, std::vector<std::pair<std::string, Scalar>>& out) {
+    if (!node.IsMap()) return fileError(at(node), "parameters must be a map of option: value");
+    for (const auto& kv : node) {
+      std::string key = kv.first.as<std::string>();
+      DROMEDARY_TRY(value, scalar(kv.second, key));
+      out.emplace_back(key, std::move(value));
+    }
+    return {};
+  }
+
+  Result<void> stepList(const YAML::Node& node, std::vector<StepSource>& out) {
+    if (node.IsNull()) return {};
+    if (!node.IsSequence()) return fileError(at(node), "steps must be a list");
+    for (const YAML::Node& item : node) {
+      if (!item.IsMap() || item.size() != 1) {
+        return fileError(at(item), "each step must be a map with one key, the step's name",
+                         "e.g. '- to: mock:out' or '- setBody: {simple: ...}'");
+      }
+      auto entry = *item.begin();
+      StepSource s;
+      s.kind = entry.first.as<std::string>();
+      s.where = at(entry.first);
+      DROMEDARY_TRY_VOID(stepBody(entry.second, s));
+      out.push_back(std::move(s));
+    }
+    return {};
+  }
+
+  // The short forms: `to: uri`, `toD: uri`, `log: message`, `convertBodyTo: Type`,
+  // `removeHeader(s): name`, `stop: {}`.
+  static std::string_view shortKey(std::string_view kind) {
+    if (kind == "to" || kind == "toD") return "uri";
+    if (kind == "log") return "message";
+    if (kind == "convertBodyTo") return "type";
+    if (kind == "removeHeader" || kind == "removeProperty") return "name";
+    if (kind == "removeHeaders" || kind == "removeProperties") return "pattern";
+    if (kind == "process") return "ref";
+    return {};
+  }
+
+  Result<void> stepBody(const YAML::Node& node, StepSource& s) {
+    if (node.IsNull()) return {};
+    if (node.IsScalar()) {
+      std::string_view key = shortKey(s.kind);
+      if (key.empty()) {
+        return fileError(at(node), fmt::format("{} must be a map of its keys", s.kind));
+      }
+      s.attributes.emplace_back(std::string(key), Scalar{node.Scalar(), at(node)});
+      return {};
+    }
+    if (!node.IsMap()) return fileError(at(node), fmt::format("{} must be a map of its keys", s.kind));
+    for (const auto& kv : node) {
+      std::string key = kv.first.as<std::string>();
+      if (key == "steps") {
+        DROMEDARY_TRY_VOID(stepList(kv.second, s.steps));
+      } else if (key == "parameters") {
+        DROMEDARY_TRY_VOID(parameters(kv.second, s.parameters));
+      } else if (s.kind == "choice" && key == "when") {
+        DROMEDARY_TRY_VOID(whens(kv.second, s));
+      } else if (s.kind == "choice" && key == "otherwise") {
+        StepSource other;
+        other.kind = "otherwise";
+        other.where = at(kv.first);
+        DROMEDARY_TRY_VOID(stepBody(kv.second, other));
+        s.otherwise.push_back(std::move(other));
+      } else if (isExpressionKey(key)) {
+        DROMEDARY_TRY_VOID(expression(kv.first, kv.second, s));
+      } else {
+        DROMEDARY_TRY(value, scalar(kv.second, key));
+        value.where = at(kv.first);
+        s.attributes.emplace_back(key, std::move(value));
+      }
+    }
+    return {};
+  }
+
+  Result<void> whens(const YAML::Node& node, StepSource& choice) {
+    if (!node.IsSequence()) return fileError(at(node), "when must be a list");
+    for (const YAML::Node& item : node) {
+      StepSource w;
+      w.kind = "when";
+      w.where = at(item);
+      DROMEDARY_TRY_VOID(stepBody(item, w));
+      choice.whens.push_back(std::move(w));
+    }
+    return {};
+  }
+
+  static bool isExpressionKey(std::string_view key) {
+    if (key == "expression") return true;
+    for (std::string_view l : expressionLanguages()) {
+      if (l == key) return true;
+    }
+    return false;
+  }
+
+  // `simple: text`, `simple: {expression: text}`, `expression: {simple: text}` and
+  // `expression: {simple: {expression: text}}`.
+  Result<void> expression(const YAML::Node& key_node, const YAML::Node& value, StepSource& s) {
+    std::string key = key_node.as<std::string>();
+    if (s.expression) {
+      return fileError(at(key_node), fmt::format("{} has more than one expression", s.kind));
+    }
+    if (key == "expression") {
+      if (!value.IsMap() || value.size() != 1) {
+        return fileError(at(value), "expression must hold one language",
+                         "e.g. expression: {simple: \"${body}\"}");
+      }
+      auto inner = *value.begin();
+      std::string language = inner.first.as<std::string>();
+      DROMEDARY_TRY(text, expressionText(inner.second, language));
+      s.expression = ExpressionSource{language, text, at(inner.first)};
+      return {};
+    }
+    DROMEDARY_TRY(text, expressionText(value, key));
+    s.expression = ExpressionSource{key, text, at(key_node)};
+    return {};
+  }
+
+  Result<std::string> expressionText(const YAML::Node& node, std::string_view language) {
+    if (node.IsScalar()) return node.Scalar();
+    if (node.IsMap()) {
+      for (const auto& kv : node) {
+        std::string key = kv.first.as<std::string>();
+        if (key == "expression") {
+          DROMEDARY_TRY(text, scalar(kv.second, key));
+          return text.value;
+        }
+        if (key != "id" && key != "trim" && key != "resultType") {
+          return fileError(at(kv.first), fmt::format("unknown key '{}' in {}", key, language),
+                           suggestion(key, {"expression"}));
+        }
+      }
+    }
+    return fileError(at(node), fmt::format("{} needs its expression text", language));
+  }
+
+  std::string file_;
+};
+
+}  // namespace
+
+Result<std::vector<RouteSource>> readYamlRoutes(std::string_view text, const std::string& file) {
+  try {
+    return YamlReader(file).read(text);
+  } catch (const YAML::Exception& e) {
+    SourceRef where;
+    where.file = file;
+    where.line = static_cast<uint32_t>(e.mark.line + 1);
+    where.column = static_cast<uint32_t>(e.mark.column + 1);
+    return fileError(where, fmt::format("invalid YAML: {}", e.msg));
+  }
+}
+
+}  // namespace dromedary::dsl

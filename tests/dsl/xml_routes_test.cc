@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: Apache-2.0
+// Camel's XML DSL and Spring XML's <camelContext>, and the load errors word for word.
+#include <dromedary/dsl/route_loader.h>
+
+#include "support/route_harness.h"
+
+namespace dromedary::testing {
+namespace {
+
+class XmlRoutesTest : public ::testing::Test {
+ protected:
+  LoadReport load(const char* xml) {
+    auto r = loadXmlRoutes(h.context, xml, "routes.xml");
+    EXPECT_TRUE(r) << r.error().toString();
+    auto started = h.context.start();
+    EXPECT_TRUE(started) << started.error().toString();
+    return r ? *r : LoadReport{};
+  }
+  std::string error(const char* xml) {
+    auto r = loadXmlRoutes(h.context, xml, "routes.xml");
+    if (r) {
+      auto started = h.context.start();
+      return started ? std::string() : started.error().toString();
+    }
+    return r.error().toString();
+  }
+  RouteHarness h;
+};
+
+TEST_F(XmlRoutesTest, LoneRouteElement) {
+  load(R"(<route id="one"><from uri="direct:in"/><log message="hi ${body}"/>
+          <setBody><simple>${body}!</simple></setBody><to uri="mock:out"/></route>)");
+  h.mock("mock:out").expectedBodiesReceived({Value("a!")});
+  ASSERT_TRUE(h.producer.sendBody("direct:in", "a"));
+  EXPECT_TRUE(h.mock("mock:out").assertIsSatisfied());
+}
+
+TEST_F(XmlRoutesTest, SpringCamelContextInsideBeansSkipsOtherBeans) {
+  LoadReport report = load(R"(<?xml version="1.0"?>
+<beans xmlns="http://www.springframework.org/schema/beans">
+  <bean id="connectionFactory" class="org.apache.activemq.ActiveMQConnectionFactory"/>
+  <camelContext xmlns="http://camel.apache.org/schema/spring">
+    <route id="echo">
+      <from uri="direct:echo"/>
+      <setHeader name="handled"><constant>true</constant></setHeader>
+      <to uri="mock:echo"/>
+    </route>
+  </camelContext>
+</beans>
+)");
+  ASSERT_EQ(report.notes.size(), 1u);
+  EXPECT_EQ(report.notes[0],
+            "ignored <bean id=\"connectionFactory\"> at routes.xml:3:3 (not a route element)");
+  h.mock("mock:echo").expectedHeaderReceived("handled", Value("true"));
+  ASSERT_TRUE(h.producer.sendBody("direct:echo", "x"));
+  EXPECT_TRUE(h.mock("mock:echo").assertIsSatisfied());
+}
+
+TEST_F(XmlRoutesTest, NamespacePrefixesAreAccepted) {
+  load(R"(<camel:routes xmlns:camel="http://camel.apache.org/schema/spring">
+  <camel:route><camel:from uri="direct:in"/><camel:to uri="mock:out"/></camel:route>
+</camel:routes>)");
+  ASSERT_TRUE(h.producer.sendBody("direct:in", "a"));
+  EXPECT_EQ(h.mock("mock:out").receivedExchanges().size(), 1u);
+}
+
+TEST_F(XmlRoutesTest, UnknownElementSuggestsTheClosest) {
+  EXPECT_EQ(error(R"(<routes>
+  <route>
+    <from uri="direct:a"/>
+    <setheader name="x"><constant>y</constant></setheader>
+  </route>
+</routes>)"),
+            "unknown step 'setheader' at routes.xml:4:5; did you mean 'setHeader'?");
+}
+
+TEST_F(XmlRoutesTest, UnknownAttribute) {
+  EXPECT_EQ(error(R"(<routes>
+  <route>
+    <from uri="direct:a"/>
+    <setHeader nam="x"><constant>y</constant></setHeader>
+  </route>
+</routes>)"),
+            "unknown key 'nam' in setHeader at routes.xml:4:16; did you mean 'name'?");
+}
+
+TEST_F(XmlRoutesTest, MissingAttribute) {
+  EXPECT_EQ(error(R"(<routes><route><from uri="direct:a"/><to/></route></routes>)"),
+            "to needs 'uri' at routes.xml:1:38");
+}
+
+TEST_F(XmlRoutesTest, RouteWithoutFrom) {
+  EXPECT_EQ(error("<routes>\n  <route id=\"x\">\n    <to uri=\"mock:a\"/>\n  </route>\n</routes>"),
+            "a route starts with <from> at routes.xml:3:5");
+}
+
+TEST_F(XmlRoutesTest, MalformedXmlNamesThePosition) {
+  EXPECT_EQ(error("<routes>\n  <route>\n    <from uri=\"direct:a\">\n  </route>\n</routes>"),
+            "invalid XML: Start-end tags mismatch at routes.xml:4:5");
+}
+
+TEST_F(XmlRoutesTest, UnknownRootElement) {
+  EXPECT_EQ(error("<camel/>"),
+            "unknown root element <camel> at routes.xml:1:1; expected <routes>, <route>, "
+            "<camelContext> or Spring's <beans>");
+}
+
+}  // namespace
+}  // namespace dromedary::testing

@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: Apache-2.0
+// Camel's YAML DSL: the forms Camel documents, and every load error word for word.
+#include <dromedary/dsl/route_loader.h>
+
+#include "support/route_harness.h"
+
+namespace dromedary::testing {
+namespace {
+
+class YamlRoutesTest : public ::testing::Test {
+ protected:
+  void load(const char* yaml) {
+    auto r = loadYamlRoutes(h.context, yaml, "routes.yaml");
+    ASSERT_TRUE(r) << r.error().toString();
+    auto started = h.context.start();
+    ASSERT_TRUE(started) << started.error().toString();
+  }
+  std::string error(const char* yaml) {
+    auto r = loadYamlRoutes(h.context, yaml, "routes.yaml");
+    if (r) {
+      auto started = h.context.start();
+      return started ? std::string() : started.error().toString();
+    }
+    return r.error().toString();
+  }
+  RouteHarness h;
+};
+
+TEST_F(YamlRoutesTest, ShortFormsOfSteps) {
+  load(R"(
+- from:
+    uri: direct:in
+    steps:
+      - convertBodyTo: String
+      - removeHeader: secret
+      - log: "got ${body}"
+      - to: mock:out
+)");
+  h.mock("mock:out").expectedBodiesReceived({Value("42")});
+  ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:in", Value(42), "secret", "x"));
+  EXPECT_TRUE(h.mock("mock:out").assertIsSatisfied());
+  EXPECT_EQ(h.mock("mock:out").receivedExchanges()[0]->message().getHeader("secret"), nullptr);
+}
+
+TEST_F(YamlRoutesTest, ExpressionForms) {
+  load(R"(
+- from:
+    uri: direct:in
+    steps:
+      - setHeader:
+          name: a
+          simple: "${body}-a"
+      - setHeader:
+          name: b
+          simple:
+            expression: "${body}-b"
+      - setHeader:
+          name: c
+          expression:
+            simple: "${body}-c"
+      - setHeader:
+          name: d
+          expression:
+            constant:
+              expression: d
+      - setProperty:
+          name: p
+          header: a
+      - setBody:
+          exchangeProperty: p
+      - to: mock:out
+)");
+  h.mock("mock:out").expectedBodiesReceived({Value("x-a")});
+  h.mock("mock:out").expectedHeaderReceived("b", Value("x-b"));
+  h.mock("mock:out").expectedHeaderReceived("c", Value("x-c"));
+  h.mock("mock:out").expectedHeaderReceived("d", Value("d"));
+  ASSERT_TRUE(h.producer.sendBody("direct:in", "x"));
+  EXPECT_TRUE(h.mock("mock:out").assertIsSatisfied());
+}
+
+TEST_F(YamlRoutesTest, ParametersAreMergedIntoTheUri) {
+  load(R"(
+- from:
+    uri: direct:in
+    steps:
+      - to:
+          uri: mock:out
+          parameters:
+            retainFirst: 1
+)");
+  ASSERT_TRUE(h.producer.sendBody("direct:in", "a"));
+  ASSERT_TRUE(h.producer.sendBody("direct:in", "b"));
+  EXPECT_EQ(h.mock("mock:out?retainFirst=1").receivedExchanges().size(), 1u);
+}
+
+TEST_F(YamlRoutesTest, StepIdsBecomeNodeIdsAndStopEnds) {
+  load(R"(
+- route:
+    id: r
+    from:
+      uri: direct:in
+      steps:
+        - toD:
+            uri: "mock:${header.to}"
+            id: dynamic-send
+        - stop: {}
+        - to: mock:never
+)");
+  ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:in", "a", "to", "x"));
+  EXPECT_EQ(h.mock("mock:x").receivedExchanges().size(), 1u);
+  EXPECT_EQ(h.mock("mock:never").receivedExchanges().size(), 0u);
+}
+
+TEST_F(YamlRoutesTest, ProcessRefUsesABoundProcessor) {
+  class Exclaim final : public Processor {
+   public:
+    Status process(Exchange& ex) override {
+      ex.message().setBody(ex.message().body().as<std::string>() + "!");
+      return Status::Continue;
+    }
+  };
+  h.context.bindProcessor("upper", std::make_shared<Exclaim>());
+  load(R"(
+- from:
+    uri: direct:in
+    steps:
+      - process:
+          ref: upper
+      - to: mock:out
+)");
+  h.mock("mock:out").expectedBodiesReceived({Value("a!")});
+  ASSERT_TRUE(h.producer.sendBody("direct:in", "a"));
+  EXPECT_TRUE(h.mock("mock:out").assertIsSatisfied());
+}
+
+TEST_F(YamlRoutesTest, AutoStartupFalseLeavesTheRouteStopped) {
+  load(R"(
+- route:
+    id: idle
+    autoStartup: false
+    from:
+      uri: direct:idle
+)");
+  EXPECT_EQ(h.context.routeStatus("idle"), RouteStatus::Stopped);
+}
+
+// --- errors, word for word ---------------------------------------------------------------
+
+TEST_F(YamlRoutesTest, UnknownStepSuggestsTheClosest) {
+  EXPECT_EQ(error(R"(- from:
+    uri: direct:a
+    steps:
+      - setheader:
+          name: x
+          constant: y
+)"),
+            "unknown step 'setheader' at routes.yaml:4:9; did you mean 'setHeader'?");
+}
+
+TEST_F(YamlRoutesTest, UnknownKeyInAStep) {
+  EXPECT_EQ(error(R"(- from:
+    uri: direct:a
+    steps:
+      - setHeader:
+          nam: x
+          constant: y
+)"),
+            "unknown key 'nam' in setHeader at routes.yaml:5:11; did you mean 'name'?");
+}
+
+TEST_F(YamlRoutesTest, MissingRequiredKey) {
+  EXPECT_EQ(error(R"(- from:
+    uri: direct:a
+    steps:
+      - setHeader:
+          constant: y
+)"),
+            "setHeader needs 'name' at routes.yaml:4:9");
+}
+
+TEST_F(YamlRoutesTest, MissingExpression) {
+  EXPECT_EQ(error(R"(- from:
+    uri: direct:a
+    steps:
+      - setBody: {}
+)"),
+            "setBody needs an expression at routes.yaml:4:9; write it as simple, constant, "
+            "header or exchangeProperty");
+}
+
+TEST_F(YamlRoutesTest, WrongTypeForAKey) {
+  EXPECT_EQ(error(R"(- from:
+    uri: direct:a
+    steps:
+      - setHeader:
+          name: [a, b]
+          constant: y
+)"),
+            "'name' must be a single value, not a list at routes.yaml:5:17");
+}
+
+TEST_F(YamlRoutesTest, UnknownLanguage) {
+  EXPECT_EQ(error(R"(- from:
+    uri: direct:a
+    steps:
+      - setBody:
+          expression:
+            groovy: "1+1"
+)"),
+            "unknown language 'groovy' at routes.yaml:6:13; expected one of: simple, constant, "
+            "header, exchangeProperty");
+}
+
+TEST_F(YamlRoutesTest, UnknownTopLevelEntry) {
+  EXPECT_EQ(error(R"(- rout:
+    id: x
+)"),
+            "unknown entry 'rout' at routes.yaml:1:3; did you mean 'route'?");
+}
+
+TEST_F(YamlRoutesTest, InvalidYamlNamesThePosition) {
+  EXPECT_EQ(error("- from:\n    uri: [direct:a\n"),
+            "invalid YAML: end of sequence flow not found at routes.yaml:3:1");
+}
+
+TEST_F(YamlRoutesTest, BadSimpleFailsAtStartWithThePosition) {
+  EXPECT_EQ(error(R"(- from:
+    uri: direct:a
+    steps:
+      - setBody:
+          simple: "${bodyy}"
+)"),
+            "routes.yaml:4:9: unknown function 'bodyy' at column 3 in simple expression\n"
+            "  ${bodyy}\n"
+            "    ^\n"
+            "did you mean 'body'? (in route 'route1', step setBody[simple{${bodyy}}])");
+}
+
+TEST_F(YamlRoutesTest, BadEndpointOptionFailsAtStartWithThePosition) {
+  EXPECT_EQ(error(R"(- from:
+    uri: direct:a
+    steps:
+      - to:
+          uri: direct:b
+          parameters:
+            timout: 5
+)"),
+            "routes.yaml:4:9: unknown option 'timout' for endpoint 'direct:b?timout=5'; did you "
+            "mean 'timeout'? (in route 'route1', step to[direct:b?timout=5])");
+}
+
+TEST_F(YamlRoutesTest, MissingPlaceholderNamesThePosition) {
+  EXPECT_EQ(error(R"(- from:
+    uri: direct:a
+    steps:
+      - to: "mock:{{nowhere}}"
+)"),
+            "property placeholder '{{nowhere}}' in 'mock:{{nowhere}}': no property 'nowhere' is "
+            "defined (give a default as '{{nowhere:default}}') at routes.yaml:4:13");
+}
+
+TEST_F(YamlRoutesTest, NoRouteIsAddedWhenOneFails) {
+  EXPECT_NE(error(R"(- from:
+    uri: direct:ok
+- from:
+    uri: direct:bad
+    steps:
+      - nope: {}
+)"),
+            "");
+  EXPECT_TRUE(h.context.routeIds().empty());
+}
+
+}  // namespace
+}  // namespace dromedary::testing
