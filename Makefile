@@ -19,8 +19,10 @@ configure: deps
 build: configure
 	@cmake --build $(BUILD_DIR)
 
+# The main job: Camel YAML routes from examples/hello/ (a timer, Simple, a choice, logs),
+# stopped after a few messages. `build/bin/dromedary run examples/hello/` runs until Ctrl-C.
 run: build
-	@$(BUILD_DIR)/bin/order_routing_example
+	@$(BUILD_DIR)/bin/dromedary run examples/hello/ --max-messages 8
 
 test: build
 	@ctest --test-dir $(BUILD_DIR) --output-on-failure -j 2 --timeout 300

@@ -169,6 +169,10 @@ Status RouteProcessor::process(Exchange& ex) noexcept {
 
 }  // namespace detail
 
+Status processAndWait(Exchange& exchange, Processor& processor) noexcept {
+  return detail::runAndWait(exchange, processor);
+}
+
 std::string_view Exchange::fromRouteId() const noexcept {
   return exec_.fromRoute ? std::string_view(exec_.fromRoute->id) : std::string_view();
 }

@@ -97,4 +97,10 @@ class Component {
 
 inline Context& Endpoint::context() const noexcept { return component_.context(); }
 
+/// Runs `exchange` through a route's entry `processor` on the calling thread and returns when
+/// the exchange has completed, also when a step suspended it on the way: what a consumer
+/// calls for each message it feeds into its route. The result is Continue or Fail (the
+/// exchange's error slot says why).
+Status processAndWait(Exchange& exchange, Processor& processor) noexcept;
+
 }  // namespace dromedary

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# The dromedary command as a user runs it: exit codes, limits, signals, error messages.
+#   tests/cli/cli_test.sh BUILD_BIN_DIR SOURCE_DIR
+set -uo pipefail
+bin="$1/dromedary"
+src="$2"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+check() {  # check NAME CONDITION-EXIT-CODE
+  if [ "$2" -eq 0 ]; then echo "ok   $1"; else echo "FAIL $1"; failures=$((failures + 1)); fi
+}
+
+# validate: every example is valid; a broken file fails with exit 1 and file:line:column.
+"$bin" validate "$src/examples/hello" "$src/examples/spring-xml" > "$tmp/out" 2>&1
+check "validate examples exits 0" $?
+cat > "$tmp/broken.yaml" <<'YAML'
+- from:
+    uri: direct:a
+    steps:
+      - setheader:
+          name: x
+          constant: y
+YAML
+"$bin" validate "$tmp/broken.yaml" > "$tmp/out" 2>&1
+code=$?
+[ $code -eq 1 ]; check "validate broken file exits 1 (got $code)" $?
+grep -q "unknown step 'setheader' at $tmp/broken.yaml:4:9; did you mean 'setHeader'?" "$tmp/out"
+check "validate prints file:line:column and a suggestion" $?
+cat > "$tmp/badoption.yaml" <<'YAML'
+- from:
+    uri: direct:a
+    steps:
+      - to: "direct:b?timout=5"
+YAML
+"$bin" validate "$tmp/badoption.yaml" > "$tmp/out" 2>&1
+code=$?
+[ $code -eq 1 ] && grep -q "badoption.yaml:4:9: unknown option 'timout'" "$tmp/out"
+check "validate resolves endpoints (bad option at file:line:column)" $?
+
+# run --max-messages and --max-seconds end with exit 0.
+timeout 60 "$bin" run "$src/examples/hello" --max-messages 4 > "$tmp/out" 2>&1
+code=$?
+[ $code -eq 0 ] && grep -q "stopping: --max-messages 4 reached" "$tmp/out"
+check "run --max-messages exits 0 (got $code)" $?
+grep -q "Hello from Dromedary #1" "$tmp/out"
+check "run reads application.properties beside the routes" $?
+timeout 60 "$bin" run "$src/examples/spring-xml" --max-seconds 0.5 > "$tmp/out" 2>&1
+code=$?
+[ $code -eq 0 ] && grep -q "stopping: --max-seconds 0.5 reached" "$tmp/out"
+check "run --max-seconds exits 0 (got $code)" $?
+grep -q 'ignored <bean id="jmsConnectionFactory">' "$tmp/out"
+check "run reports the Spring beans it skipped" $?
+
+# SIGTERM and SIGINT stop gracefully with exit 0.
+for sig in TERM INT; do
+  "$bin" run "$src/examples/hello" > "$tmp/out" 2>&1 &
+  pid=$!
+  sleep 1
+  kill -s $sig $pid
+  wait $pid
+  code=$?
+  [ $code -eq 0 ] && grep -q "stopping: SIG$sig" "$tmp/out" && grep -q "shutdown in" "$tmp/out"
+  check "run stops gracefully on SIG$sig (got $code)" $?
+done
+
+# A route that does not start: exit 1 and the reason.
+cat > "$tmp/nostart.yaml" <<'YAML'
+- from:
+    uri: "timer:x?period=0"
+YAML
+"$bin" run "$tmp/nostart.yaml" > "$tmp/out" 2>&1
+code=$?
+[ $code -eq 1 ] && grep -q "period must be positive" "$tmp/out"
+check "run exits 1 when a route does not start (got $code)" $?
+
+# Usage errors exit 2.
+"$bin" run > /dev/null 2>&1
+code=$?
+[ $code -eq 2 ]; check "run without files exits 2 (got $code)" $?
+"$bin" run "$src/examples/hello" --log-level LOUD > /dev/null 2>&1
+code=$?
+[ $code -eq 2 ]; check "an unknown log level exits 2 (got $code)" $?
+
+[ $failures -eq 0 ] || { echo "$failures check(s) failed"; cat "$tmp/out"; exit 1; }
