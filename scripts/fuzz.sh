@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Runs a libFuzzer target (clang, ASan+UBSan) for SECONDS (default 300):
+#   scripts/fuzz.sh simple_parser|yaml_routes|xml_routes [SECONDS]
+# New interesting inputs go to build-fuzz/corpus-NAME; a crash is written to build-fuzz/ as
+# crash-<hash>: copy it into fuzz/corpus/<corpus>/ (it then replays in `make test`), fix it.
+set -euo pipefail
+name="${1:?usage: scripts/fuzz.sh simple_parser|yaml_routes|xml_routes [SECONDS]}"
+seconds="${2:-300}"
+case "$name" in
+  simple_parser) corpus=simple; max_len=256 ;;
+  yaml_routes) corpus=yaml; max_len=4096 ;;
+  xml_routes) corpus=xml; max_len=4096 ;;
+  *) echo "unknown fuzz target '$name'" >&2; exit 2 ;;
+esac
+root="$(cd "$(dirname "$0")/.." && pwd)"
+if ! command -v clang++ >/dev/null; then
+  echo "installing clang and libFuzzer"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get install -y -qq --no-install-recommends clang libclang-rt-14-dev
+fi
+build="$root/build-fuzz"
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_COMPILER=clang++ -DDROMEDARY_FUZZ=ON -DDROMEDARY_BUILD_TESTS=OFF \
+  -DDROMEDARY_BUILD_BENCH=OFF >/dev/null
+cmake --build "$build" --target "${name}_fuzzer"
+mkdir -p "$build/corpus-$name"
+cd "$build"
+exec "./bin/${name}_fuzzer" -max_total_time="$seconds" -max_len="$max_len" -timeout=5 \
+  -rss_limit_mb=2048 -print_final_stats=1 "corpus-$name" "$root/fuzz/corpus/$corpus"
