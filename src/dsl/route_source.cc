@@ -147,6 +147,11 @@ class Translator {
   // Checks keys, required keys and the expression of a step against its spec.
   Result<void> validate(const StepSource& s, const StepSpec& spec) {
     for (const auto& [key, value] : s.attributes) {
+      if ((s.kind == "to" || s.kind == "toD") && key == "pattern") {
+        return fileError(value.where, fmt::format("'pattern' on {} is not supported yet", s.kind),
+                         "a send with its own exchange pattern comes with request-reply "
+                         "endpoints (issue #10)");
+      }
       if (std::find(spec.attributes.begin(), spec.attributes.end(), key) ==
           spec.attributes.end()) {
         return fileError(value.where, fmt::format("unknown key '{}' in {}", key, s.kind),

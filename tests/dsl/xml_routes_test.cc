@@ -89,6 +89,12 @@ TEST_F(XmlRoutesTest, MissingAttribute) {
             "to needs 'uri' at routes.xml:1:38");
 }
 
+TEST_F(XmlRoutesTest, PatternOnToIsRefusedWithTheReason) {
+  EXPECT_EQ(error(R"(<route><from uri="direct:a"/><to uri="mock:b" pattern="InOut"/></route>)"),
+            "'pattern' on to is not supported yet at routes.xml:1:43; a send with its own "
+            "exchange pattern comes with request-reply endpoints (issue #10)");
+}
+
 TEST_F(XmlRoutesTest, RouteWithoutFrom) {
   EXPECT_EQ(error("<routes>\n  <route id=\"x\">\n    <to uri=\"mock:a\"/>\n  </route>\n</routes>"),
             "a route starts with <from> at routes.xml:3:5");
