@@ -91,7 +91,7 @@ TEST_F(XmlRoutesTest, MissingAttribute) {
 
 TEST_F(XmlRoutesTest, PatternOnToIsRefusedWithTheReason) {
   EXPECT_EQ(error(R"(<route><from uri="direct:a"/><to uri="mock:b" pattern="InOut"/></route>)"),
-            "'pattern' on to is not supported yet at routes.xml:1:43; a send with its own "
+            "'pattern' on to is not supported yet at routes.xml:1:47; a send with its own "
             "exchange pattern comes with request-reply endpoints (issue #10)");
 }
 
