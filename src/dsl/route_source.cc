@@ -45,6 +45,7 @@ const std::vector<StepSpec>& stepSpecs() {
       {"log", {"message", "loggingLevel", "logName", "id", "description"}, {"message"},
        Expr::None, false},
       {"stop", {"id", "description"}, {}, Expr::None, false},
+      {"delay", {"asyncDelayed", "id", "description"}, {}, Expr::Required, false},
       {"process", {"ref", "id", "description"}, {"ref"}, Expr::None, false},
   };
   return specs;
@@ -230,6 +231,8 @@ class Translator {
       DROMEDARY_TRY_VOID(log(def, s));
     } else if (k == "stop") {
       def.stop();
+    } else if (k == "delay") {
+      def.delay(*expr);  // always asynchronous here: asyncDelayed=false would block a thread
     } else if (k == "process") {
       DROMEDARY_TRY(ref, text(s, "ref"));
       def.processRef(ref);

@@ -112,6 +112,15 @@ struct ChoiceModel final : StepModel {
   Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
 };
 
+/// delay(expr): waits the expression's milliseconds without holding a thread.
+struct DelayModel final : StepModel {
+  explicit DelayModel(ExpressionDefinition e) : millis(std::move(e)) {}
+  ExpressionDefinition millis;
+  std::string_view kind() const override { return "delay"; }
+  std::string describe() const override { return "delay[" + millis.describe() + "]"; }
+  Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
+};
+
 struct StopModel final : StepModel {
   std::string_view kind() const override { return "stop"; }
   Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;

@@ -15,6 +15,8 @@
 #include "engine/expression_spec.h"
 #include "engine/route.h"
 #include "engine/route_model.h"
+#include "engine/timer_loop.h"
+#include "engine/worker_pool.h"
 
 namespace dromedary {
 
@@ -48,6 +50,13 @@ struct ContextImpl {
   std::map<std::string, int, std::less<>> node_counters;
   int route_counter = 0;
   bool started = false;
+
+  // Time and threads: created on first use.
+  std::once_flag scheduler_once;
+  std::shared_ptr<Scheduler> scheduler;
+  std::once_flag workers_once;
+  std::unique_ptr<WorkerPool> workers;
+  size_t worker_threads = 0;  // 0: the number of cores
   bool stopped_before = false;  // a restart must start the producers stop() stopped
   Clock::time_point started_at;
   std::chrono::milliseconds shutdown_timeout{45000};  // Camel's default
@@ -73,6 +82,9 @@ Context::Context(std::string name) : impl_(std::make_unique<detail::ContextImpl>
 
 Context::~Context() {
   if (impl_->started) stop();
+  // Nothing runs once the threads are gone: then routes, producers and endpoints can go.
+  impl_->workers.reset();
+  impl_->scheduler.reset();
   // Routes (and their consumers) go before the producers and endpoints they use.
   impl_->routes.clear();
   impl_->producers_by_text.clear();
@@ -107,6 +119,32 @@ void Context::addLanguage(std::string name, std::unique_ptr<Language> language) 
 Language* Context::language(std::string_view name) const noexcept {
   auto it = impl_->languages.find(name);
   return it == impl_->languages.end() ? nullptr : it->second.get();
+}
+
+Scheduler& Context::scheduler() noexcept {
+  std::call_once(impl_->scheduler_once, [this] {
+    if (!impl_->scheduler) impl_->scheduler = std::make_shared<detail::TimerLoop>();
+  });
+  return *impl_->scheduler;
+}
+
+void Context::setScheduler(std::shared_ptr<Scheduler> scheduler) {
+  impl_->scheduler = std::move(scheduler);
+}
+
+void Context::setWorkerThreads(size_t threads) { impl_->worker_threads = threads; }
+
+void Context::submit(Scheduler::Task task) noexcept {
+  if (scheduler().runsWorkInline()) {
+    task.fn(task.arg);
+    return;
+  }
+  std::call_once(impl_->workers_once, [this] {
+    size_t n = impl_->worker_threads;
+    if (n == 0) n = std::max<size_t>(1, std::thread::hardware_concurrency());
+    impl_->workers = std::make_unique<detail::WorkerPool>(n);
+  });
+  impl_->workers->submit(task);
 }
 
 void Context::bindProcessor(std::string name, std::shared_ptr<Processor> processor) {

@@ -173,6 +173,22 @@ Status processAndWait(Exchange& exchange, Processor& processor) noexcept {
   return detail::runAndWait(exchange, processor);
 }
 
+void processAsync(Exchange& exchange, Processor& processor,
+                  void (*done)(Exchange& exchange, void* arg), void* arg) noexcept {
+  detail::ExecState& st = exchange.execForEngine();
+  st.onDone = done;
+  st.onDoneArg = arg;
+  Status s;
+  try {
+    s = processor.process(exchange);
+  } catch (...) {
+    exchange.setException(std::current_exception());
+    s = Status::Fail;
+  }
+  // Suspended: the exchange belongs to whoever resumes it, and its last resume calls done.
+  if (s != Status::Suspend) done(exchange, arg);
+}
+
 std::string_view Exchange::fromRouteId() const noexcept {
   return exec_.fromRoute ? std::string_view(exec_.fromRoute->id) : std::string_view();
 }

@@ -248,6 +248,14 @@ RouteDefinition& RouteDefinition::endChoice() {
 
 RouteDefinition& RouteDefinition::stop() { return add(std::make_unique<eip::StopModel>()); }
 
+RouteDefinition& RouteDefinition::delay(ExpressionDefinition millis) {
+  return add(std::make_unique<eip::DelayModel>(std::move(millis)));
+}
+
+RouteDefinition& RouteDefinition::delay(std::chrono::milliseconds millis) {
+  return delay(constant(Value(static_cast<int64_t>(millis.count()))));
+}
+
 RouteDefinition& RouteDefinition::log(std::string message) {
   return log(LoggingLevel::Info, std::string(), simple(std::move(message)));
 }

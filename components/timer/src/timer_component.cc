@@ -1,15 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // timer:name: fires an exchange every `period` after `delay`, `repeatCount` times (0: for
-// ever), from its own thread, as Camel's timer does (one java.util.Timer thread per name
-// there). Metadata (CamelTimerName, CamelTimerFiredTime, CamelTimerPeriod, CamelTimerCounter
-// as properties, CamelMessageTimestamp as a header) is set with includeMetadata=true.
-//
-// Not yet here (issue #5): the shared timer loop instead of a thread per consumer, virtual
-// time for tests, and the error handler (a failed exchange is logged at WARN).
-#include <chrono>
-#include <condition_variable>
+// ever), on the context's scheduler, the route running on a worker thread. As Camel's timer,
+// fires of one timer never overlap: the next is scheduled when the exchange completes
+// (fixedRate: at start + n * period, catching up when late; else period after completion).
+// Metadata (CamelTimerName, CamelTimerFiredTime, CamelTimerPeriod, CamelTimerCounter as
+// properties, CamelMessageTimestamp as a header) is set with includeMetadata=true.
+// A failed exchange is logged at WARN until error handlers exist (issue #6).
+#include <atomic>
 #include <mutex>
-#include <thread>
 
 #include <fmt/format.h>
 
@@ -33,12 +31,6 @@ constexpr OptionSpec kOptions[] = {
      "CamelMessageTimestamp on each exchange"},
 };
 
-int64_t epochMillis() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 struct TimerSettings {
   std::string name;
   std::chrono::milliseconds period;
@@ -48,77 +40,127 @@ struct TimerSettings {
   bool include_metadata;
 };
 
-class TimerConsumer final : public Consumer {
+// What the scheduled and submitted tasks of one timer share. Reference-counted by hand so that
+// handing it to a task allocates nothing: each pending task holds one reference, the consumer
+// another.
+class TimerState {
  public:
-  TimerConsumer(Context& context, Processor& processor, TimerSettings settings)
+  TimerState(Context& context, Processor& processor, TimerSettings settings)
       : context_(context),
         processor_(processor),
         settings_(std::move(settings)),
         log_(Logger::get("dromedary.timer")) {}
-  ~TimerConsumer() override { stop(); }
 
-  Result<void> start() override {
-    {
-      std::lock_guard lock(mutex_);
-      stopping_ = false;
-    }
-    thread_ = std::thread([this] { run(); });
-    return {};
+  void start() {
+    stopping_.store(false);
+    std::lock_guard lock(mutex_);
+    next_ = context_.scheduler().now() + settings_.delay;
+    scheduleNextLocked();
   }
 
-  void stop() noexcept override {
-    {
-      std::lock_guard lock(mutex_);
-      stopping_ = true;
-    }
-    wake_.notify_all();
-    if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id()) thread_.join();
+  void stop() noexcept {
+    stopping_.store(true);
+    std::lock_guard lock(mutex_);
+    if (scheduled_ != 0 && context_.scheduler().cancel(scheduled_)) release();
+    scheduled_ = 0;
+  }
+
+  void retain() noexcept { refs_.fetch_add(1, std::memory_order_relaxed); }
+  void release() noexcept {
+    if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
   }
 
  private:
-  using Clock = std::chrono::steady_clock;
-
-  // Waits until `when` or a stop; true when it is time to fire.
-  bool waitUntil(Clock::time_point when) {
-    std::unique_lock lock(mutex_);
-    return !wake_.wait_until(lock, when, [this] { return stopping_; });
+  void scheduleNextLocked() noexcept {
+    retain();
+    scheduled_ = context_.scheduler().schedule(next_, {&onTimer, this});
+    if (scheduled_ == 0) release();  // could not schedule (out of memory): the timer stops
   }
 
-  void run() {
-    Clock::time_point next = Clock::now() + settings_.delay;
-    for (int64_t counter = 1;; ++counter) {
-      if (!waitUntil(next)) return;
-      fire(counter);
-      if (settings_.repeat_count > 0 && counter >= settings_.repeat_count) return;
-      next = settings_.fixed_rate ? next + settings_.period : Clock::now() + settings_.period;
+  // On the scheduler's thread: hand the fire to a worker.
+  static void onTimer(void* arg) noexcept {
+    auto* self = static_cast<TimerState*>(arg);
+    {
+      std::lock_guard lock(self->mutex_);
+      self->scheduled_ = 0;
     }
+    if (self->stopping_.load()) return self->release();
+    self->context_.submit({&fire, self});
   }
 
-  void fire(int64_t counter) {
-    ExchangePtr ex = context_.createExchange();
-    if (settings_.include_metadata) {
-      int64_t now = epochMillis();
-      ex->setProperty("CamelTimerName", Value(std::string_view(settings_.name)));
-      ex->setProperty("CamelTimerFiredTime", Value(now));
-      ex->setProperty("CamelTimerPeriod", Value(int64_t{settings_.period.count()}));
-      ex->setProperty("CamelTimerCounter", Value(counter));
-      ex->message().setHeader("CamelMessageTimestamp", Value(now));
+  // On a worker: one exchange through the route, completing in done().
+  static void fire(void* arg) noexcept {
+    auto* self = static_cast<TimerState*>(arg);
+    if (self->stopping_.load()) return self->release();
+    int64_t counter = ++self->fired_;
+    Exchange* ex = self->context_.createExchange().release();
+    if (self->settings_.include_metadata) {
+      try {
+        int64_t now = self->context_.scheduler().epochMillis();
+        ex->setProperty("CamelTimerName", Value(std::string_view(self->settings_.name)));
+        ex->setProperty("CamelTimerFiredTime", Value(now));
+        ex->setProperty("CamelTimerPeriod", Value(int64_t{self->settings_.period.count()}));
+        ex->setProperty("CamelTimerCounter", Value(counter));
+        ex->message().setHeader("CamelMessageTimestamp", Value(now));
+      } catch (...) {
+        ex->setException(std::current_exception());
+      }
     }
-    processAndWait(*ex, processor_);
-    if (ex->failed() && log_.enabled(LoggingLevel::Warn)) {
-      log_.log(LoggingLevel::Warn, fmt::format("timer:{} exchange failed: {}", settings_.name,
-                                               ex->error().message()));
+    processAsync(*ex, self->processor_, &done, self);
+  }
+
+  static void done(Exchange& ex, void* arg) {
+    auto* self = static_cast<TimerState*>(arg);
+    if (ex.failed() && self->log_.enabled(LoggingLevel::Warn)) {
+      try {
+        self->log_.log(LoggingLevel::Warn, fmt::format("timer:{} exchange failed: {}",
+                                                       self->settings_.name, ex.error().message()));
+      } catch (...) {
+      }
     }
+    ExchangeRecycler{}(&ex);
+    const TimerSettings& s = self->settings_;
+    if (self->stopping_.load() || (s.repeat_count > 0 && self->fired_ >= s.repeat_count)) {
+      return self->release();
+    }
+    {
+      std::lock_guard lock(self->mutex_);
+      Scheduler::TimePoint now = self->context_.scheduler().now();
+      self->next_ = s.fixed_rate ? self->next_ + s.period : now + s.period;
+      self->scheduleNextLocked();
+    }
+    self->release();  // this fire's reference; the next task holds its own
   }
 
   Context& context_;
   Processor& processor_;
   TimerSettings settings_;
   Logger log_;
+  std::atomic<int> refs_{1};
+  std::atomic<bool> stopping_{false};
   std::mutex mutex_;
-  std::condition_variable wake_;
-  bool stopping_ = false;
-  std::thread thread_;
+  Scheduler::TimerId scheduled_ = 0;
+  Scheduler::TimePoint next_;
+  int64_t fired_ = 0;  // touched by one fire at a time
+};
+
+class TimerConsumer final : public Consumer {
+ public:
+  TimerConsumer(Context& context, Processor& processor, TimerSettings settings)
+      : state_(new TimerState(context, processor, std::move(settings))) {}
+  ~TimerConsumer() override {
+    state_->stop();
+    state_->release();
+  }
+
+  Result<void> start() override {
+    state_->start();
+    return {};
+  }
+  void stop() noexcept override { state_->stop(); }
+
+ private:
+  TimerState* state_;
 };
 
 class TimerEndpoint final : public Endpoint {

@@ -39,6 +39,7 @@
 #include <dromedary/spi/component.h>
 #include <dromedary/spi/language.h>
 #include <dromedary/spi/processor.h>
+#include <dromedary/spi/scheduler.h>
 
 namespace dromedary {
 
@@ -135,6 +136,18 @@ class Context {
   /// Exchanges that finished a route (completed or failed), summed over routes: an exchange
   /// that passes through two routes counts twice.
   uint64_t exchangesDone() const;
+
+  // --- time and threads ----------------------------------------------------------------
+  /// The context's clock and timers: a real-time loop (one thread, started on first use)
+  /// unless setScheduler() gave another, such as a VirtualScheduler in a test.
+  Scheduler& scheduler() noexcept;
+  /// Replaces the scheduler. Call before anything uses it (before start()).
+  void setScheduler(std::shared_ptr<Scheduler> scheduler);
+  /// Runs `task` on one of the context's worker threads (as many as cores unless
+  /// setWorkerThreads() said otherwise, started on first use); under a scheduler that
+  /// runsWorkInline(), on the calling thread. Lock-free; thread-safe.
+  void submit(Scheduler::Task task) noexcept;
+  void setWorkerThreads(size_t threads);
 
   // --- lifecycle -----------------------------------------------------------------------------
   /// Compiles and starts every route with autoStartup (in the order they were added).

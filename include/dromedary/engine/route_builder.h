@@ -25,6 +25,7 @@
 ///   };
 ///   context.addRoutes(routes);
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
@@ -100,6 +101,12 @@ class RouteDefinition {
   RouteDefinition& endChoice();
   /// Ends the exchange here, successfully (Camel's stop()).
   RouteDefinition& stop();
+
+  // --- time -------------------------------------------------------------------------
+  /// Waits the expression's value in milliseconds (Camel's delay(), asynchronous): the
+  /// exchange is parked on the context's scheduler and resumed on a worker; no thread waits.
+  RouteDefinition& delay(ExpressionDefinition millis);
+  RouteDefinition& delay(std::chrono::milliseconds millis);
 
   // --- logging --------------------------------------------------------------------
   /// Logs `message` (a Simple template: "Got ${body} from ${header.from}") at INFO under the

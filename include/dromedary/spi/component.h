@@ -103,4 +103,10 @@ inline Context& Endpoint::context() const noexcept { return component_.context()
 /// exchange's error slot says why).
 Status processAndWait(Exchange& exchange, Processor& processor) noexcept;
 
+/// Runs `exchange` through `processor` without waiting: `done(exchange, arg)` is called when
+/// it has completed, at once when nothing suspended it, else on whichever thread resumes it.
+/// No thread is held while the exchange waits (a delay, a queue, a reply).
+void processAsync(Exchange& exchange, Processor& processor,
+                  void (*done)(Exchange& exchange, void* arg), void* arg) noexcept;
+
 }  // namespace dromedary

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: Apache-2.0
+// Virtual time: a context on a VirtualScheduler runs timers and delays when the test
+// advances the clock, on the test's thread, deterministically. No sleeps in these tests.
+#include <atomic>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include <dromedary/engine/virtual_scheduler.h>
+
+#include "support/route_harness.h"
+
+namespace dromedary::testing {
+namespace {
+
+using namespace std::chrono_literals;
+
+class VirtualTimeTest : public ::testing::Test {
+ protected:
+  VirtualTimeTest() : clock(std::make_shared<VirtualScheduler>()) {
+    h.context.setScheduler(clock);
+  }
+  // A graceful stop waits for parked exchanges, and only advancing time finishes them: stop
+  // on another thread while this one moves the clock.
+  ~VirtualTimeTest() override {
+    std::atomic<bool> stopped{false};
+    std::thread stopper([&] {
+      h.context.stop();
+      stopped = true;
+    });
+    while (!stopped) clock->advance(1s);
+    stopper.join();
+  }
+  size_t received(std::string_view uri) { return h.mock(uri).receivedExchanges().size(); }
+
+  std::shared_ptr<VirtualScheduler> clock;
+  RouteHarness h;
+};
+
+TEST_F(VirtualTimeTest, AnHourOfTimerFiresInAnInstant) {
+  h.start([](RouteBuilder& b) { b.from("timer:t?period=1m&delay=1m").to("mock:out"); });
+  clock->advance(1h);
+  EXPECT_EQ(received("mock:out"), 60u);
+  clock->advance(30s);
+  EXPECT_EQ(received("mock:out"), 60u);
+  clock->advance(30s);
+  EXPECT_EQ(received("mock:out"), 61u);
+}
+
+TEST_F(VirtualTimeTest, RepeatCountStopsTheTimer) {
+  h.start([](RouteBuilder& b) {
+    b.from("timer:t?period=10s&delay=0&repeatCount=3").to("mock:out");
+  });
+  clock->advance(1h);
+  EXPECT_EQ(received("mock:out"), 3u);
+  EXPECT_EQ(clock->pending(), 0u);
+}
+
+TEST_F(VirtualTimeTest, TimerMetadataUsesTheVirtualClock) {
+  h.start([](RouteBuilder& b) {
+    b.from("timer:meta?period=1s&delay=1s&includeMetadata=true").to("mock:out");
+  });
+  clock->advance(2s);
+  ASSERT_EQ(received("mock:out"), 2u);
+  const Exchange& second = *h.mock("mock:out").receivedExchanges()[1];
+  EXPECT_EQ(*second.getProperty("CamelTimerCounter"), Value(int64_t{2}));
+  EXPECT_EQ(*second.getProperty("CamelTimerFiredTime"), Value(clock->epochMillis()));
+}
+
+TEST_F(VirtualTimeTest, DelayParksTheExchangeUntilItsTime) {
+  h.start([](RouteBuilder& b) {
+    b.from("timer:t?period=1h&delay=0&repeatCount=1").delay(10s).to("mock:out");
+  });
+  clock->advance(9s);
+  EXPECT_EQ(received("mock:out"), 0u);
+  EXPECT_EQ(h.context.inflight(), 1u) << "parked, not lost";
+  clock->advance(1s);
+  EXPECT_EQ(received("mock:out"), 1u);
+  EXPECT_EQ(h.context.inflight(), 0u);
+}
+
+TEST_F(VirtualTimeTest, DelayedExchangesHoldNoThread) {
+  // Twenty timers fire at once and each exchange is delayed an hour: twenty exchanges wait,
+  // all started on this one test thread, none of them holding it.
+  h.start([](RouteBuilder& b) {
+    for (int i = 0; i < 20; ++i) {
+      b.from(fmt::format("timer:t{}?period=2h&delay=0", i)).delay(1h).to("mock:out");
+    }
+  });
+  clock->advance(1ms);
+  EXPECT_EQ(h.context.inflight(), 20u);
+  EXPECT_EQ(received("mock:out"), 0u);
+  clock->advance(1h);
+  EXPECT_EQ(received("mock:out"), 20u);
+  EXPECT_EQ(h.context.inflight(), 0u);
+}
+
+TEST_F(VirtualTimeTest, DelayFromAnExpression) {
+  h.start([](RouteBuilder& b) {
+    b.from("timer:t?period=1h&delay=0&repeatCount=1")
+        .setHeader("wait", constant(Value(int64_t{2500})))
+        .delay(simple("${header.wait}"))
+        .to("mock:out");
+  });
+  clock->advance(2499ms);
+  EXPECT_EQ(received("mock:out"), 0u);
+  clock->advance(1ms);
+  EXPECT_EQ(received("mock:out"), 1u);
+}
+
+TEST_F(VirtualTimeTest, TimerWithoutFixedRateWaitsAPeriodAfterEachExchange) {
+  // Each exchange takes 3 s (a delay); period 2 s: fires at 0, 5, 10 ... (2 s after each end).
+  h.start([](RouteBuilder& b) {
+    b.from("timer:t?period=2s&delay=0").delay(3s).to("mock:out");
+  });
+  clock->advance(10s);
+  EXPECT_EQ(received("mock:out"), 2u);  // ended at 3 s and 8 s; the third ends at 13 s
+}
+
+TEST_F(VirtualTimeTest, StoppedTimerFiresNoMore) {
+  h.start([](RouteBuilder& b) { b.from("timer:t?period=1s&delay=0").routeId("r").to("mock:out"); });
+  clock->advance(2s);
+  EXPECT_EQ(received("mock:out"), 3u);
+  ASSERT_TRUE(h.context.stopRoute("r"));
+  clock->advance(1h);
+  EXPECT_EQ(received("mock:out"), 3u);
+}
+
+}  // namespace
+}  // namespace dromedary::testing
