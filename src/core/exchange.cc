@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <dromedary/core/exchange.h>
 
+#include <concurrentqueue/concurrentqueue.h>
+
 #include <fmt/format.h>
 #include <time.h>
 
@@ -33,7 +35,21 @@ uint64_t nextIdNumber() noexcept {
   return next++;
 }
 
+// Each thread keeps up to kMaxPooled exchanges; beyond that they go to a shared lock-free
+// pool, which is where a thread that only creates exchanges (a producer whose exchanges end
+// on a consumer thread: seda, timers, replies) finds them again instead of allocating.
 constexpr size_t kMaxPooled = 256;
+constexpr size_t kMaxShared = 8192;
+
+struct SharedPool {
+  moodycamel::ConcurrentQueue<Exchange*> free;
+  std::atomic<size_t> size{0};
+  ~SharedPool() {
+    Exchange* e;
+    while (free.try_dequeue(e)) delete e;
+  }
+};
+SharedPool shared_pool;
 
 struct ExchangePool {
   std::vector<Exchange*> free;
@@ -138,6 +154,11 @@ void Exchange::resetForReuse(Context* context) noexcept {
 
 void ExchangeRecycler::operator()(Exchange* exchange) const noexcept {
   if (pool.free.size() >= kMaxPooled) {
+    if (shared_pool.size.load(std::memory_order_relaxed) < kMaxShared &&
+        shared_pool.free.enqueue(exchange)) {
+      shared_pool.size.fetch_add(1, std::memory_order_relaxed);
+      return;
+    }
     delete exchange;
     return;
   }
@@ -152,6 +173,12 @@ ExchangePtr acquireExchange(Context* context) noexcept {
   if (!pool.free.empty()) {
     Exchange* e = pool.free.back();
     pool.free.pop_back();
+    e->resetForReuse(context);
+    return ExchangePtr(e);
+  }
+  Exchange* e;
+  if (shared_pool.size.load(std::memory_order_relaxed) > 0 && shared_pool.free.try_dequeue(e)) {
+    shared_pool.size.fetch_sub(1, std::memory_order_relaxed);
     e->resetForReuse(context);
     return ExchangePtr(e);
   }

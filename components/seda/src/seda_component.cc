@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: Apache-2.0
+// seda:name: an in-memory queue between routes, as Camel's SEDA component.
+//
+// A queue exists per name (the first endpoint's `size` sets its bound) and has one
+// subscription per consuming route (more than one only with multipleConsumers=true, each then
+// receiving a copy of every message). A subscription is a lock-free MPMC queue (moodycamel)
+// with a semaphore of free slots: producers share no lock, a full queue either fails the
+// exchange ("Queue full"), or with blockWhenFull waits up to offerTimeout.
+//
+// The producer puts a copy on the queue (the original goes on at once) unless a reply is
+// expected (InOut, or waitForTaskToComplete=Always): then the original is parked, without a
+// thread, until a consumer has processed the copy (its result is copied back) or `timeout`
+// passes. Consumers are `concurrentConsumers` threads per route; stopping one finishes what is
+// queued (purgeWhenStopping=true drops it instead), so graceful shutdown loses nothing.
+#include <array>
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include <concurrentqueue/blockingconcurrentqueue.h>
+#include <fmt/format.h>
+
+#include <dromedary/core/logging.h>
+#include <dromedary/engine/context.h>
+#include <dromedary/spi/component.h>
+
+namespace dromedary {
+namespace component::seda {
+
+namespace {
+
+constexpr OptionSpec kOptions[] = {
+    {"size", OptionType::Int, "1000", "The most messages the queue holds"},
+    {"concurrentConsumers", OptionType::Int, "1", "Threads consuming the queue for a route"},
+    {"multipleConsumers", OptionType::Bool, "false",
+     "Publish-subscribe: every consuming route receives a copy of each message"},
+    {"waitForTaskToComplete", OptionType::Enum, "IfReplyExpected",
+     "Whether the producer waits for the consumer to finish: IfReplyExpected (InOut), Always, "
+     "Never",
+     "IfReplyExpected,Always,Never"},
+    {"timeout", OptionType::Duration, "30000",
+     "How long a waiting producer waits for the consumer (0: for ever)"},
+    {"blockWhenFull", OptionType::Bool, "false",
+     "When the queue is full, wait for room (up to offerTimeout) instead of failing"},
+    {"offerTimeout", OptionType::Duration, "0",
+     "How long blockWhenFull waits for room (0: for ever)"},
+    {"discardIfNoConsumers", OptionType::Bool, "false",
+     "Drop the message (the exchange goes on) when no route consumes the queue"},
+    {"failIfNoConsumers", OptionType::Bool, "false",
+     "Fail the exchange when no route consumes the queue"},
+    {"purgeWhenStopping", OptionType::Bool, "false",
+     "When a consumer stops, drop what is queued instead of finishing it"},
+};
+
+enum class WaitMode { IfReplyExpected, Always, Never };
+
+class Subscription;
+
+// A producer waiting for the consumer's result. Two owners (the consumer's completion and the
+// timeout); whichever settles it first wins, the last to let go deletes it.
+struct PendingReply {
+  std::atomic<int> state{0};  // 0 waiting, 1 completed, 2 timed out
+  std::atomic<int> refs{2};
+  Exchange* original;
+  Scheduler::TimerId timer = 0;
+  std::string_view uri;
+  void release() {
+    if (refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
+  }
+};
+
+// A queued message: the copy, and the waiting producer's record when there is one.
+struct Item {
+  Exchange* exchange;
+  PendingReply* reply;
+};
+
+void resumeOriginal(void* arg) noexcept { static_cast<Exchange*>(arg)->resume(); }
+
+class Subscription {
+ public:
+  explicit Subscription(size_t capacity)
+      : slots_(static_cast<moodycamel::LightweightSemaphore::ssize_t>(capacity)) {}
+  ~Subscription() {
+    // Messages nobody consumed before the context went away: give the exchanges back.
+    Item item;
+    while (queue_.try_dequeue(item)) {
+      if (item.reply) item.reply->release();
+      ExchangeRecycler{}(item.exchange);
+    }
+  }
+
+  // Takes a slot (waiting per the producer's options); false when the queue stays full.
+  bool reserve(bool block, std::chrono::milliseconds timeout) noexcept {
+    if (slots_.tryWait()) return true;
+    if (!block) return false;
+    if (timeout.count() <= 0) return slots_.wait();
+    return slots_.wait(std::chrono::duration_cast<std::chrono::microseconds>(timeout).count());
+  }
+  void unreserve() noexcept { slots_.signal(); }
+  void push(Item item) noexcept {
+    if (!queue_.enqueue(item)) {  // out of memory: fail rather than lose it silently
+      item.exchange->fail(ErrorCode::Internal, "Could not queue the message");
+      settle(item);
+    }
+  }
+
+  bool attached() const noexcept { return attached_.load(std::memory_order_acquire); }
+  size_t queued() const noexcept { return queue_.size_approx(); }
+
+  void attach(Context& context, Processor& route, int threads, bool purge) {
+    context_ = &context;
+    route_ = &route;
+    purge_ = purge;
+    stopping_.store(false);
+    attached_.store(true, std::memory_order_release);
+    for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { consume(); });
+  }
+
+  void detach() noexcept {
+    attached_.store(false, std::memory_order_release);
+    stopping_.store(true);
+    for (std::thread& t : threads_) t.join();
+    threads_.clear();
+  }
+
+ private:
+  void consume() {
+    moodycamel::ConsumerToken token(queue_);
+    Item item;
+    while (true) {
+      bool got = queue_.wait_dequeue_timed(token, item, std::chrono::milliseconds(50));
+      if (!got) {
+        if (stopping_.load()) return;  // stopped and drained
+        continue;
+      }
+      slots_.signal();
+      if (stopping_.load() && purge_) {
+        item.exchange->fail(ErrorCode::RouteNotStarted, "Purged from the queue on stop");
+        settle(item);
+        continue;
+      }
+      processAndWait(*item.exchange, *route_);
+      settle(item);
+    }
+  }
+
+  // The consumer is done with an item: hand the result to a waiting producer, recycle the copy.
+  void settle(Item item) noexcept {
+    PendingReply* reply = item.reply;
+    if (reply) {
+      int waiting = 0;
+      if (reply->state.compare_exchange_strong(waiting, 1)) {
+        if (reply->timer != 0) context_->scheduler().cancel(reply->timer);
+        Exchange& original = *reply->original;
+        try {
+          original.copyFrom(*item.exchange);
+          if (item.exchange->failed()) {
+            original.failWithDetail(item.exchange->error().code, "Consumer failed",
+                                    item.exchange->error().message());
+          }
+        } catch (...) {
+          original.setException(std::current_exception());
+        }
+        context_->submit({&resumeOriginal, &original});
+      }
+      reply->release();
+    }
+    ExchangeRecycler{}(item.exchange);
+  }
+
+  moodycamel::BlockingConcurrentQueue<Item> queue_;
+  moodycamel::LightweightSemaphore slots_;
+  std::atomic<bool> attached_{false};
+  std::atomic<bool> stopping_{false};
+  bool purge_ = false;
+  Context* context_ = nullptr;
+  Processor* route_ = nullptr;
+  std::vector<std::thread> threads_;
+};
+
+// One named queue: up to kMaxSubscribers consuming routes. The list is read by producers
+// without a lock: slots are set once and never freed before the queue.
+class Queue {
+ public:
+  static constexpr size_t kMaxSubscribers = 16;
+
+  Queue(std::string name, size_t capacity) : name_(std::move(name)), capacity_(capacity) {
+    subscriptions_[0] = std::make_unique<Subscription>(capacity);
+    count_.store(1);
+  }
+
+  size_t capacity() const noexcept { return capacity_; }
+  size_t subscriptionCount() const noexcept { return count_.load(std::memory_order_acquire); }
+  Subscription& subscription(size_t i) noexcept { return *subscriptions_[i]; }
+
+  // A subscription for a new consuming route, or nullptr when one exists and `multiple` is off.
+  Subscription* subscribe(bool multiple) {
+    std::lock_guard lock(mutex_);
+    size_t n = count_.load();
+    for (size_t i = 0; i < n; ++i) {
+      if (!subscriptions_[i]->attached()) return subscriptions_[i].get();
+      if (!multiple) return nullptr;
+    }
+    if (n == kMaxSubscribers) return nullptr;
+    subscriptions_[n] = std::make_unique<Subscription>(capacity_);
+    count_.store(n + 1, std::memory_order_release);
+    return subscriptions_[n].get();
+  }
+
+  bool anyConsumer() const noexcept {
+    size_t n = count_.load(std::memory_order_acquire);
+    for (size_t i = 0; i < n; ++i) {
+      if (subscriptions_[i]->attached()) return true;
+    }
+    return false;
+  }
+
+ private:
+  std::string name_;
+  size_t capacity_;
+  std::mutex mutex_;
+  std::array<std::unique_ptr<Subscription>, kMaxSubscribers> subscriptions_;
+  std::atomic<size_t> count_{0};
+};
+
+struct ProducerSettings {
+  WaitMode wait;
+  std::chrono::milliseconds timeout;
+  bool block_when_full;
+  std::chrono::milliseconds offer_timeout;
+  bool discard_if_none;
+  bool fail_if_none;
+};
+
+void timeoutReply(void* arg) noexcept {
+  auto* reply = static_cast<PendingReply*>(arg);
+  int waiting = 0;
+  if (reply->state.compare_exchange_strong(waiting, 2)) {
+    Exchange& original = *reply->original;
+    original.fail(ErrorCode::Timeout, "Timed out waiting for the seda consumer to complete",
+                  reply->uri);
+    original.context()->submit({&resumeOriginal, &original});
+  }
+  reply->release();
+}
+
+class SedaProducer final : public Producer {
+ public:
+  SedaProducer(Queue& queue, std::string uri, ProducerSettings settings)
+      : queue_(queue), uri_(std::move(uri)), settings_(settings) {}
+
+  Status process(Exchange& ex) noexcept override {
+    if (!queue_.anyConsumer()) {
+      if (settings_.discard_if_none) return Status::Continue;
+      if (settings_.fail_if_none) {
+        ex.fail(ErrorCode::NoConsumers, "No consumers available on endpoint", uri_);
+        return Status::Fail;
+      }
+    }
+    bool wait = settings_.wait == WaitMode::Always ||
+                (settings_.wait == WaitMode::IfReplyExpected && ex.pattern() == Pattern::InOut);
+    size_t n = queue_.subscriptionCount();
+    // Room first, in every subscription that will get a copy: all or nothing.
+    size_t reserved = 0;
+    for (; reserved < n; ++reserved) {
+      Subscription& s = queue_.subscription(reserved);
+      if (reserved > 0 && !s.attached()) continue;
+      if (!s.reserve(settings_.block_when_full, settings_.offer_timeout)) break;
+    }
+    if (reserved < n) {
+      for (size_t i = 0; i < reserved; ++i) {
+        Subscription& s = queue_.subscription(i);
+        if (i == 0 || s.attached()) s.unreserve();
+      }
+      ex.fail(settings_.block_when_full ? ErrorCode::Timeout : ErrorCode::LimitExceeded,
+              settings_.block_when_full ? "Queue full: no room within offerTimeout" : "Queue full",
+              uri_);
+      return Status::Fail;
+    }
+    PendingReply* reply = nullptr;
+    if (wait) {
+      reply = new (std::nothrow) PendingReply();
+      if (!reply) {
+        ex.fail(ErrorCode::Internal, "Could not wait for the reply");
+        return Status::Fail;
+      }
+      reply->original = &ex;
+      reply->uri = uri_;
+    }
+    for (size_t i = 0; i < n; ++i) {
+      Subscription& s = queue_.subscription(i);
+      if (i > 0 && !s.attached()) continue;
+      Exchange* copy = ex.context()->createExchange().release();
+      try {
+        copy->copyFrom(ex);
+      } catch (...) {
+        copy->setException(std::current_exception());
+      }
+      // Only the first subscription's result goes back to a waiting producer.
+      s.push(Item{copy, i == 0 ? reply : nullptr});
+    }
+    if (!reply) return Status::Continue;
+    if (settings_.timeout.count() > 0) {
+      Scheduler& scheduler = ex.context()->scheduler();
+      reply->timer = scheduler.scheduleAfter(settings_.timeout, {&timeoutReply, reply});
+      if (reply->timer == 0) reply->release();
+    } else {
+      reply->release();  // no timeout: only the consumer settles it
+    }
+    return Status::Suspend;
+  }
+
+ private:
+  Queue& queue_;
+  std::string uri_;
+  ProducerSettings settings_;
+};
+
+class SedaConsumer final : public Consumer {
+ public:
+  SedaConsumer(Context& context, Subscription& subscription, Processor& route, int threads,
+               bool purge)
+      : context_(context), subscription_(subscription), route_(route), threads_(threads),
+        purge_(purge) {}
+  ~SedaConsumer() override { stop(); }
+
+  Result<void> start() override {
+    if (!running_) subscription_.attach(context_, route_, threads_, purge_);
+    running_ = true;
+    return {};
+  }
+  void stop() noexcept override {
+    if (running_) subscription_.detach();
+    running_ = false;
+  }
+
+ private:
+  Context& context_;
+  Subscription& subscription_;
+  Processor& route_;
+  int threads_;
+  bool purge_;
+  bool running_ = false;
+};
+
+class SedaComponent;
+
+class SedaEndpoint final : public Endpoint {
+ public:
+  SedaEndpoint(Component& component, const Uri& uri, EndpointOptions options, Queue& queue)
+      : Endpoint(component, uri, std::move(options)), queue_(queue) {}
+
+  Result<std::unique_ptr<Producer>> createProducer() override {
+    const std::string& mode = options().getString("waitForTaskToComplete");
+    ProducerSettings s{mode == "Always"  ? WaitMode::Always
+                       : mode == "Never" ? WaitMode::Never
+                                         : WaitMode::IfReplyExpected,
+                       options().getDuration("timeout"), options().getBool("blockWhenFull"),
+                       options().getDuration("offerTimeout"),
+                       options().getBool("discardIfNoConsumers"),
+                       options().getBool("failIfNoConsumers")};
+    return std::unique_ptr<Producer>(new SedaProducer(queue_, uri(), s));
+  }
+
+  Result<std::unique_ptr<Consumer>> createConsumer(Processor& processor) override {
+    int64_t threads = options().getInt("concurrentConsumers");
+    if (threads < 1 || threads > 1000) {
+      return makeError(ErrorCode::InvalidOption,
+                       fmt::format("concurrentConsumers must be 1 to 1000 for '{}'", uri()));
+    }
+    Subscription* s = queue_.subscribe(options().getBool("multipleConsumers"));
+    if (!s) {
+      return makeError(ErrorCode::DuplicateConsumer,
+                       fmt::format("'{}' already has a consuming route; set "
+                                   "multipleConsumers=true for publish-subscribe",
+                                   uri()));
+    }
+    return std::unique_ptr<Consumer>(new SedaConsumer(context(), *s, processor,
+                                                      static_cast<int>(threads),
+                                                      options().getBool("purgeWhenStopping")));
+  }
+
+ private:
+  Queue& queue_;
+};
+
+class SedaComponent final : public Component {
+ public:
+  std::string_view scheme() const override { return "seda"; }
+  std::span<const OptionSpec> endpointOptions() const override { return kOptions; }
+
+  Result<std::unique_ptr<Endpoint>> createEndpoint(const Uri& uri,
+                                                   EndpointOptions options) override {
+    if (uri.path().empty()) {
+      return makeError(ErrorCode::InvalidUri,
+                       fmt::format("a seda queue needs a name: seda:name, not '{}'", uri.text()));
+    }
+    int64_t size = options.getInt("size");
+    if (size < 1) {
+      return makeError(ErrorCode::InvalidOption,
+                       fmt::format("size must be at least 1 for '{}'", uri.text()));
+    }
+    std::lock_guard lock(mutex_);
+    auto it = queues_.find(uri.path());
+    if (it == queues_.end()) {
+      it = queues_.emplace(uri.path(), std::make_unique<Queue>(uri.path(), size)).first;
+    }
+    return std::unique_ptr<Endpoint>(new SedaEndpoint(*this, uri, std::move(options), *it->second));
+  }
+
+ private:
+  std::mutex mutex_;
+  std::map<std::string, std::unique_ptr<Queue>, std::less<>> queues_;
+};
+
+}  // namespace
+
+}  // namespace component::seda
+
+void registerSedaComponent(Context& context) {
+  context.addComponent(std::make_unique<component::seda::SedaComponent>());
+}
+
+}  // namespace dromedary
