@@ -4,6 +4,7 @@
 #include <thread>
 
 #include <dromedary/dromedary.h>
+#include <dromedary/engine/virtual_scheduler.h>
 
 #include "scenario.h"
 
@@ -77,6 +78,40 @@ class SedaSend final : public ScenarioRun {
   std::shared_ptr<Arrivals> arrivals_ = std::make_shared<Arrivals>();
 };
 DROMEDARY_SCENARIO("seda_send", SedaSend);
+
+}  // namespace
+}  // namespace dromedary::bench
+
+namespace dromedary::bench {
+namespace {
+
+// timer_log: a timer -> log route, one fire per operation, on a virtual clock (so that the
+// figure is the per-message cost of the timer path, not the period). The log line is at
+// DEBUG under an INFO threshold: the step runs, the line is not built.
+class TimerLog final : public ScenarioRun {
+ public:
+  TimerLog() : clock_(std::make_shared<VirtualScheduler>()) {
+    setLogLevel(LoggingLevel::Info);
+    context_.setScheduler(clock_);
+    registerBuiltinComponents(context_);
+    check(context_.addRoutes([](RouteBuilder& b) {
+                   b.from("timer:bench?period=1&delay=0&includeMetadata=true")
+                       .to("log:bench?level=DEBUG");
+                 }).has_value(),
+          "routes");
+    check(context_.start().has_value(), "start");
+    for (int i = 0; i < 1000; ++i) once();
+  }
+  ~TimerLog() override {
+    for (const std::string& id : context_.routeIds()) (void)context_.stopRoute(id);
+  }
+  void once() override { clock_->advance(std::chrono::milliseconds(1)); }
+
+ private:
+  std::shared_ptr<VirtualScheduler> clock_;
+  Context context_{"bench"};
+};
+DROMEDARY_SCENARIO("timer_log", TimerLog);
 
 }  // namespace
 }  // namespace dromedary::bench

@@ -102,3 +102,28 @@ TEST(ZeroAllocationTest, SimpleDate) {
 
 }  // namespace
 }  // namespace dromedary
+
+#include <dromedary/engine/virtual_scheduler.h>
+
+namespace dromedary {
+namespace {
+
+// A timer -> log route allocates nothing per message once warm (virtual time: deterministic).
+TEST(ZeroAllocationTest, TimerToLog) {
+  auto clock = std::make_shared<VirtualScheduler>();
+  testing::RouteHarness h;
+  h.context.setScheduler(clock);
+  h.start([](RouteBuilder& b) {
+    b.from("timer:t?period=1&delay=0&includeMetadata=true").routeId("r")
+        .setHeader("n", simple("${exchangeProperty.CamelTimerCounter}"))
+        .to("log:t?level=DEBUG");
+  });
+  clock->advance(std::chrono::milliseconds(200));  // warm-up
+  testing::AllocationScope scope;
+  clock->advance(std::chrono::milliseconds(1000));
+  EXPECT_EQ(scope.allocations(), 0u);
+  ASSERT_TRUE(h.context.stopRoute("r"));
+}
+
+}  // namespace
+}  // namespace dromedary
