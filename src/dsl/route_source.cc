@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "dsl/route_source.h"
 
+#include <charconv>
+
 #include <fmt/format.h>
 
 #include <dromedary/engine/context.h>
@@ -46,6 +48,13 @@ const std::vector<StepSpec>& stepSpecs() {
        Expr::None, false},
       {"stop", {"id", "description"}, {}, Expr::None, false},
       {"delay", {"asyncDelayed", "id", "description"}, {}, Expr::Required, false},
+      {"throttle",
+       {"timePeriodMillis", "rejectExecution", "asyncDelayed", "mode", "id", "description"},
+       {},
+       Expr::Required,
+       false},
+      {"threads", {"poolSize", "maxPoolSize", "maxQueueSize", "id", "description"}, {},
+       Expr::None, false},
       {"process", {"ref", "id", "description"}, {"ref"}, Expr::None, false},
   };
   return specs;
@@ -62,6 +71,13 @@ std::vector<std::string_view> stepKinds() {
   std::vector<std::string_view> kinds;
   for (const StepSpec& s : stepSpecs()) kinds.push_back(s.kind);
   return kinds;
+}
+
+std::optional<int64_t> parseInteger(std::string_view text) {
+  int64_t n = 0;
+  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (text.empty() || ec != std::errc() || p != text.data() + text.size()) return std::nullopt;
+  return n;
 }
 
 const Scalar* attribute(const std::vector<std::pair<std::string, Scalar>>& attributes,
@@ -231,6 +247,13 @@ class Translator {
       DROMEDARY_TRY_VOID(log(def, s));
     } else if (k == "stop") {
       def.stop();
+    } else if (k == "throttle") {
+      DROMEDARY_TRY_VOID(throttle(def, s, *expr));
+    } else if (k == "threads") {
+      DROMEDARY_TRY(pool, number(s, "poolSize", 10));
+      DROMEDARY_TRY(max_pool, number(s, "maxPoolSize", -1));
+      DROMEDARY_TRY(max_queue, number(s, "maxQueueSize", 1000));
+      def.threads(static_cast<int>(pool), static_cast<int>(max_pool), static_cast<int>(max_queue));
     } else if (k == "delay") {
       def.delay(*expr);  // always asynchronous here: asyncDelayed=false would block a thread
     } else if (k == "process") {
@@ -246,6 +269,40 @@ class Translator {
       return choice(def, s);
     }
     place(def, s);
+    return {};
+  }
+
+  // An integer key, or `fallback` when absent.
+  Result<int64_t> number(const StepSource& s, std::string_view key, int64_t fallback) {
+    const Scalar* a = attribute(s.attributes, key);
+    if (!a) return fallback;
+    DROMEDARY_TRY(v, resolve(*a));
+    auto n = parseInteger(v);
+    if (!n) return fileError(a->where, fmt::format("{} must be a whole number, not '{}'", key, v));
+    return *n;
+  }
+
+  Result<bool> flag(const StepSource& s, std::string_view key) {
+    const Scalar* a = attribute(s.attributes, key);
+    if (!a) return false;
+    DROMEDARY_TRY(v, resolve(*a));
+    if (v != "true" && v != "false") {
+      return fileError(a->where, fmt::format("{} must be true or false, not '{}'", key, v));
+    }
+    return v == "true";
+  }
+
+  Result<void> throttle(RouteDefinition& def, const StepSource& s, ExpressionDefinition max) {
+    if (const Scalar* mode = attribute(s.attributes, "mode")) {
+      if (mode->value != "TotalRequests") {
+        return fileError(mode->where, fmt::format("throttle mode '{}' is not supported yet",
+                                                  mode->value),
+                         "TotalRequests (N per timePeriodMillis) is");
+      }
+    }
+    DROMEDARY_TRY(period, number(s, "timePeriodMillis", 1000));
+    DROMEDARY_TRY(reject, flag(s, "rejectExecution"));
+    def.throttle(std::move(max), std::chrono::milliseconds(period), reject);
     return {};
   }
 

@@ -121,6 +121,27 @@ struct DelayModel final : StepModel {
   Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
 };
 
+/// threads(poolSize, maxPoolSize): the rest of the route runs on this step's own pool.
+struct ThreadsModel final : StepModel {
+  int pool_size = 10;
+  int max_pool_size = 20;
+  int max_queue_size = 1000;
+  std::string_view kind() const override { return "threads"; }
+  Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
+};
+
+/// throttle(maximumRequests, timePeriod): at most N exchanges pass per period; the others
+/// wait (without a thread) in arrival order, or are rejected with rejectExecution.
+struct ThrottleModel final : StepModel {
+  explicit ThrottleModel(ExpressionDefinition m) : maximum(std::move(m)) {}
+  ExpressionDefinition maximum;
+  std::chrono::milliseconds period{1000};
+  bool reject = false;
+  std::string_view kind() const override { return "throttle"; }
+  std::string describe() const override { return "throttle[" + maximum.describe() + "]"; }
+  Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
+};
+
 struct StopModel final : StepModel {
   std::string_view kind() const override { return "stop"; }
   Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;

@@ -252,6 +252,29 @@ RouteDefinition& RouteDefinition::delay(ExpressionDefinition millis) {
   return add(std::make_unique<eip::DelayModel>(std::move(millis)));
 }
 
+RouteDefinition& RouteDefinition::threads(int pool_size, int max_pool_size, int max_queue_size) {
+  auto step = std::make_unique<eip::ThreadsModel>();
+  step->pool_size = pool_size;
+  step->max_pool_size = max_pool_size < 0 ? std::max(pool_size, 20) : max_pool_size;
+  step->max_queue_size = max_queue_size;
+  return add(std::move(step));
+}
+
+RouteDefinition& RouteDefinition::throttle(ExpressionDefinition maximum_requests,
+                                           std::chrono::milliseconds time_period,
+                                           bool reject_execution) {
+  auto step = std::make_unique<eip::ThrottleModel>(std::move(maximum_requests));
+  step->period = time_period;
+  step->reject = reject_execution;
+  return add(std::move(step));
+}
+
+RouteDefinition& RouteDefinition::throttle(int64_t maximum_requests,
+                                           std::chrono::milliseconds time_period,
+                                           bool reject_execution) {
+  return throttle(constant(Value(maximum_requests)), time_period, reject_execution);
+}
+
 RouteDefinition& RouteDefinition::delay(std::chrono::milliseconds millis) {
   return delay(constant(Value(static_cast<int64_t>(millis.count()))));
 }

@@ -273,3 +273,50 @@ TEST_F(YamlRoutesTest, NoRouteIsAddedWhenOneFails) {
 
 }  // namespace
 }  // namespace dromedary::testing
+
+namespace dromedary::testing {
+namespace {
+
+TEST(YamlAsyncStepsTest, DelayThrottleThreadsAndSeda) {
+  RouteHarness h;
+  auto r = loadYamlRoutes(h.context, R"(
+- from:
+    uri: direct:in
+    steps:
+      - threads:
+          poolSize: 2
+      - throttle:
+          constant: 100
+          timePeriodMillis: 1000
+      - delay:
+          simple: "${header.wait}"
+      - to: seda:next
+- from:
+    uri: seda:next
+    steps:
+      - to: mock:out
+)", "async.yaml");
+  ASSERT_TRUE(r) << r.error().toString();
+  ASSERT_TRUE(h.context.start());
+  ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:in", "a", "wait", Value(5)));
+  h.mock("mock:out").expectedBodiesReceived({Value("a")});
+  EXPECT_TRUE(h.mock("mock:out").assertIsSatisfied(std::chrono::seconds(5)));
+}
+
+TEST(YamlAsyncStepsTest, ThrottleModeNotYetSupportedSaysSo) {
+  RouteHarness h;
+  auto r = loadYamlRoutes(h.context, R"(- from:
+    uri: direct:in
+    steps:
+      - throttle:
+          constant: 5
+          mode: ConcurrentRequests
+)", "t.yaml");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message,
+            "throttle mode 'ConcurrentRequests' is not supported yet at t.yaml:6:11; "
+            "TotalRequests (N per timePeriodMillis) is");
+}
+
+}  // namespace
+}  // namespace dromedary::testing

@@ -107,6 +107,22 @@ class RouteDefinition {
   /// exchange is parked on the context's scheduler and resumed on a worker; no thread waits.
   RouteDefinition& delay(ExpressionDefinition millis);
   RouteDefinition& delay(std::chrono::milliseconds millis);
+  /// At most `maximum_requests` exchanges pass per `time_period` (Camel's throttle in its
+  /// TotalRequests mode); the others wait in order, holding no thread, or with
+  /// `reject_execution` fail ("Exceeded the max throttle rate of N within Pms").
+  RouteDefinition& throttle(ExpressionDefinition maximum_requests,
+                            std::chrono::milliseconds time_period = std::chrono::seconds(1),
+                            bool reject_execution = false);
+  RouteDefinition& throttle(int64_t maximum_requests,
+                            std::chrono::milliseconds time_period = std::chrono::seconds(1),
+                            bool reject_execution = false);
+
+  // --- threads ----------------------------------------------------------------------
+  /// The rest of the route runs on this step's own pool of `pool_size` threads (Camel's
+  /// threads()); beyond `max_queue_size` waiting exchanges the caller runs it itself.
+  /// `max_pool_size` (default max(pool_size, 20)) is checked, not needed: see docs/async.md.
+  RouteDefinition& threads(int pool_size = 10, int max_pool_size = -1,
+                           int max_queue_size = 1000);
 
   // --- logging --------------------------------------------------------------------
   /// Logs `message` (a Simple template: "Got ${body} from ${header.from}") at INFO under the
