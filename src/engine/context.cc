@@ -280,6 +280,16 @@ Result<void> compileRoute(Context& context, Route& route) {
 
 Result<void> startRouteConsumer(Route& route) {
   if (route.status == RouteStatus::Started) return {};
+  if (route.status == RouteStatus::Suspended && route.consumer) {
+    auto resumed = route.consumer->start();
+    if (!resumed) {
+      Error e = resumed.error();
+      e.message += fmt::format(" (resuming route '{}')", route.id);
+      return e;
+    }
+    route.status = RouteStatus::Started;
+    return {};
+  }
   auto consumer = route.from->createConsumer(route.entry);
   if (!consumer) {
     Error e = consumer.error();
@@ -411,6 +421,34 @@ Result<StopReport> Context::stopRoute(std::string_view route_id) {
   report.took = since(begin);
   r->consumer.reset();
   return report;
+}
+
+Result<StopReport> Context::suspendRoute(std::string_view route_id) {
+  Route* r = impl_->findRoute(route_id);
+  if (!r) return noSuchRoute(route_id, routeIds());
+  StopReport report;
+  if (r->status != RouteStatus::Started) return report;
+  auto begin = Clock::now();
+  if (r->consumer) r->consumer->stop();
+  r->status = RouteStatus::Suspended;
+  report.forced = drain({r}, impl_->shutdown_timeout, impl_->log);
+  report.graceful = report.forced.empty();
+  report.took = since(begin);
+  impl_->log.log(LoggingLevel::Info, fmt::format("Route: {} suspended", r->id));
+  return report;
+}
+
+Result<void> Context::resumeRoute(std::string_view route_id) {
+  Route* r = impl_->findRoute(route_id);
+  if (!r) return noSuchRoute(route_id, routeIds());
+  if (r->status != RouteStatus::Suspended) {
+    return makeError(ErrorCode::RouteNotStarted,
+                     fmt::format("route '{}' is not suspended (it is {})", r->id,
+                                 r->status == RouteStatus::Started ? "started" : "stopped"));
+  }
+  DROMEDARY_TRY_VOID(startRouteConsumer(*r));
+  impl_->log.log(LoggingLevel::Info, fmt::format("Route: {} resumed", r->id));
+  return {};
 }
 
 uint64_t Context::inflight(std::string_view route_id) const {

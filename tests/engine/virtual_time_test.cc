@@ -128,3 +128,44 @@ TEST_F(VirtualTimeTest, StoppedTimerFiresNoMore) {
 
 }  // namespace
 }  // namespace dromedary::testing
+
+namespace dromedary::testing {
+namespace {
+
+using namespace std::chrono_literals;
+
+TEST_F(VirtualTimeTest, SchedulerComponentWithCamelsDefaults) {
+  h.start([](RouteBuilder& b) { b.from("scheduler:poll").to("mock:out"); });
+  clock->advance(999ms);
+  EXPECT_EQ(received("mock:out"), 0u) << "initialDelay 1000";
+  clock->advance(1ms);
+  EXPECT_EQ(received("mock:out"), 1u);
+  clock->advance(1s);
+  EXPECT_EQ(received("mock:out"), 3u) << "then every delay (500)";
+}
+
+TEST_F(VirtualTimeTest, SuspendedRouteTakesNoWorkAndResumes) {
+  h.start([](RouteBuilder& b) {
+    b.from("timer:t?period=1s&delay=0").routeId("r").to("mock:out");
+  });
+  clock->advance(1s);
+  EXPECT_EQ(received("mock:out"), 2u);
+  ASSERT_TRUE(h.context.suspendRoute("r"));
+  EXPECT_EQ(h.context.routeStatus("r"), RouteStatus::Suspended);
+  clock->advance(10s);
+  EXPECT_EQ(received("mock:out"), 2u);
+  ASSERT_TRUE(h.context.resumeRoute("r"));
+  EXPECT_EQ(h.context.routeStatus("r"), RouteStatus::Started);
+  clock->advance(2s);
+  EXPECT_GE(received("mock:out"), 3u);
+}
+
+TEST_F(VirtualTimeTest, ResumingARouteThatIsNotSuspendedSaysWhy) {
+  h.start([](RouteBuilder& b) { b.from("timer:t?period=1s").routeId("r").to("mock:out"); });
+  auto resumed = h.context.resumeRoute("r");
+  ASSERT_FALSE(resumed);
+  EXPECT_EQ(resumed.error().message, "route 'r' is not suspended (it is started)");
+}
+
+}  // namespace
+}  // namespace dromedary::testing

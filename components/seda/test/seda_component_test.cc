@@ -234,3 +234,35 @@ TEST(SedaTest, PurgeWhenStoppingDropsWhatIsQueued) {
 
 }  // namespace
 }  // namespace dromedary::testing
+
+namespace dromedary::testing {
+namespace {
+
+TEST(SedaRouteControlTest, StoppedConsumingRouteLeavesMessagesQueuedForItsRestart) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) {
+    b.from("direct:in").to("seda:q");
+    b.from("seda:q").routeId("consumer").to("mock:out");
+  });
+  ASSERT_TRUE(h.context.suspendRoute("consumer"));
+  for (int i = 0; i < 5; ++i) ASSERT_TRUE(h.producer.sendBody("direct:in", Value(i)));
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_EQ(h.mock("mock:out").receivedExchanges().size(), 0u) << "suspended: takes no work";
+  ASSERT_TRUE(h.context.resumeRoute("consumer"));
+  h.mock("mock:out").expectedMessageCount(5);
+  EXPECT_TRUE(h.mock("mock:out").assertIsSatisfied(std::chrono::seconds(5)));
+}
+
+TEST(SedaRouteControlTest, StoppedDirectRouteRejectsWithAClearError) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) {
+    b.from("direct:svc?block=false").routeId("svc").to("mock:out");
+  });
+  ASSERT_TRUE(h.context.stopRoute("svc"));
+  auto sent = h.producer.sendBody("direct:svc?block=false", "a");
+  ASSERT_FALSE(sent);
+  EXPECT_EQ(sent.error().message, "No consumers available on endpoint: direct://svc");
+}
+
+}  // namespace
+}  // namespace dromedary::testing

@@ -184,6 +184,57 @@ class TimerEndpoint final : public Endpoint {
   }
 };
 
+// scheduler:name — Camel's scheduler component (a polling consumer's schedule): the same
+// machinery as the timer with its option names and defaults: initialDelay 1000, delay 500,
+// useFixedDelay true (false = fixed rate), repeatCount.
+constexpr OptionSpec kSchedulerOptions[] = {
+    {"initialDelay", OptionType::Duration, "1000", "Time before the first run"},
+    {"delay", OptionType::Duration, "500", "Time between runs"},
+    {"useFixedDelay", OptionType::Bool, "true",
+     "Wait delay after each run ends (true) or run at fixed times (false)"},
+    {"repeatCount", OptionType::Int, "0", "Run this many times, then stop; 0 is forever"},
+    {"includeMetadata", OptionType::Bool, "false",
+     "Set CamelTimerName, CamelTimerFiredTime, CamelTimerPeriod, CamelTimerCounter and "
+     "CamelMessageTimestamp on each exchange"},
+};
+
+class SchedulerEndpoint final : public Endpoint {
+ public:
+  using Endpoint::Endpoint;
+
+  Result<std::unique_ptr<Producer>> createProducer() override {
+    return makeError(ErrorCode::InvalidUri,
+                     fmt::format("the scheduler component only consumes: cannot send to '{}'",
+                                 uri()));
+  }
+
+  Result<std::unique_ptr<Consumer>> createConsumer(Processor& processor) override {
+    TimerSettings s{std::string(parsedUri().path()), options().getDuration("delay"),
+                    options().getDuration("initialDelay"), options().getInt("repeatCount"),
+                    !options().getBool("useFixedDelay"), options().getBool("includeMetadata")};
+    if (s.period.count() <= 0 && s.repeat_count != 1) {
+      return makeError(ErrorCode::InvalidOption,
+                       fmt::format("delay must be positive for '{}' (or repeatCount=1)", uri()));
+    }
+    return std::unique_ptr<Consumer>(new TimerConsumer(context(), processor, std::move(s)));
+  }
+};
+
+class SchedulerComponent final : public Component {
+ public:
+  std::string_view scheme() const override { return "scheduler"; }
+  std::span<const OptionSpec> endpointOptions() const override { return kSchedulerOptions; }
+  Result<std::unique_ptr<Endpoint>> createEndpoint(const Uri& uri,
+                                                   EndpointOptions options) override {
+    if (uri.path().empty()) {
+      return makeError(ErrorCode::InvalidUri,
+                       fmt::format("a scheduler needs a name: scheduler:name, not '{}'",
+                                   uri.text()));
+    }
+    return std::unique_ptr<Endpoint>(new SchedulerEndpoint(*this, uri, std::move(options)));
+  }
+};
+
 class TimerComponent final : public Component {
  public:
   std::string_view scheme() const override { return "timer"; }
@@ -204,6 +255,7 @@ class TimerComponent final : public Component {
 
 void registerTimerComponent(Context& context) {
   context.addComponent(std::make_unique<component::timer::TimerComponent>());
+  context.addComponent(std::make_unique<component::timer::SchedulerComponent>());
 }
 
 }  // namespace dromedary

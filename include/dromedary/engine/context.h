@@ -65,7 +65,7 @@ class Properties {
   std::map<std::string, std::string, std::less<>> values_;
 };
 
-enum class RouteStatus : uint8_t { Stopped, Started };
+enum class RouteStatus : uint8_t { Stopped, Started, Suspended };
 
 /// What a (graceful) stop had to do.
 struct StopReport {
@@ -130,6 +130,10 @@ class Context {
   Result<void> startRoute(std::string_view route_id);
   /// Stops the route's consumer and waits (up to the shutdown timeout) for its exchanges.
   Result<StopReport> stopRoute(std::string_view route_id);
+  /// Suspends a started route: its consumer stops taking work (waiting for what is in flight,
+  /// up to the shutdown timeout) but is kept, so resumeRoute() continues where it was.
+  Result<StopReport> suspendRoute(std::string_view route_id);
+  Result<void> resumeRoute(std::string_view route_id);
   /// Exchanges in flight in a route (summed over threads; derived, not a shared counter).
   uint64_t inflight(std::string_view route_id) const;
   uint64_t inflight() const;
