@@ -29,7 +29,7 @@ class SedaHop final : public ScenarioRun {
     setLogLevel(LoggingLevel::Warn);
     registerBuiltinComponents(context_);
     auto added = context_.addRoutes([this](RouteBuilder& b) {
-      b.from("seda:hop?size=100000").process(arrivals_);
+      b.from("seda:hop?size=100000&concurrentConsumers=2").process(arrivals_);
     });
     check(added.has_value(), "routes");
     check(context_.start().has_value(), "start");
@@ -50,7 +50,9 @@ class SedaHop final : public ScenarioRun {
   ProducerTemplate producer_;
   std::shared_ptr<Arrivals> arrivals_ = std::make_shared<Arrivals>();
 };
-DROMEDARY_SCENARIO("seda_hop", SedaHop);
+// seda_hop: 1 producer -> 1 queue -> consumers, and (2 threads) 2 producers at once.
+ScenarioRegistrar seda_hop_registrar(
+    "seda_hop", [] { return std::unique_ptr<ScenarioRun>(new SedaHop()); }, 2);
 
 // seda_send: the producer side alone (enqueue a copy and go on), the consumer draining.
 class SedaSend final : public ScenarioRun {
