@@ -7,7 +7,7 @@
 
 #include <dromedary/engine/virtual_scheduler.h>
 
-#include "support/route_harness.h"
+#include "support/virtual_time_harness.h"
 
 namespace dromedary::testing {
 namespace {
@@ -16,16 +16,6 @@ using namespace std::chrono_literals;
 
 class ThrottleTest : public ::testing::Test {
  protected:
-  ThrottleTest() : clock(std::make_shared<VirtualScheduler>()) { h.context.setScheduler(clock); }
-  ~ThrottleTest() override {
-    std::atomic<bool> stopped{false};
-    std::thread stopper([&] {
-      h.context.stop();
-      stopped = true;
-    });
-    while (!stopped) clock->advance(1s);
-    stopper.join();
-  }
   // `count` timers that each fire once, at 0, into direct:throttled.
   static void burst(RouteBuilder& b, int count) {
     for (int i = 0; i < count; ++i) {
@@ -34,8 +24,9 @@ class ThrottleTest : public ::testing::Test {
   }
   size_t received() { return h.mock("mock:out").receivedExchanges().size(); }
 
-  std::shared_ptr<VirtualScheduler> clock;
-  RouteHarness h;
+  VirtualTimeHarness harness;
+  std::shared_ptr<VirtualScheduler>& clock = harness.clock;
+  RouteHarness& h = harness.routes;
 };
 
 TEST_F(ThrottleTest, AtMostNPerPeriodTheRestWaitInOrder) {

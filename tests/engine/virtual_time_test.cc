@@ -1,14 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // Virtual time: a context on a VirtualScheduler runs timers and delays when the test
 // advances the clock, on the test's thread, deterministically. No sleeps in these tests.
-#include <atomic>
-#include <thread>
-
 #include <fmt/format.h>
 
 #include <dromedary/engine/virtual_scheduler.h>
 
-#include "support/route_harness.h"
+#include "support/virtual_time_harness.h"
 
 namespace dromedary::testing {
 namespace {
@@ -17,24 +14,11 @@ using namespace std::chrono_literals;
 
 class VirtualTimeTest : public ::testing::Test {
  protected:
-  VirtualTimeTest() : clock(std::make_shared<VirtualScheduler>()) {
-    h.context.setScheduler(clock);
-  }
-  // A graceful stop waits for parked exchanges, and only advancing time finishes them: stop
-  // on another thread while this one moves the clock.
-  ~VirtualTimeTest() override {
-    std::atomic<bool> stopped{false};
-    std::thread stopper([&] {
-      h.context.stop();
-      stopped = true;
-    });
-    while (!stopped) clock->advance(1s);
-    stopper.join();
-  }
   size_t received(std::string_view uri) { return h.mock(uri).receivedExchanges().size(); }
 
-  std::shared_ptr<VirtualScheduler> clock;
-  RouteHarness h;
+  VirtualTimeHarness harness;
+  std::shared_ptr<VirtualScheduler>& clock = harness.clock;
+  RouteHarness& h = harness.routes;
 };
 
 TEST_F(VirtualTimeTest, AnHourOfTimerFiresInAnInstant) {

@@ -24,31 +24,28 @@ namespace dromedary::dsl {
 
 namespace {
 
+SourceRef markRef(const std::string& file, const YAML::Mark& m) {
+  SourceRef where;
+  where.file = file;
+  if (m.line >= 0) {
+    where.line = static_cast<uint32_t>(m.line + 1);
+    where.column = static_cast<uint32_t>(m.column + 1);
+  }
+  return where;
+}
+
 class YamlReader {
  public:
   explicit YamlReader(std::string file) : file_(std::move(file)) {}
 
-  SourceRef at(const YAML::Node& node) const {
-    YAML::Mark m = node.Mark();
-    SourceRef where;
-    where.file = file_;
-    if (m.line >= 0) {
-      where.line = static_cast<uint32_t>(m.line + 1);
-      where.column = static_cast<uint32_t>(m.column + 1);
-    }
-    return where;
-  }
+  SourceRef at(const YAML::Node& node) const { return markRef(file_, node.Mark()); }
 
   Result<std::vector<RouteSource>> read(std::string_view text) {
     YAML::Node root;
     try {
       root = YAML::Load(std::string(text));
     } catch (const YAML::ParserException& e) {
-      SourceRef where;
-      where.file = file_;
-      where.line = static_cast<uint32_t>(e.mark.line + 1);
-      where.column = static_cast<uint32_t>(e.mark.column + 1);
-      return fileError(where, fmt::format("invalid YAML: {}", e.msg));
+      return fileError(markRef(file_, e.mark), fmt::format("invalid YAML: {}", e.msg));
     }
     std::vector<RouteSource> routes;
     if (root.IsNull()) return routes;
@@ -289,11 +286,7 @@ Result<std::vector<RouteSource>> readYamlRoutes(std::string_view text, const std
   try {
     return YamlReader(file).read(text);
   } catch (const YAML::Exception& e) {
-    SourceRef where;
-    where.file = file;
-    where.line = static_cast<uint32_t>(e.mark.line + 1);
-    where.column = static_cast<uint32_t>(e.mark.column + 1);
-    return fileError(where, fmt::format("invalid YAML: {}", e.msg));
+    return fileError(markRef(file, e.mark), fmt::format("invalid YAML: {}", e.msg));
   }
 }
 
