@@ -83,13 +83,16 @@ Context::Context(std::string name) : impl_(std::make_unique<detail::ContextImpl>
 Context::~Context() {
   if (impl_->started) stop();
   // Nothing runs once the threads are gone: then routes, producers and endpoints can go.
+  // The scheduler object outlives them (their destructors may cancel what they scheduled);
+  // only its thread stops here.
   impl_->workers.reset();
-  impl_->scheduler.reset();
+  if (auto* loop = dynamic_cast<detail::TimerLoop*>(impl_->scheduler.get())) loop->shutdown();
   // Routes (and their consumers) go before the producers and endpoints they use.
   impl_->routes.clear();
   impl_->producers_by_text.clear();
   impl_->producers.clear();
   impl_->endpoints.clear();
+  impl_->scheduler.reset();
 }
 
 const std::string& Context::name() const noexcept { return impl_->name; }

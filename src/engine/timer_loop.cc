@@ -3,13 +3,15 @@
 
 namespace dromedary::detail {
 
-TimerLoop::~TimerLoop() {
+TimerLoop::~TimerLoop() { shutdown(); }
+
+void TimerLoop::shutdown() noexcept {
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
   }
   wake_.notify_all();
-  if (thread_.joinable()) thread_.join();
+  if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id()) thread_.join();
 }
 
 int64_t TimerLoop::epochMillis() const noexcept {

@@ -16,6 +16,8 @@ class TimerLoop final : public Scheduler {
  public:
   TimerLoop() = default;
   ~TimerLoop() override;
+  /// Stops the thread: no task runs after this returns (scheduling still accepts, silently).
+  void shutdown() noexcept;
 
   TimePoint now() const noexcept override { return Clock::now(); }
   int64_t epochMillis() const noexcept override;
