@@ -64,6 +64,25 @@ for sig in TERM INT; do
   check "run stops gracefully on SIG$sig (got $code)" $?
 done
 
+# SIGTERM while an exchange is in flight (parked in a delay): the stop waits for it.
+cat > "$tmp/slow.yaml" <<'YAML'
+- from:
+    uri: timer:slow?delay=0&repeatCount=1
+    steps:
+      - log: "started"
+      - delay:
+          constant: 1500
+      - log: "finished after the delay"
+YAML
+"$bin" run "$tmp/slow.yaml" > "$tmp/out" 2>&1 &
+pid=$!
+for _ in $(seq 100); do grep -q "started" "$tmp/out" && break; sleep 0.05; done
+kill -s TERM $pid
+wait $pid
+code=$?
+[ $code -eq 0 ] && grep -q "finished after the delay" "$tmp/out"
+check "SIGTERM drains the in-flight exchange before exiting (got $code)" $?
+
 # A route that does not start: exit 1 and the reason.
 cat > "$tmp/nostart.yaml" <<'YAML'
 - from:
