@@ -11,7 +11,9 @@
 
 namespace dromedary::dsl {
 
-Result<std::vector<RouteSource>> readYamlRoutes(std::string_view text, const std::string& file);
+/// `beans` receives the file's `beans:` entries.
+Result<std::vector<RouteSource>> readYamlRoutes(std::string_view text, const std::string& file,
+                                                std::vector<BeanSource>& beans);
 
 /// `ignored` receives a line per element that was skipped (Spring beans around a
 /// camelContext), naming it and its position.

@@ -32,7 +32,7 @@ Result<std::string> readFile(const fs::path& path) {
 
 // Reads one file's routes (not yet added).
 Result<void> readRoutes(const fs::path& path, std::vector<dsl::RouteSource>& out,
-                        LoadReport& report) {
+                        std::vector<dsl::BeanSource>& beans, LoadReport& report) {
   DROMEDARY_TRY(text, readFile(path));
   std::string name = path.string();
   std::vector<dsl::RouteSource> routes;
@@ -40,7 +40,7 @@ Result<void> readRoutes(const fs::path& path, std::vector<dsl::RouteSource>& out
     DROMEDARY_TRY(r, dsl::readXmlRoutes(text, name, report.notes));
     routes = std::move(r);
   } else {
-    DROMEDARY_TRY(r, dsl::readYamlRoutes(text, name));
+    DROMEDARY_TRY(r, dsl::readYamlRoutes(text, name, beans));
     routes = std::move(r);
   }
   report.files.push_back(name);
@@ -49,8 +49,8 @@ Result<void> readRoutes(const fs::path& path, std::vector<dsl::RouteSource>& out
 }
 
 Result<LoadReport> add(Context& context, std::vector<dsl::RouteSource>& routes,
-                       LoadReport report) {
-  DROMEDARY_TRY_VOID(dsl::addRouteSources(context, routes));
+                       const std::vector<dsl::BeanSource>& beans, LoadReport report) {
+  DROMEDARY_TRY_VOID(dsl::addRouteSources(context, routes, beans));
   report.routes = routes.size();
   return report;
 }
@@ -96,16 +96,18 @@ Result<LoadReport> loadRoutes(Context& context, const std::vector<std::string>& 
     report.notes.push_back(fmt::format("loaded properties from {}", props.string()));
   }
   std::vector<dsl::RouteSource> routes;
-  for (const fs::path& f : files) DROMEDARY_TRY_VOID(readRoutes(f, routes, report));
-  return add(context, routes, std::move(report));
+  std::vector<dsl::BeanSource> beans;
+  for (const fs::path& f : files) DROMEDARY_TRY_VOID(readRoutes(f, routes, beans, report));
+  return add(context, routes, beans, std::move(report));
 }
 
 Result<LoadReport> loadYamlRoutes(Context& context, std::string_view text,
                                   const std::string& name) {
-  DROMEDARY_TRY(routes, dsl::readYamlRoutes(text, name));
+  std::vector<dsl::BeanSource> beans;
+  DROMEDARY_TRY(routes, dsl::readYamlRoutes(text, name, beans));
   LoadReport report;
   report.files.push_back(name);
-  return add(context, routes, std::move(report));
+  return add(context, routes, beans, std::move(report));
 }
 
 Result<LoadReport> loadXmlRoutes(Context& context, std::string_view text,
@@ -113,7 +115,7 @@ Result<LoadReport> loadXmlRoutes(Context& context, std::string_view text,
   LoadReport report;
   DROMEDARY_TRY(routes, dsl::readXmlRoutes(text, name, report.notes));
   report.files.push_back(name);
-  return add(context, routes, std::move(report));
+  return add(context, routes, {}, std::move(report));
 }
 
 }  // namespace dromedary

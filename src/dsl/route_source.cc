@@ -395,7 +395,19 @@ const std::vector<std::string_view>& expressionLanguages() {
   return languages;
 }
 
-Result<void> addRouteSources(Context& context, const std::vector<RouteSource>& routes) {
+Result<void> addRouteSources(Context& context, const std::vector<RouteSource>& routes,
+                             const std::vector<BeanSource>& beans) {
+  for (const BeanSource& bean : beans) {
+    if (context.processorByName(bean.name.value)) continue;
+    return fileError(bean.name.where,
+                     fmt::format("bean '{}'{} cannot be created: there are no Java classes here",
+                                 bean.name.value,
+                                 bean.type.empty() ? std::string()
+                                                   : fmt::format(" of type '{}'", bean.type)),
+                     fmt::format("bind a C++ processor under this name with "
+                                 "Context::bindProcessor(\"{}\", ...)",
+                                 bean.name.value));
+  }
   Translator translator(context);
   RouteBuilder builder;
   for (const RouteSource& r : routes) DROMEDARY_TRY_VOID(translator.route(builder, r));

@@ -49,6 +49,12 @@ struct RouteSource {
   std::vector<StepSource> steps;
 };
 
+/// A `beans:` entry of a YAML file: a name a route refers to (process: {ref: name}).
+struct BeanSource {
+  Scalar name;
+  std::string type;  ///< the Java class it names in Camel, shown in errors
+};
+
 /// "routes.yaml:7:9" (or the file alone when the line is not known).
 std::string positionText(const SourceRef& where);
 
@@ -63,6 +69,9 @@ const std::vector<std::string_view>& expressionLanguages();
 
 /// Validates the routes and adds them to `context` (placeholders resolved, steps built with
 /// their positions), all or nothing.
-Result<void> addRouteSources(Context& context, const std::vector<RouteSource>& routes);
+/// Declared beans must be bound in the context (Context::bindProcessor) under their names:
+/// Java classes cannot be created here.
+Result<void> addRouteSources(Context& context, const std::vector<RouteSource>& routes,
+                             const std::vector<BeanSource>& beans = {});
 
 }  // namespace dromedary::dsl

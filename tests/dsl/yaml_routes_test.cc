@@ -133,6 +133,36 @@ TEST_F(YamlRoutesTest, ProcessRefUsesABoundProcessor) {
   EXPECT_TRUE(h.mock("mock:out").assertIsSatisfied());
 }
 
+TEST_F(YamlRoutesTest, BeansBoundInCppAreAccepted) {
+  class Noop final : public Processor {
+   public:
+    Status process(Exchange&) override { return Status::Continue; }
+  };
+  h.context.bindProcessor("audit", std::make_shared<Noop>());
+  load(R"(
+- beans:
+    - name: audit
+      type: com.acme.AuditProcessor
+- from:
+    uri: direct:in
+    steps:
+      - process: audit
+      - to: mock:out
+)");
+  ASSERT_TRUE(h.producer.sendBody("direct:in", "a"));
+  EXPECT_EQ(h.mock("mock:out").receivedExchanges().size(), 1u);
+}
+
+TEST_F(YamlRoutesTest, UnboundBeanSaysWhatToDo) {
+  EXPECT_EQ(error(R"(- beans:
+    - name: audit
+      type: com.acme.AuditProcessor
+)"),
+            "bean 'audit' of type 'com.acme.AuditProcessor' cannot be created: there are no Java "
+            "classes here at routes.yaml:2:13; bind a C++ processor under this name with "
+            "Context::bindProcessor(\"audit\", ...)");
+}
+
 TEST_F(YamlRoutesTest, AutoStartupFalseLeavesTheRouteStopped) {
   load(R"(
 - route:

@@ -36,7 +36,8 @@ SourceRef markRef(const std::string& file, const YAML::Mark& m) {
 
 class YamlReader {
  public:
-  explicit YamlReader(std::string file) : file_(std::move(file)) {}
+  YamlReader(std::string file, std::vector<BeanSource>& beans)
+      : file_(std::move(file)), beans_(beans) {}
 
   SourceRef at(const YAML::Node& node) const { return markRef(file_, node.Mark()); }
 
@@ -68,12 +69,14 @@ class YamlReader {
         r.where = at(entry.first);
         DROMEDARY_TRY_VOID(from(entry.second, r));
         routes.push_back(std::move(r));
-      } else if (key == "routeConfiguration" || key == "beans" || key == "rest" ||
+      } else if (key == "beans") {
+        DROMEDARY_TRY_VOID(readBeans(entry.second));
+      } else if (key == "routeConfiguration" || key == "rest" ||
                  key == "routeTemplate" || key == "templatedRoute" || key == "errorHandler") {
         return fileError(at(entry.first), fmt::format("'{}' is not supported yet", key),
-                         key == "beans" ? "bind processors in C++ with Context::bindProcessor "
-                                          "and refer to them with process: {ref: name}"
-                                        : "");
+                         key == "routeConfiguration"
+                             ? "error handlers and onException come with issue #6"
+                             : "");
       } else {
         return fileError(at(entry.first), fmt::format("unknown entry '{}'", key),
                          suggestion(key, {"route", "from"}));
@@ -83,6 +86,32 @@ class YamlReader {
   }
 
  private:
+  // - beans:
+  //     - name: myProcessor
+  //       type: com.acme.MyProcessor
+  Result<void> readBeans(const YAML::Node& node) {
+    if (!node.IsSequence()) return fileError(at(node), "beans must be a list");
+    for (const YAML::Node& item : node) {
+      if (!item.IsMap()) return fileError(at(item), "a bean must be a map with name and type");
+      BeanSource bean;
+      bool named = false;
+      for (const auto& kv : item) {
+        std::string key = kv.first.as<std::string>();
+        if (key == "name") {
+          DROMEDARY_TRY(name, scalar(kv.second, key));
+          bean.name = std::move(name);
+          named = true;
+        } else if (key == "type") {
+          DROMEDARY_TRY(type, scalar(kv.second, key));
+          bean.type = type.value;
+        }  // properties, constructors ...: they configure a Java object that is not made here
+      }
+      if (!named) return fileError(at(item), "a bean needs 'name'");
+      beans_.push_back(std::move(bean));
+    }
+    return {};
+  }
+
   Result<Scalar> scalar(const YAML::Node& node, std::string_view key) const {
     if (!node.IsScalar()) {
       return fileError(at(node), fmt::format("'{}' must be a single value, not a {}", key,
@@ -278,13 +307,15 @@ class YamlReader {
   }
 
   std::string file_;
+  std::vector<BeanSource>& beans_;
 };
 
 }  // namespace
 
-Result<std::vector<RouteSource>> readYamlRoutes(std::string_view text, const std::string& file) {
+Result<std::vector<RouteSource>> readYamlRoutes(std::string_view text, const std::string& file,
+                                                std::vector<BeanSource>& beans) {
   try {
-    return YamlReader(file).read(text);
+    return YamlReader(file, beans).read(text);
   } catch (const YAML::Exception& e) {
     return fileError(markRef(file, e.mark), fmt::format("invalid YAML: {}", e.msg));
   }
