@@ -6,6 +6,7 @@
 #include <dromedary/dromedary.h>
 #include <dromedary/engine/virtual_scheduler.h>
 
+#include "latency_histogram.h"
 #include "scenario.h"
 
 namespace dromedary::bench {
@@ -38,18 +39,31 @@ class SedaHop final : public ScenarioRun {
   ~SedaHop() override { context_.stop(); }
 
   void once() override {
+    auto begin = std::chrono::steady_clock::now();
     uint64_t expected = arrivals_->count.load(std::memory_order_acquire) + 1;
     check(producer_.sendBody("seda:hop?size=100000", "order-1").has_value(), "send");
     while (arrivals_->count.load(std::memory_order_acquire) < expected) {
       // the consumer thread is on its way: spin briefly, as a latency benchmark does
     }
+    latency_.record(static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() -
+                                                             begin)
+            .count()));
+  }
+  void resetFigures() override { latency_.reset(); }
+  void report(std::vector<std::pair<std::string, double>>& figures) override {
+    figures.emplace_back("p50_ns", latency_.percentile(0.50));
+    figures.emplace_back("p99_ns", latency_.percentile(0.99));
+    figures.emplace_back("p999_ns", latency_.percentile(0.999));
   }
 
  private:
   Context context_{"bench"};
   ProducerTemplate producer_;
   std::shared_ptr<Arrivals> arrivals_ = std::make_shared<Arrivals>();
+  LatencyHistogram latency_;
 };
+
 // seda_hop: 1 producer -> 1 queue -> consumers, and (2 threads) 2 producers at once.
 ScenarioRegistrar seda_hop_registrar(
     "seda_hop", [] { return std::unique_ptr<ScenarioRun>(new SedaHop()); }, 2);

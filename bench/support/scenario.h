@@ -19,6 +19,10 @@ class ScenarioRun {
   virtual ~ScenarioRun() = default;
   /// One exchange (or one operation). Must not fail; abort if it does.
   virtual void once() = 0;
+  /// Extra figures for the report (e.g. latency percentiles), read after a measured run.
+  virtual void report(std::vector<std::pair<std::string, double>>& figures) { (void)figures; }
+  /// Called before a measured run, so report() covers it alone.
+  virtual void resetFigures() {}
 };
 
 struct Scenario {

@@ -45,9 +45,15 @@ void runBenchmark(benchmark::State& state, const Scenario& scenario) {
     run = shared.get();
   }
   for (int i = 0; i < kWarmUp; ++i) run->once();
+  if (state.thread_index() == 0) run->resetFigures();
   testing::AllocationScope scope;
   for (auto _ : state) run->once();
   state.SetItemsProcessed(state.iterations());
+  if (state.thread_index() == 0) {
+    std::vector<std::pair<std::string, double>> figures;
+    run->report(figures);
+    for (const auto& [name, value] : figures) state.counters[name] = value;
+  }
   state.counters["allocs_per_op"] = benchmark::Counter(
       static_cast<double>(scope.allocations()), benchmark::Counter::kAvgIterations);
   state.counters["bytes_per_op"] = benchmark::Counter(static_cast<double>(scope.bytes()),
