@@ -150,6 +150,7 @@ void Exchange::resetForReuse(Context* context) noexcept {
   exec_.fromRoute = nullptr;
   exec_.onDone = nullptr;
   exec_.onDoneArg = nullptr;
+  exec_.hookCount = 0;
 }
 
 void ExchangeRecycler::operator()(Exchange* exchange) const noexcept {

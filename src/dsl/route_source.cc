@@ -293,15 +293,18 @@ class Translator {
   }
 
   Result<void> throttle(RouteDefinition& def, const StepSource& s, ExpressionDefinition max) {
+    DROMEDARY_TRY(reject, flag(s, "rejectExecution"));
     if (const Scalar* mode = attribute(s.attributes, "mode")) {
+      if (mode->value == "ConcurrentRequests") {
+        def.throttleConcurrentRequests(std::move(max), reject);
+        return {};
+      }
       if (mode->value != "TotalRequests") {
-        return fileError(mode->where, fmt::format("throttle mode '{}' is not supported yet",
-                                                  mode->value),
-                         "TotalRequests (N per timePeriodMillis) is");
+        return fileError(mode->where, fmt::format("unknown throttle mode '{}'", mode->value),
+                         suggestion(mode->value, {"TotalRequests", "ConcurrentRequests"}));
       }
     }
     DROMEDARY_TRY(period, number(s, "timePeriodMillis", 1000));
-    DROMEDARY_TRY(reject, flag(s, "rejectExecution"));
     def.throttle(std::move(max), std::chrono::milliseconds(period), reject);
     return {};
   }

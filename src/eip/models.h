@@ -137,6 +137,7 @@ struct ThrottleModel final : StepModel {
   ExpressionDefinition maximum;
   std::chrono::milliseconds period{1000};
   bool reject = false;
+  bool concurrent = false;  ///< ConcurrentRequests mode: at most N exchanges in flight
   std::string_view kind() const override { return "throttle"; }
   std::string describe() const override { return "throttle[" + maximum.describe() + "]"; }
   Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;

@@ -6,6 +6,10 @@
 // The lock guards the window and the waiting line only: the maximum is evaluated before it.
 // With rejectExecution, an exchange over the rate fails instead, as Camel's
 // ThrottlerRejectedExecutionException.
+//
+// ConcurrentRequests mode: at most N exchanges between the throttle and the end of their
+// exchange at once; a permit comes back through the exchange's completion hook, which lets the
+// next waiting exchange in.
 #include <deque>
 #include <mutex>
 #include <vector>
@@ -28,8 +32,9 @@ void resumeExchange(void* arg) noexcept { static_cast<Exchange*>(arg)->resume();
 
 class ThrottleStep final : public Step {
  public:
-  ThrottleStep(std::unique_ptr<Expression> maximum, std::chrono::milliseconds period, bool reject)
-      : maximum_(std::move(maximum)), period_(period), reject_(reject) {}
+  ThrottleStep(std::unique_ptr<Expression> maximum, std::chrono::milliseconds period, bool reject,
+               bool concurrent)
+      : maximum_(std::move(maximum)), period_(period), reject_(reject), concurrent_(concurrent) {}
 
   ~ThrottleStep() override {
     std::lock_guard lock(mutex_);
@@ -51,6 +56,7 @@ class ThrottleStep final : public Step {
       ex.fail(ErrorCode::Internal, "A throttled exchange needs a context");
       return Status::Fail;
     }
+    if (concurrent_) return runConcurrent(ex, *context, *max);
     Scheduler& scheduler = context->scheduler();
     std::lock_guard lock(mutex_);
     context_ = context;
@@ -81,6 +87,49 @@ class ThrottleStep final : public Step {
   }
 
  private:
+  Status runConcurrent(Exchange& ex, Context& context, int64_t max) noexcept {
+    std::lock_guard lock(mutex_);
+    context_ = &context;
+    max_concurrent_ = max;
+    if (waiting_.empty() && in_flight_ < max_concurrent_) {
+      if (!ex.addCompletionHook(&releasePermit, this)) {
+        ex.fail(ErrorCode::LimitExceeded, "Too many completion hooks on the exchange");
+        return Status::Fail;
+      }
+      ++in_flight_;
+      return Status::Continue;
+    }
+    if (reject_) {
+      try {
+        ex.failWithDetail(ErrorCode::LimitExceeded, "Throttled",
+                          fmt::format("Exceeded the concurrent throttle rate of {}", max));
+      } catch (...) {
+        ex.fail(ErrorCode::LimitExceeded, "Throttled");
+      }
+      return Status::Fail;
+    }
+    try {
+      waiting_.push_back(&ex);
+    } catch (...) {
+      ex.fail(ErrorCode::Internal, "Could not park the throttled exchange");
+      return Status::Fail;
+    }
+    return Status::Suspend;
+  }
+
+  // An admitted exchange has finished: its permit lets the next waiting one in.
+  static void releasePermit(Exchange&, void* arg) noexcept {
+    auto* self = static_cast<ThrottleStep*>(arg);
+    std::lock_guard lock(self->mutex_);
+    --self->in_flight_;
+    while (!self->waiting_.empty() && self->in_flight_ < self->max_concurrent_) {
+      Exchange* next = self->waiting_.front();
+      self->waiting_.pop_front();
+      if (next->addCompletionHook(&releasePermit, self)) ++self->in_flight_;
+      self->context_->submit({&resumeExchange, next});
+    }
+  }
+
   // On the scheduler's thread: let through what the window allows, hand each to a worker.
   static void wake(void* arg) noexcept {
     auto* self = static_cast<ThrottleStep*>(arg);
@@ -127,19 +176,22 @@ class ThrottleStep final : public Step {
   size_t filled_ = 0;
   std::deque<Exchange*> waiting_;
   Scheduler::TimerId wake_id_ = 0;
+  bool concurrent_;
+  int64_t in_flight_ = 0;
+  int64_t max_concurrent_ = 1;
 };
 
 }  // namespace
 
 Result<std::unique_ptr<Step>> ThrottleModel::compile(RouteCompiler& compiler) const {
-  if (period.count() <= 0) {
+  if (!concurrent && period.count() <= 0) {
     return compiler.error(*this, makeError(ErrorCode::InvalidRoute,
                                            fmt::format("timePeriodMillis must be positive, not {}",
                                                        period.count())));
   }
   auto e = maximum.compile(compiler.context());
   if (!e) return compiler.error(*this, e.error());
-  return std::unique_ptr<Step>(new ThrottleStep(std::move(*e), period, reject));
+  return std::unique_ptr<Step>(new ThrottleStep(std::move(*e), period, reject, concurrent));
 }
 
 }  // namespace dromedary::eip

@@ -10,13 +10,27 @@ namespace detail {
 
 namespace {
 
-void popFrame(ExecState& st, bool failed) noexcept {
-  const Frame& f = st.frames[--st.depth];
-  if (f.routeEntry) f.block->route->counters.finished(failed);
+// The exchange has left its last route: its completion hooks run, newest first. A hook may
+// add another (it runs too).
+void runCompletionHooks(Exchange& ex) noexcept {
+  ExecState& st = ex.execForEngine();
+  while (st.hookCount > 0) {
+    CompletionHook hook = st.hooks[--st.hookCount];
+    hook.fn(ex, hook.arg);
+  }
 }
 
-void unwindTo(ExecState& st, uint32_t base, bool failed) noexcept {
-  while (st.depth > base) popFrame(st, failed);
+void popFrame(Exchange& ex, bool failed) noexcept {
+  ExecState& st = ex.execForEngine();
+  const Frame& f = st.frames[--st.depth];
+  if (f.routeEntry) {
+    f.block->route->counters.finished(failed);
+    if (st.depth == 0 && st.hookCount > 0) runCompletionHooks(ex);
+  }
+}
+
+void unwindTo(Exchange& ex, uint32_t base, bool failed) noexcept {
+  while (ex.execForEngine().depth > base) popFrame(ex, failed);
 }
 
 const Route* currentRoute(const ExecState& st) noexcept {
@@ -75,21 +89,21 @@ Status run(Exchange& ex) noexcept {
   ExecState& st = ex.execForEngine();
   const uint32_t base = st.base;
   if (ex.failed()) [[unlikely]] {
-    unwindTo(st, base, true);
+    unwindTo(ex, base, true);
     return Status::Fail;
   }
   while (st.depth > base) {
     Frame& f = st.frames[st.depth - 1];
     const std::vector<Step*>& steps = f.block->steps;
     if (f.index == steps.size()) {
-      popFrame(st, false);
+      popFrame(ex, false);
       continue;
     }
     Step* step = steps[f.index++];
     Status s = step->run(ex);
     if (s == Status::Continue) [[likely]] {
       if (st.routeStop) [[unlikely]] {
-        unwindTo(st, base, false);
+        unwindTo(ex, base, false);
         return Status::Continue;
       }
       continue;
@@ -104,7 +118,7 @@ Status run(Exchange& ex) noexcept {
     if (e.routeId.empty()) {
       if (const Route* r = currentRoute(st)) e.routeId = r->id;
     }
-    unwindTo(st, base, true);
+    unwindTo(ex, base, true);
     return Status::Fail;
   }
   return Status::Continue;

@@ -269,6 +269,14 @@ RouteDefinition& RouteDefinition::throttle(ExpressionDefinition maximum_requests
   return add(std::move(step));
 }
 
+RouteDefinition& RouteDefinition::throttleConcurrentRequests(ExpressionDefinition max_concurrent,
+                                                            bool reject_execution) {
+  auto step = std::make_unique<eip::ThrottleModel>(std::move(max_concurrent));
+  step->concurrent = true;
+  step->reject = reject_execution;
+  return add(std::move(step));
+}
+
 RouteDefinition& RouteDefinition::throttle(int64_t maximum_requests,
                                            std::chrono::milliseconds time_period,
                                            bool reject_execution) {

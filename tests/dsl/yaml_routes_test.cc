@@ -333,19 +333,19 @@ TEST(YamlAsyncStepsTest, DelayThrottleThreadsAndSeda) {
   EXPECT_TRUE(h.mock("mock:out").assertIsSatisfied(std::chrono::seconds(5)));
 }
 
-TEST(YamlAsyncStepsTest, ThrottleModeNotYetSupportedSaysSo) {
+TEST(YamlAsyncStepsTest, UnknownThrottleModeSuggests) {
   RouteHarness h;
   auto r = loadYamlRoutes(h.context, R"(- from:
     uri: direct:in
     steps:
       - throttle:
           constant: 5
-          mode: ConcurrentRequests
+          mode: ConcurrentRequest
 )", "t.yaml");
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().message,
-            "throttle mode 'ConcurrentRequests' is not supported yet at t.yaml:6:11; "
-            "TotalRequests (N per timePeriodMillis) is");
+            "unknown throttle mode 'ConcurrentRequest' at t.yaml:6:11; did you mean "
+            "'ConcurrentRequests'?");
 }
 
 }  // namespace

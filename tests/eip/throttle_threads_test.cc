@@ -69,6 +69,42 @@ TEST_F(ThrottleTest, MaximumFromAnExpression) {
   EXPECT_EQ(received(), 7u);
 }
 
+TEST_F(ThrottleTest, ConcurrentRequestsLetsNInFlightAtOnce) {
+  // Each exchange is delayed 10 s after the throttle: with 3 permits, the 8 timers' exchanges
+  // finish in waves of 3 as permits come back.
+  h.start([](RouteBuilder& b) {
+    burst(b, 8);
+    b.from("direct:throttled").throttleConcurrentRequests(constant(Value(3))).delay(10s)
+        .to("mock:out");
+  });
+  clock->advance(1ms);
+  EXPECT_EQ(received(), 0u);
+  clock->advance(10s);
+  EXPECT_EQ(received(), 3u);
+  clock->advance(10s);
+  EXPECT_EQ(received(), 6u);
+  clock->advance(10s);
+  EXPECT_EQ(received(), 8u);
+  EXPECT_EQ(h.context.inflight(), 0u);
+}
+
+TEST(ThrottleRealTimeTest, ConcurrentRejectionWordForWord) {
+  RouteHarness h;
+  h.start([&h](RouteBuilder& b) {
+    b.from("direct:in").throttleConcurrentRequests(constant(Value(1)), true).to("direct:inner");
+    b.from("direct:inner").process([&h](Exchange&) {
+      // While this exchange holds the only permit, a second one is rejected.
+      auto second = h.producer.sendBody("direct:in", "b");
+      EXPECT_FALSE(second);
+      if (!second) {
+        EXPECT_EQ(second.error().message, "Throttled: Exceeded the concurrent throttle rate of 1");
+      }
+    });
+  });
+  ASSERT_TRUE(h.producer.sendBody("direct:in", "a"));
+  ASSERT_TRUE(h.producer.sendBody("direct:in", "c")) << "the permit came back";
+}
+
 TEST(ThrottleRealTimeTest, RejectedMessageWordForWord) {
   RouteHarness h;
   h.start([](RouteBuilder& b) { b.from("direct:in").throttle(1, 1h, true).to("mock:out"); });

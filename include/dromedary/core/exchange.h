@@ -71,6 +71,12 @@ struct Frame {
   bool routeEntry;  ///< this frame is a route's top block (route exit runs when it pops)
 };
 inline constexpr uint32_t kMaxFrames = 32;
+/// A function run when the exchange has left its last route.
+struct CompletionHook {
+  void (*fn)(Exchange&, void*) noexcept;
+  void* arg;
+};
+inline constexpr uint32_t kMaxCompletionHooks = 8;
 /// Engine-owned execution state, in plain fields.
 struct ExecState {
   std::array<Frame, kMaxFrames> frames;
@@ -81,6 +87,8 @@ struct ExecState {
   const Route* fromRoute = nullptr;
   void (*onDone)(Exchange&, void*) = nullptr;  ///< called when an async run completes
   void* onDoneArg = nullptr;
+  std::array<CompletionHook, kMaxCompletionHooks> hooks;
+  uint32_t hookCount = 0;
 };
 }  // namespace detail
 
@@ -131,6 +139,16 @@ class Exchange {
   std::string_view routeId() const noexcept;
   /// True once a stop() step ran: the exchange ends without running further steps.
   bool isRouteStop() const noexcept { return exec_.routeStop; }
+
+  /// Runs `fn(*this, arg)` once, when the exchange has left its last route (completed or
+  /// failed), on the thread that finished it; hooks run newest first. At most 8 per exchange:
+  /// returns false when full. What throttle's ConcurrentRequests mode (and later
+  /// onCompletion) stand on.
+  bool addCompletionHook(void (*fn)(Exchange&, void*) noexcept, void* arg) noexcept {
+    if (exec_.hookCount == detail::kMaxCompletionHooks) return false;
+    exec_.hooks[exec_.hookCount++] = detail::CompletionHook{fn, arg};
+    return true;
+  }
 
   /// Continues a suspended exchange on the calling thread at the step after the one that
   /// suspended it. If the error slot was set before resuming, the exchange fails instead.

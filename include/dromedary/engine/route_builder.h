@@ -116,6 +116,11 @@ class RouteDefinition {
   RouteDefinition& throttle(int64_t maximum_requests,
                             std::chrono::milliseconds time_period = std::chrono::seconds(1),
                             bool reject_execution = false);
+  /// Camel's ConcurrentRequests mode: at most `max_concurrent` exchanges past this step and not
+  /// yet finished; the others wait in order (no thread held) or, with `reject_execution`, fail
+  /// ("Exceeded the concurrent throttle rate of N").
+  RouteDefinition& throttleConcurrentRequests(ExpressionDefinition max_concurrent,
+                                              bool reject_execution = false);
 
   // --- threads ----------------------------------------------------------------------
   /// The rest of the route runs on this step's own pool of `pool_size` threads (Camel's
