@@ -3,6 +3,8 @@
 #include <atomic>
 #include <thread>
 
+#include <fmt/format.h>
+
 #include <dromedary/dromedary.h>
 #include <dromedary/engine/virtual_scheduler.h>
 
@@ -26,11 +28,12 @@ class Arrivals final : public Processor {
 // seda_hop: ProducerTemplate -> seda:hop -> consumer thread -> processor, waited for.
 class SedaHop final : public ScenarioRun {
  public:
-  SedaHop() : producer_(context_) {
+  explicit SedaHop(int consumers) : producer_(context_) {
     setLogLevel(LoggingLevel::Warn);
     registerBuiltinComponents(context_);
-    auto added = context_.addRoutes([this](RouteBuilder& b) {
-      b.from("seda:hop?size=100000&concurrentConsumers=2").process(arrivals_);
+    auto added = context_.addRoutes([this, consumers](RouteBuilder& b) {
+      b.from(fmt::format("seda:hop?size=100000&concurrentConsumers={}", consumers))
+          .process(arrivals_);
     });
     check(added.has_value(), "routes");
     check(context_.start().has_value(), "start");
@@ -64,9 +67,12 @@ class SedaHop final : public ScenarioRun {
   LatencyHistogram latency_;
 };
 
-// seda_hop: 1 producer -> 1 queue -> consumers, and (2 threads) 2 producers at once.
+// seda_hop: 1 producer -> queue -> 1 consumer. seda_hop_2x2: 2 consumers, measured with 1 and
+// with 2 producer threads.
 ScenarioRegistrar seda_hop_registrar(
-    "seda_hop", [] { return std::unique_ptr<ScenarioRun>(new SedaHop()); }, 2);
+    "seda_hop", [] { return std::unique_ptr<ScenarioRun>(new SedaHop(1)); }, 1);
+ScenarioRegistrar seda_hop_2x2_registrar(
+    "seda_hop_2x2", [] { return std::unique_ptr<ScenarioRun>(new SedaHop(2)); }, 2);
 
 // seda_send: the producer side alone (enqueue a copy and go on), the consumer draining.
 class SedaSend final : public ScenarioRun {
