@@ -66,24 +66,14 @@ class ThrottleStep final : public Step {
       admit(now);
       return Status::Continue;
     }
-    if (reject_) {
-      try {
-        ex.failWithDetail(ErrorCode::LimitExceeded, "Throttled",
-                          fmt::format("Exceeded the max throttle rate of {} within {}ms", *max,
-                                      period_.count()));
-      } catch (...) {
-        ex.fail(ErrorCode::LimitExceeded, "Throttled");
-      }
-      return Status::Fail;
+    Status s = rejectOrPark(ex, [&] {
+      return fmt::format("Exceeded the max throttle rate of {} within {}ms", *max,
+                         period_.count());
+    });
+    if (s == Status::Suspend && wake_id_ == 0) {
+      wake_id_ = scheduler.schedule(nextAdmission(now), {&wake, this});
     }
-    try {
-      waiting_.push_back(&ex);
-    } catch (...) {
-      ex.fail(ErrorCode::Internal, "Could not park the throttled exchange");
-      return Status::Fail;
-    }
-    if (wake_id_ == 0) wake_id_ = scheduler.schedule(nextAdmission(now), {&wake, this});
-    return Status::Suspend;
+    return s;
   }
 
  private:
@@ -99,10 +89,16 @@ class ThrottleStep final : public Step {
       ++in_flight_;
       return Status::Continue;
     }
+    return rejectOrPark(
+        ex, [&] { return fmt::format("Exceeded the concurrent throttle rate of {}", max); });
+  }
+
+  // Over the limit (with the lock held): fail with rejectExecution, else join the waiting line.
+  template <class Reason>
+  Status rejectOrPark(Exchange& ex, Reason reason) noexcept {
     if (reject_) {
       try {
-        ex.failWithDetail(ErrorCode::LimitExceeded, "Throttled",
-                          fmt::format("Exceeded the concurrent throttle rate of {}", max));
+        ex.failWithDetail(ErrorCode::LimitExceeded, "Throttled", reason());
       } catch (...) {
         ex.fail(ErrorCode::LimitExceeded, "Throttled");
       }
