@@ -153,7 +153,7 @@ TEST_F(YamlRoutesTest, BeansBoundInCppAreAccepted) {
   EXPECT_EQ(h.mock("mock:out").receivedExchanges().size(), 1u);
 }
 
-TEST_F(YamlRoutesTest, UnboundBeanSaysWhatToDo) {
+TEST_F(YamlRoutesTest, UnboundBeanNamesTheFix) {
   EXPECT_EQ(error(R"(- beans:
     - name: audit
       type: com.acme.AuditProcessor
