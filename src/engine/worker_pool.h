@@ -22,7 +22,6 @@ class WorkerPool {
   ~WorkerPool();
 
   void submit(Scheduler::Task task) noexcept;
-  size_t threads() const noexcept { return threads_; }
   /// Tasks waiting for a thread (approximate: a lock-free queue's count).
   size_t queued() const noexcept { return queue_.size_approx(); }
 

@@ -56,8 +56,6 @@ constexpr OptionSpec kOptions[] = {
 
 enum class WaitMode { IfReplyExpected, Always, Never };
 
-class Subscription;
-
 // A producer waiting for the consumer's result. Two owners (the consumer's completion and the
 // timeout); whichever settles it first wins, the last to let go deletes it.
 struct PendingReply {
@@ -108,7 +106,6 @@ class Subscription {
   }
 
   bool attached() const noexcept { return attached_.load(std::memory_order_acquire); }
-  size_t queued() const noexcept { return queue_.size_approx(); }
 
   void attach(Context& context, Processor& route, int threads, bool purge) {
     context_ = &context;
@@ -187,7 +184,7 @@ class Queue {
  public:
   static constexpr size_t kMaxSubscribers = 16;
 
-  Queue(std::string name, size_t capacity) : name_(std::move(name)), capacity_(capacity) {
+  explicit Queue(size_t capacity) : capacity_(capacity) {
     subscriptions_[0] = std::make_unique<Subscription>(capacity);
     count_.store(1);
   }
@@ -219,7 +216,6 @@ class Queue {
   }
 
  private:
-  std::string name_;
   size_t capacity_;
   std::mutex mutex_;
   std::array<std::unique_ptr<Subscription>, kMaxSubscribers> subscriptions_;
@@ -346,8 +342,6 @@ class SedaConsumer final : public Consumer {
   bool running_ = false;
 };
 
-class SedaComponent;
-
 class SedaEndpoint final : public Endpoint {
  public:
   SedaEndpoint(Component& component, const Uri& uri, EndpointOptions options, Queue& queue)
@@ -406,7 +400,7 @@ class SedaComponent final : public Component {
     std::lock_guard lock(mutex_);
     auto it = queues_.find(uri.path());
     if (it == queues_.end()) {
-      it = queues_.emplace(uri.path(), std::make_unique<Queue>(uri.path(), size)).first;
+      it = queues_.emplace(uri.path(), std::make_unique<Queue>(static_cast<size_t>(size))).first;
     }
     return std::unique_ptr<Endpoint>(new SedaEndpoint(*this, uri, std::move(options), *it->second));
   }

@@ -163,30 +163,9 @@ class TimerConsumer final : public Consumer {
   TimerState* state_;
 };
 
-class TimerEndpoint final : public Endpoint {
- public:
-  using Endpoint::Endpoint;
-
-  Result<std::unique_ptr<Producer>> createProducer() override {
-    return makeError(ErrorCode::InvalidUri,
-                     fmt::format("the timer component only consumes: cannot send to '{}'", uri()));
-  }
-
-  Result<std::unique_ptr<Consumer>> createConsumer(Processor& processor) override {
-    TimerSettings s{std::string(parsedUri().path()), options().getDuration("period"),
-                    options().getDuration("delay"), options().getInt("repeatCount"),
-                    options().getBool("fixedRate"), options().getBool("includeMetadata")};
-    if (s.period.count() <= 0 && s.repeat_count != 1) {
-      return makeError(ErrorCode::InvalidOption,
-                       fmt::format("period must be positive for '{}' (or repeatCount=1)", uri()));
-    }
-    return std::unique_ptr<Consumer>(new TimerConsumer(context(), processor, std::move(s)));
-  }
-};
-
-// scheduler:name — Camel's scheduler component (a polling consumer's schedule): the same
-// machinery as the timer with its option names and defaults: initialDelay 1000, delay 500,
-// useFixedDelay true (false = fixed rate), repeatCount.
+// scheduler:name is Camel's scheduler component (a polling consumer's schedule): the same
+// machinery as the timer under its option names and defaults (initialDelay 1000, delay 500,
+// useFixedDelay true, i.e. not fixed rate).
 constexpr OptionSpec kSchedulerOptions[] = {
     {"initialDelay", OptionType::Duration, "1000", "Time before the first run"},
     {"delay", OptionType::Duration, "500", "Time between runs"},
@@ -198,55 +177,65 @@ constexpr OptionSpec kSchedulerOptions[] = {
      "CamelMessageTimestamp on each exchange"},
 };
 
-class SchedulerEndpoint final : public Endpoint {
+// What tells timer: and scheduler: apart: their scheme and option names.
+struct Flavour {
+  std::string_view scheme;
+  std::span<const OptionSpec> options;
+  std::string_view period;      // the option between fires
+  std::string_view first;       // the option before the first fire
+  std::string_view fixed_rate;  // the option choosing fixed rate
+  bool fixed_rate_inverted;     // scheduler's useFixedDelay=true means not fixed rate
+};
+constexpr Flavour kTimer{"timer", kOptions, "period", "delay", "fixedRate", false};
+constexpr Flavour kScheduler{"scheduler", kSchedulerOptions, "delay", "initialDelay",
+                             "useFixedDelay", true};
+
+class TimerEndpoint final : public Endpoint {
  public:
-  using Endpoint::Endpoint;
+  TimerEndpoint(Component& component, const Uri& uri, EndpointOptions options,
+                const Flavour& flavour)
+      : Endpoint(component, uri, std::move(options)), flavour_(flavour) {}
 
   Result<std::unique_ptr<Producer>> createProducer() override {
     return makeError(ErrorCode::InvalidUri,
-                     fmt::format("the scheduler component only consumes: cannot send to '{}'",
-                                 uri()));
+                     fmt::format("the {} component only consumes: cannot send to '{}'",
+                                 flavour_.scheme, uri()));
   }
 
   Result<std::unique_ptr<Consumer>> createConsumer(Processor& processor) override {
-    TimerSettings s{std::string(parsedUri().path()), options().getDuration("delay"),
-                    options().getDuration("initialDelay"), options().getInt("repeatCount"),
-                    !options().getBool("useFixedDelay"), options().getBool("includeMetadata")};
+    TimerSettings s{std::string(parsedUri().path()), options().getDuration(flavour_.period),
+                    options().getDuration(flavour_.first), options().getInt("repeatCount"),
+                    options().getBool(flavour_.fixed_rate) != flavour_.fixed_rate_inverted,
+                    options().getBool("includeMetadata")};
     if (s.period.count() <= 0 && s.repeat_count != 1) {
       return makeError(ErrorCode::InvalidOption,
-                       fmt::format("delay must be positive for '{}' (or repeatCount=1)", uri()));
+                       fmt::format("{} must be positive for '{}' (or repeatCount=1)",
+                                   flavour_.period, uri()));
     }
     return std::unique_ptr<Consumer>(new TimerConsumer(context(), processor, std::move(s)));
   }
-};
 
-class SchedulerComponent final : public Component {
- public:
-  std::string_view scheme() const override { return "scheduler"; }
-  std::span<const OptionSpec> endpointOptions() const override { return kSchedulerOptions; }
-  Result<std::unique_ptr<Endpoint>> createEndpoint(const Uri& uri,
-                                                   EndpointOptions options) override {
-    if (uri.path().empty()) {
-      return makeError(ErrorCode::InvalidUri,
-                       fmt::format("a scheduler needs a name: scheduler:name, not '{}'",
-                                   uri.text()));
-    }
-    return std::unique_ptr<Endpoint>(new SchedulerEndpoint(*this, uri, std::move(options)));
-  }
+ private:
+  const Flavour& flavour_;
 };
 
 class TimerComponent final : public Component {
  public:
-  std::string_view scheme() const override { return "timer"; }
-  std::span<const OptionSpec> endpointOptions() const override { return kOptions; }
+  explicit TimerComponent(const Flavour& flavour) : flavour_(flavour) {}
+  std::string_view scheme() const override { return flavour_.scheme; }
+  std::span<const OptionSpec> endpointOptions() const override { return flavour_.options; }
   Result<std::unique_ptr<Endpoint>> createEndpoint(const Uri& uri,
                                                    EndpointOptions options) override {
     if (uri.path().empty()) {
       return makeError(ErrorCode::InvalidUri,
-                       fmt::format("a timer needs a name: timer:name, not '{}'", uri.text()));
+                       fmt::format("a {0} needs a name: {0}:name, not '{1}'", flavour_.scheme,
+                                   uri.text()));
     }
-    return std::unique_ptr<Endpoint>(new TimerEndpoint(*this, uri, std::move(options)));
+    return std::unique_ptr<Endpoint>(new TimerEndpoint(*this, uri, std::move(options), flavour_));
   }
+
+ private:
+  const Flavour& flavour_;
 };
 
 }  // namespace
@@ -254,8 +243,10 @@ class TimerComponent final : public Component {
 }  // namespace component::timer
 
 void registerTimerComponent(Context& context) {
-  context.addComponent(std::make_unique<component::timer::TimerComponent>());
-  context.addComponent(std::make_unique<component::timer::SchedulerComponent>());
+  context.addComponent(
+      std::make_unique<component::timer::TimerComponent>(component::timer::kTimer));
+  context.addComponent(
+      std::make_unique<component::timer::TimerComponent>(component::timer::kScheduler));
 }
 
 }  // namespace dromedary

@@ -65,6 +65,31 @@ TEST(TimerComponentTest, NeedsAName) {
   RouteHarness h;
   auto e = h.context.endpoint("timer:");
   ASSERT_FALSE(e);
+  EXPECT_EQ(e.error().message, "a timer needs a name: timer:name, not 'timer:'");
+}
+
+TEST(TimerComponentTest, SchedulerNeedsAPositiveDelay) {
+  RouteHarness h;
+  ASSERT_TRUE(h.context.addRoutes([](RouteBuilder& b) {
+    b.from("scheduler:s?delay=0").routeId("r");
+  }));
+  auto started = h.context.start();
+  ASSERT_FALSE(started);
+  EXPECT_EQ(started.error().message,
+            "delay must be positive for 'scheduler://s?delay=0' (or repeatCount=1) "
+            "(starting route 'r')");
+}
+
+TEST(TimerComponentTest, SchedulerCannotBeSentTo) {
+  RouteHarness h;
+  ASSERT_TRUE(h.context.addRoutes([](RouteBuilder& b) {
+    b.from("direct:in").routeId("r").to("scheduler:x");
+  }));
+  auto started = h.context.start();
+  ASSERT_FALSE(started);
+  EXPECT_EQ(started.error().message,
+            "the scheduler component only consumes: cannot send to 'scheduler://x' (in route "
+            "'r', step to[scheduler:x])");
 }
 
 }  // namespace

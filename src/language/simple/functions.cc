@@ -481,7 +481,7 @@ constexpr std::string_view kFunctionNames[] = {
     "camelId", "exchange", "exception", "date", "date-with-timezone", "random", "uuid", "sys",
     "sysenv", "env", "properties", "propertiesExist", "null", "empty", "createEmpty", "length",
     "size", "isEmpty", "uppercase", "lowercase", "trim", "iif", "not", "convertTo", "val",
-    "type", "in", "messageTimestamp",
+    "type", "messageTimestamp",
 };
 
 // Camel functions that cannot mean anything here, with the reason shown to the user.
