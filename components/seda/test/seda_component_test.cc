@@ -266,3 +266,28 @@ TEST(SedaRouteControlTest, StoppedDirectRouteRejectsWithAClearError) {
 
 }  // namespace
 }  // namespace dromedary::testing
+
+namespace dromedary::testing {
+namespace {
+
+TEST(SedaOptionsTest, SizeMustBePositive) {
+  RouteHarness h;
+  auto e = h.context.endpoint("seda:q?size=0");
+  ASSERT_FALSE(e);
+  EXPECT_EQ(e.error().message, "size must be at least 1 for 'seda:q?size=0'");
+}
+
+TEST(SedaOptionsTest, ConcurrentConsumersWithinBounds) {
+  RouteHarness h;
+  ASSERT_TRUE(h.context.addRoutes([](RouteBuilder& b) {
+    b.from("seda:q?concurrentConsumers=0").routeId("r");
+  }));
+  auto started = h.context.start();
+  ASSERT_FALSE(started);
+  EXPECT_EQ(started.error().message,
+            "concurrentConsumers must be 1 to 1000 for 'seda://q?concurrentConsumers=0' "
+            "(starting route 'r')");
+}
+
+}  // namespace
+}  // namespace dromedary::testing

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: Apache-2.0
+// The remaining load errors of route files, word for word: step shapes, files and paths.
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include <dromedary/dsl/route_loader.h>
+
+#include "support/route_harness.h"
+
+namespace dromedary::testing {
+namespace {
+
+std::string yamlError(const char* text) {
+  RouteHarness h;
+  auto r = loadYamlRoutes(h.context, text, "r.yaml");
+  return r ? std::string() : r.error().toString();
+}
+
+std::string xmlError(const char* text) {
+  RouteHarness h;
+  auto r = loadXmlRoutes(h.context, text, "r.xml");
+  return r ? std::string() : r.error().toString();
+}
+
+TEST(RouteFileErrorsTest, AutoStartupMustBeABoolean) {
+  EXPECT_EQ(yamlError("- route:\n    autoStartup: maybe\n    from:\n      uri: direct:a\n"),
+            "autoStartup must be true or false, not 'maybe' at r.yaml:2:5");
+}
+
+TEST(RouteFileErrorsTest, RouteNeedsFrom) {
+  EXPECT_EQ(yamlError("- route:\n    id: x\n"), "route needs 'from' at r.yaml:2:5");
+}
+
+TEST(RouteFileErrorsTest, StepThatTakesNoExpression) {
+  EXPECT_EQ(yamlError("- from:\n    uri: direct:a\n    steps:\n      - to:\n          uri: mock:a\n"
+                      "          simple: x\n"),
+            "to takes no expression ('simple') at r.yaml:6:11");
+}
+
+TEST(RouteFileErrorsTest, StepThatTakesNoNestedSteps) {
+  EXPECT_EQ(yamlError("- from:\n    uri: direct:a\n    steps:\n      - setBody:\n          constant: x\n"
+                      "          steps:\n            - to: mock:a\n"),
+            "setBody takes no nested steps at r.yaml:7:15");
+}
+
+TEST(RouteFileErrorsTest, ParametersOnlyOnEndpoints) {
+  EXPECT_EQ(yamlError("- from:\n    uri: direct:a\n    steps:\n      - log:\n          message: x\n"
+                      "          parameters:\n            level: INFO\n"),
+            "log takes no endpoint parameters at r.yaml:7:20");
+}
+
+TEST(RouteFileErrorsTest, ChoiceNeedsAWhen) {
+  EXPECT_EQ(yamlError("- from:\n    uri: direct:a\n    steps:\n      - choice:\n          otherwise:\n"
+                      "            steps:\n              - to: mock:a\n"),
+            "choice needs at least one when at r.yaml:4:9");
+}
+
+TEST(RouteFileErrorsTest, WhenNeedsAPredicate) {
+  EXPECT_EQ(yamlError("- from:\n    uri: direct:a\n    steps:\n      - choice:\n          when:\n"
+                      "            - steps:\n                - to: mock:a\n"),
+            "when needs a predicate at r.yaml:6:15; write it as simple, constant, header or "
+            "exchangeProperty");
+}
+
+TEST(RouteFileErrorsTest, NumbersMustBeWholeNumbers) {
+  EXPECT_EQ(yamlError("- from:\n    uri: direct:a\n    steps:\n      - threads:\n"
+                      "          poolSize: many\n"),
+            "poolSize must be a whole number, not 'many' at r.yaml:5:11");
+}
+
+TEST(RouteFileErrorsTest, XmlRouteWithTwoFroms) {
+  EXPECT_EQ(xmlError("<route><from uri=\"direct:a\"/><from uri=\"direct:b\"/></route>"),
+            "a route has one <from> at r.xml:1:30");
+}
+
+TEST(RouteFileErrorsTest, XmlLanguageElementIsRefusedWithTheForms) {
+  EXPECT_EQ(xmlError("<route><from uri=\"direct:a\"/><setBody><language language=\"groovy\">1"
+                     "</language></setBody></route>"),
+            "<language> is not supported at r.xml:1:39; write the expression as <simple>, "
+            "<constant>, <header> or <exchangeProperty>");
+}
+
+class RoutePathsTest : public ::testing::Test {
+ protected:
+  RoutePathsTest() : dir(std::filesystem::temp_directory_path() / "dromedary-paths-test") {
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir / "empty");
+    std::ofstream(dir / "notes.txt") << "not routes";
+  }
+  ~RoutePathsTest() override { std::filesystem::remove_all(dir); }
+  std::string error(const std::string& path) {
+    RouteHarness h;
+    auto r = loadRoutes(h.context, {path});
+    return r ? std::string() : r.error().toString();
+  }
+  std::filesystem::path dir;
+};
+
+TEST_F(RoutePathsTest, MissingPath) {
+  std::string path = (dir / "nope.yaml").string();
+  EXPECT_EQ(error(path), fmt::format("no such file or directory: '{}'", path));
+}
+
+TEST_F(RoutePathsTest, FileThatIsNotARouteFile) {
+  std::string path = (dir / "notes.txt").string();
+  EXPECT_EQ(error(path),
+            fmt::format("'{}' is not a route file: expected .yaml, .yml or .xml", path));
+}
+
+TEST_F(RoutePathsTest, DirectoryWithoutRouteFiles) {
+  std::string path = (dir / "empty").string();
+  EXPECT_EQ(error(path), fmt::format("no route files (*.yaml, *.yml, *.xml) in '{}'", path));
+}
+
+}  // namespace
+}  // namespace dromedary::testing
