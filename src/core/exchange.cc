@@ -11,6 +11,8 @@
 
 #include <dromedary/engine/context.h>
 
+#include "engine/failure_state.h"
+
 namespace dromedary {
 
 namespace {
@@ -130,8 +132,9 @@ void Exchange::clearError() noexcept {
 
 void Exchange::copyFrom(const Exchange& other) {
   pattern_ = other.pattern_;
-  message_.headers() = other.message_.headers();
-  message_.setBody(other.message_.body());
+  Message& m = message();
+  m.headers() = other.message_.headers();
+  m.setBody(other.message_.body());
   properties_ = other.properties_;
 }
 
@@ -146,7 +149,11 @@ void Exchange::resetForReuse(Context* context) noexcept {
   exec_.depth = 0;
   exec_.base = 0;
   exec_.tailCall = false;
-  exec_.routeStop = false;
+  exec_.stop = 0;
+  exec_.checkpoint = detail::Checkpoint::None;
+  exec_.failureHandled = false;
+  exec_.toEndpoint = nullptr;
+  if (exec_.failure) detail::resetFailureState(*exec_.failure);
   exec_.fromRoute = nullptr;
   exec_.onDone = nullptr;
   exec_.onDoneArg = nullptr;

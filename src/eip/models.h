@@ -5,6 +5,7 @@
 // (to.cc, filter.cc, choice.cc ...), which also holds the step it compiles into.
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,7 @@ struct ProcessModel final : StepModel {
 
 /// setBody and transform (Camel's transform sets the body too).
 struct SetBodyModel final : StepModel {
+  bool failureAtomic() const override { return true; }
   SetBodyModel(std::string_view k, ExpressionDefinition e) : kind_(k), value(std::move(e)) {}
   std::string_view kind_;
   ExpressionDefinition value;
@@ -59,6 +61,7 @@ struct SetBodyModel final : StepModel {
 
 /// setHeader and setProperty.
 struct SetHeaderModel final : StepModel {
+  bool failureAtomic() const override { return true; }
   SetHeaderModel(bool p, std::string n, ExpressionDefinition e)
       : property(p), name(std::move(n)), value(std::move(e)) {}
   bool property;
@@ -73,6 +76,7 @@ struct SetHeaderModel final : StepModel {
 
 /// removeHeader(s) and removeProperty/ies.
 struct RemoveHeadersModel final : StepModel {
+  bool failureAtomic() const override { return true; }
   bool property = false;
   bool single = false;  // removeHeader(name): an exact name, no pattern
   std::string pattern;
@@ -86,6 +90,7 @@ struct RemoveHeadersModel final : StepModel {
 };
 
 struct ConvertBodyModel final : StepModel {
+  bool failureAtomic() const override { return true; }
   std::string type;
   std::string_view kind() const override { return "convertBodyTo"; }
   std::string describe() const override { return "convertBodyTo[" + type + "]"; }
@@ -93,6 +98,7 @@ struct ConvertBodyModel final : StepModel {
 };
 
 struct FilterModel final : StepModel {
+  bool failureAtomic() const override { return true; }
   explicit FilterModel(PredicateDefinition p) : predicate(std::move(p)) {}
   PredicateDefinition predicate;
   BlockModel body;
@@ -101,7 +107,23 @@ struct FilterModel final : StepModel {
   Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
 };
 
+/// doTry / doCatch / doFinally (do_try.cc).
+struct TryModel final : StepModel {
+  struct CatchModel {
+    std::vector<std::string> exceptions;  // empty: every failure
+    std::optional<PredicateDefinition> onWhen;
+    BlockModel body;
+    SourceRef where;
+  };
+  BlockModel body;
+  std::vector<std::unique_ptr<CatchModel>> catches;
+  std::unique_ptr<BlockModel> finallyBody;
+  std::string_view kind() const override { return "doTry"; }
+  Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
+};
+
 struct ChoiceModel final : StepModel {
+  bool failureAtomic() const override { return true; }
   struct When {
     PredicateDefinition predicate;
     BlockModel body;
@@ -114,6 +136,7 @@ struct ChoiceModel final : StepModel {
 
 /// delay(expr): waits the expression's milliseconds without holding a thread.
 struct DelayModel final : StepModel {
+  bool failureAtomic() const override { return true; }
   explicit DelayModel(ExpressionDefinition e) : millis(std::move(e)) {}
   ExpressionDefinition millis;
   std::string_view kind() const override { return "delay"; }
@@ -133,6 +156,7 @@ struct ThreadsModel final : StepModel {
 /// throttle(maximumRequests, timePeriod): at most N exchanges pass per period; the others
 /// wait (without a thread) in arrival order, or are rejected with rejectExecution.
 struct ThrottleModel final : StepModel {
+  bool failureAtomic() const override { return true; }
   explicit ThrottleModel(ExpressionDefinition m) : maximum(std::move(m)) {}
   ExpressionDefinition maximum;
   std::chrono::milliseconds period{1000};
@@ -144,11 +168,13 @@ struct ThrottleModel final : StepModel {
 };
 
 struct StopModel final : StepModel {
+  bool failureAtomic() const override { return true; }
   std::string_view kind() const override { return "stop"; }
   Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
 };
 
 struct LogModel final : StepModel {
+  bool failureAtomic() const override { return true; }
   LogModel(LoggingLevel l, std::string n, ExpressionDefinition m)
       : level(l), log_name(std::move(n)), message(std::move(m)) {}
   LoggingLevel level;

@@ -10,7 +10,7 @@ namespace {
 class StopStep final : public Step {
  public:
   Status run(Exchange& ex) noexcept override {
-    ex.execForEngine().routeStop = true;  // the executor unwinds every frame
+    ex.execForEngine().stop |= detail::kStopRoute;  // the executor unwinds every frame
     return Status::Continue;
   }
 };

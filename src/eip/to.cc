@@ -9,12 +9,16 @@ namespace {
 
 class ToStep final : public Step {
  public:
-  explicit ToStep(Producer& producer) : producer_(producer) {}
+  ToStep(Producer& producer, std::string uri) : producer_(producer), uri_(std::move(uri)) {}
 
-  Status run(Exchange& ex) noexcept override { return detail::callProducer(ex, producer_); }
+  Status run(Exchange& ex) noexcept override {
+    ex.execForEngine().toEndpoint = &uri_;  // CamelFailureEndpoint, if a later step fails
+    return detail::callProducer(ex, producer_);
+  }
 
  private:
   Producer& producer_;
+  const std::string uri_;
 };
 
 }  // namespace
@@ -22,7 +26,7 @@ class ToStep final : public Step {
 Result<std::unique_ptr<Step>> ToModel::compile(RouteCompiler& compiler) const {
   auto producer = compiler.producer(uri);
   if (!producer) return compiler.error(*this, producer.error());
-  return std::unique_ptr<Step>(new ToStep(**producer));
+  return std::unique_ptr<Step>(new ToStep(**producer, uri));
 }
 
 }  // namespace dromedary::eip

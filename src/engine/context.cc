@@ -13,6 +13,8 @@
 
 #include "core/text.h"
 #include "engine/expression_spec.h"
+#include "engine/context_impl.h"
+#include "engine/error_handling.h"
 #include "engine/route.h"
 #include "engine/route_model.h"
 #include "engine/timer_loop.h"
@@ -29,47 +31,6 @@ std::chrono::milliseconds since(Clock::time_point t) {
 }
 }  // namespace
 
-namespace detail {
-
-struct ContextImpl {
-  std::string name;
-  uint64_t uid;
-  Logger log = Logger::get("dromedary.context");
-  Properties properties;
-  std::map<std::string, std::unique_ptr<Component>, std::less<>> components;
-  std::map<std::string, std::unique_ptr<Language>, std::less<>> languages;
-  std::map<std::string, std::shared_ptr<Processor>, std::less<>> processors;  // by name
-
-  // Endpoints and producers are created from any thread: guarded by one mutex.
-  mutable std::mutex mutex;
-  std::unordered_map<std::string, std::unique_ptr<Endpoint>> endpoints;  // by normalised URI
-  std::unordered_map<const Endpoint*, std::unique_ptr<Producer>> producers;
-  std::unordered_map<std::string, Producer*> producers_by_text;
-
-  std::vector<std::unique_ptr<Route>> routes;
-  std::map<std::string, int, std::less<>> node_counters;
-  int route_counter = 0;
-  bool started = false;
-
-  // Time and threads: created on first use.
-  std::once_flag scheduler_once;
-  std::shared_ptr<Scheduler> scheduler;
-  std::once_flag workers_once;
-  std::unique_ptr<WorkerPool> workers;
-  size_t worker_threads = 0;  // 0: the number of cores
-  bool stopped_before = false;  // a restart must start the producers stop() stopped
-  Clock::time_point started_at;
-  std::chrono::milliseconds shutdown_timeout{45000};  // Camel's default
-
-  Route* findRoute(std::string_view id) const {
-    for (const auto& r : routes) {
-      if (r->id == id) return r.get();
-    }
-    return nullptr;
-  }
-};
-
-}  // namespace detail
 
 using detail::Route;
 
@@ -94,6 +55,11 @@ Context::~Context() {
   impl_->endpoints.clear();
   impl_->scheduler.reset();
 }
+
+namespace detail {
+Route::Route(Context& context_ref) : context(context_ref), entry(*this) {}
+Route::~Route() = default;
+}  // namespace detail
 
 const std::string& Context::name() const noexcept { return impl_->name; }
 uint64_t Context::uid() const noexcept { return impl_->uid; }
@@ -226,8 +192,17 @@ Result<Producer*> Context::producer(std::string_view uri) {
 // --- route compilation ---------------------------------------------------------------
 
 Result<const detail::Block*> RouteCompiler::compileBlock(const detail::BlockModel& model) {
+  auto block = compileBlock(model, detail::BlockKind::Plain, {});
+  if (!block) return block.error();
+  return static_cast<const detail::Block*>(*block);
+}
+
+Result<detail::Block*> RouteCompiler::compileBlock(const detail::BlockModel& model,
+                                                   detail::BlockKind kind,
+                                                   std::vector<std::unique_ptr<Step>> trailing) {
   auto block = std::make_unique<detail::Block>();
   detail::Block* raw = block.get();
+  raw->kind = kind;
   route_.blocks.push_back(std::move(block));
   auto& counters = context_.implForEngine().node_counters;
   for (const auto& step_model : model.steps) {
@@ -235,11 +210,16 @@ Result<const detail::Block*> RouteCompiler::compileBlock(const detail::BlockMode
     if (!step) return step.error();
     std::unique_ptr<Step> s = std::move(*step);
     if (step_model->id.empty()) {
-      std::string kind(step_model->kind());
-      s->id = kind + std::to_string(++counters[kind]);
+      std::string kind_name(step_model->kind());
+      s->id = kind_name + std::to_string(++counters[kind_name]);
     } else {
       s->id = step_model->id;
     }
+    s->model = step_model.get();
+    raw->steps.push_back(s.get());
+    route_.steps.push_back(std::move(s));
+  }
+  for (auto& s : trailing) {
     raw->steps.push_back(s.get());
     route_.steps.push_back(std::move(s));
   }
@@ -277,6 +257,9 @@ Result<void> compileRoute(Context& context, Route& route) {
   if (!top) return top.error();
   const_cast<detail::Block*>(*top)->route = &route;
   route.top = *top;
+  if (auto handling = detail::compileErrorHandling(compiler, route); !handling) {
+    return handling.error();
+  }
   route.compiled = true;
   return {};
 }
@@ -341,9 +324,28 @@ std::vector<std::pair<std::string, uint64_t>> drain(const std::vector<Route*>& r
 
 Result<void> Context::addRoutes(RouteBuilder& builder) {
   builder.configure();
+  // Builder-wide onException / onCompletion: shared by every route of the builder.
+  std::vector<std::shared_ptr<detail::OnExceptionModel>> builder_clauses;
+  std::vector<std::shared_ptr<detail::OnCompletionModel>> builder_completions;
+  if (RouteDefinition* config = builder.configurationForEngine()) {
+    detail::RouteModel& cm = config->modelForEngine();
+    if (!cm.misuse.empty() || !cm.body.steps.empty()) {
+      return makeError(ErrorCode::InvalidRoute,
+                       fmt::format("{} (in the RouteBuilder's onException/onCompletion)",
+                                   cm.misuse.empty() ? "steps outside onException()/onCompletion(); "
+                                                       "close the clause with end() and start "
+                                                       "routes with from()"
+                                                     : cm.misuse.front()));
+    }
+    builder_clauses = cm.onExceptions;
+    builder_completions = cm.onCompletions;
+  }
   std::vector<std::unique_ptr<Route>> added;
   for (auto& definition : builder.routesForEngine()) {
     detail::RouteModel& model = definition->modelForEngine();
+    model.builderErrorHandler = builder.errorHandlerForEngine();
+    model.builderOnExceptions = builder_clauses;
+    model.builderOnCompletions = builder_completions;
     std::string id = model.id.empty() ? fmt::format("route{}", ++impl_->route_counter) : model.id;
     if (!model.misuse.empty()) {
       Error e = makeError(ErrorCode::InvalidRoute,
@@ -463,6 +465,32 @@ uint64_t Context::inflight() const {
   uint64_t total = 0;
   for (const auto& r : impl_->routes) total += r->counters.inflight();
   return total;
+}
+
+Context::FailureCounts Context::failureCounts(std::string_view route_id) const {
+  FailureCounts c;
+  if (const Route* r = impl_->findRoute(route_id)) {
+    c.failed = r->counters.failed_total();
+    c.handled = r->counters.failures_handled_total();
+    c.redeliveries = r->counters.redeliveries_total();
+    c.deadLetterFailures = r->counters.dead_letter_failures_total();
+  }
+  return c;
+}
+
+void Context::setErrorHandler(ErrorHandlerDefinition handler) {
+  impl_->error_handler = handler.modelForEngine();
+}
+
+void Context::setMessageHistory(bool enabled) { impl_->message_history = enabled; }
+
+Result<void> Context::registerExceptionType(std::string name, std::string_view parent,
+                                            ExceptionMatcher matcher) {
+  return impl_->exceptions.add(std::move(name), parent, matcher);
+}
+
+Result<void> Context::aliasExceptionType(std::string alias, std::string_view name) {
+  return impl_->exceptions.alias(std::move(alias), name);
 }
 
 uint64_t Context::exchangesDone() const {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/executor.h"
 
+#include "engine/error_handling.h"
+
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
@@ -29,16 +31,6 @@ void popFrame(Exchange& ex, bool failed) noexcept {
   }
 }
 
-void unwindTo(Exchange& ex, uint32_t base, bool failed) noexcept {
-  while (ex.execForEngine().depth > base) popFrame(ex, failed);
-}
-
-const Route* currentRoute(const ExecState& st) noexcept {
-  for (uint32_t i = st.depth; i > 0; --i) {
-    if (st.frames[i - 1].routeEntry) return st.frames[i - 1].block->route;
-  }
-  return nullptr;
-}
 
 // Lets a thread wait for an exchange that suspended to complete elsewhere.
 // The mutex is taken only when the exchange really suspended: a synchronous send pays one
@@ -83,14 +75,51 @@ Status callAndWait(Exchange& ex, Fn&& fn) noexcept {
   return s;
 }
 
+// A step failed (or the exchange was resumed failed): record where, then let the frames'
+// error handling decide. Continue means the loop goes on (redelivered, caught, handled).
+Status stepFailed(Exchange& ex, const Step* step, uint32_t base) noexcept {
+  ExecState& st = ex.execForEngine();
+  ExchangeError& e = ex.mutableErrorForEngine();
+  if (!e.failed()) {
+    e.code = ErrorCode::Internal;
+    e.reason = "Step failed without recording an error";
+  }
+  if (e.nodeId.empty() && step) e.nodeId = step->id;
+  if (e.routeId.empty()) {
+    if (const Route* r = currentRoute(st)) e.routeId = r->id;
+  }
+  Status s = handleFailure(ex, base);
+  if (s == Status::Continue && st.stop) {
+    unwindTo(ex, base, false);  // handled: the exchange ends here, successfully
+  }
+  return s;
+}
+
 }  // namespace
+
+void unwindTo(Exchange& ex, uint32_t base, bool failed) noexcept {
+  while (ex.execForEngine().depth > base) popFrame(ex, failed);
+}
+
+const Route* currentRoute(const ExecState& st) noexcept {
+  for (uint32_t i = st.depth; i > 0; --i) {
+    if (st.frames[i - 1].routeEntry) return st.frames[i - 1].block->route;
+  }
+  return nullptr;
+}
 
 Status run(Exchange& ex) noexcept {
   ExecState& st = ex.execForEngine();
   const uint32_t base = st.base;
   if (ex.failed()) [[unlikely]] {
-    unwindTo(ex, base, true);
-    return Status::Fail;
+    // Resumed failed (a reply timed out...): the step that suspended it failed.
+    const Step* step = nullptr;
+    if (st.depth > base) {
+      const Frame& f = st.frames[st.depth - 1];
+      if (f.index > 0) step = f.block->steps[f.index - 1];
+    }
+    Status s = stepFailed(ex, step, base);
+    if (s != Status::Continue || st.depth <= base) return s;
   }
   while (st.depth > base) {
     Frame& f = st.frames[st.depth - 1];
@@ -100,26 +129,18 @@ Status run(Exchange& ex) noexcept {
       continue;
     }
     Step* step = steps[f.index++];
+    if (step->flags) [[unlikely]] beforeStep(ex, *step);
     Status s = step->run(ex);
     if (s == Status::Continue) [[likely]] {
-      if (st.routeStop) [[unlikely]] {
+      if (st.stop) [[unlikely]] {
         unwindTo(ex, base, false);
         return Status::Continue;
       }
       continue;
     }
     if (s == Status::Suspend) return Status::Suspend;
-    ExchangeError& e = ex.mutableErrorForEngine();
-    if (!e.failed()) {
-      e.code = ErrorCode::Internal;
-      e.reason = "Step failed without recording an error";
-    }
-    if (e.nodeId.empty()) e.nodeId = step->id;
-    if (e.routeId.empty()) {
-      if (const Route* r = currentRoute(st)) e.routeId = r->id;
-    }
-    unwindTo(ex, base, true);
-    return Status::Fail;
+    s = stepFailed(ex, step, base);
+    if (s != Status::Continue) return s;
   }
   return Status::Continue;
 }
@@ -130,7 +151,7 @@ bool pushBlock(Exchange& ex, const Block& block) noexcept {
     ex.fail(ErrorCode::LimitExceeded, "Blocks and routes nested deeper than 32 levels");
     return false;
   }
-  st.frames[st.depth++] = Frame{&block, 0, false};
+  st.frames[st.depth++] = Frame{&block, 0, false, false};
   return true;
 }
 
@@ -141,9 +162,13 @@ bool enterRoute(Exchange& ex, const Route& route) noexcept {
             route.id);
     return false;
   }
-  st.frames[st.depth++] = Frame{route.top, 0, true};
+  st.frames[st.depth++] = Frame{route.top, 0, true, false};
   route.counters.started();
-  if (!st.fromRoute) st.fromRoute = &route;
+  if (!st.fromRoute) {
+    st.fromRoute = &route;
+    if (route.captureOriginal) [[unlikely]] captureOriginal(ex);
+  }
+  if (!route.onCompletions.empty()) [[unlikely]] registerOnCompletions(ex, route);
   return true;
 }
 

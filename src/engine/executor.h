@@ -19,6 +19,12 @@ namespace dromedary::detail {
 /// Runs until the frame stack is back at its base, a step suspends, or one fails.
 Status run(Exchange& exchange) noexcept;
 
+/// Pops frames down to `depth` (route frames count their route as finished).
+void unwindTo(Exchange& exchange, uint32_t depth, bool failed) noexcept;
+
+/// The route of the innermost route frame, or null.
+const Route* currentRoute(const ExecState& state) noexcept;
+
 /// Pushes a child block; fails the exchange (LimitExceeded) when the stack is full.
 bool pushBlock(Exchange& exchange, const Block& block) noexcept;
 

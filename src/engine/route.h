@@ -20,10 +20,23 @@ namespace detail {
 
 struct Route;
 
+struct TryData;
+
+/// What a block is to error handling.
+enum class BlockKind : uint8_t {
+  Plain,
+  TryBody,       // a doTry's steps: failures go to its doCatch clauses (`tryData`)
+  Catch,         // a doCatch's steps
+  Finally,       // a doFinally's steps
+  FailureBlock,  // an onException clause's steps or the dead letter endpoint
+};
+
 /// A flat array of steps; child blocks (a filter's body, a choice's branches) are separate.
 struct Block {
   std::vector<Step*> steps;
   const Route* route = nullptr;  // set on a route's top block only
+  BlockKind kind = BlockKind::Plain;
+  const TryData* tryData = nullptr;  // TryBody and Catch blocks: their doTry
 };
 
 /// The entry point consumers call: runs the route, or (when a `to` step of a running
@@ -37,8 +50,12 @@ class RouteProcessor final : public Processor {
   Route& route_;
 };
 
+struct CompiledErrorHandler;
+struct CompiledOnCompletion;
+
 struct Route {
-  explicit Route(Context& context_ref) : context(context_ref), entry(*this) {}
+  explicit Route(Context& context_ref);
+  ~Route();
 
   Context& context;
   std::string id;
@@ -53,6 +70,9 @@ struct Route {
   Endpoint* from = nullptr;
   std::unique_ptr<Consumer> consumer;
   RouteProcessor entry;
+  std::unique_ptr<CompiledErrorHandler> errorHandler;  // null: noErrorHandler
+  std::vector<std::unique_ptr<CompiledOnCompletion>> onCompletions;
+  bool captureOriginal = false;  // some route of the context uses useOriginalMessage
   mutable RouteCounters counters;
   RouteStatus status = RouteStatus::Stopped;
   bool compiled = false;

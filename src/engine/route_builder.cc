@@ -1,19 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <dromedary/engine/route_builder.h>
 
-#include "eip/models.h"
+#include "engine/route_scope.h"
 
 namespace dromedary {
 
 using detail::BlockModel;
 using detail::StepModel;
 
-// An open block in the fluent chain.
-struct RouteDefinition::Scope {
-  enum Kind { Root, Filter, Choice, When, Otherwise } kind;
-  BlockModel* block;         // where steps go (null for Choice)
-  eip::ChoiceModel* choice;  // for Choice
-};
 
 RouteDefinition::RouteDefinition(std::string from_uri)
     : model_(std::make_unique<detail::RouteModel>()) {
@@ -116,8 +110,12 @@ class FunctionProcessor final : public Processor {
 };
 }  // namespace
 
+std::shared_ptr<Processor> processorOf(std::function<void(Exchange&)> fn) {
+  return std::make_shared<FunctionProcessor>(std::move(fn));
+}
+
 RouteDefinition& RouteDefinition::process(std::function<void(Exchange&)> fn) {
-  return process(std::make_shared<FunctionProcessor>(std::move(fn)));
+  return process(processorOf(std::move(fn)));
 }
 
 RouteDefinition& RouteDefinition::setBody(ExpressionDefinition value) {
@@ -231,7 +229,15 @@ RouteDefinition& RouteDefinition::end() {
       scopes_.pop_back();  // and its choice
       break;
     case Scope::Filter:
-    case Scope::Choice: scopes_.pop_back(); break;
+    case Scope::Choice:
+    case Scope::OnException:
+    case Scope::OnCompletion: scopes_.pop_back(); break;
+    case Scope::Catch:
+    case Scope::Finally:
+      scopes_.pop_back();  // the clause
+      scopes_.pop_back();  // and its doTry
+      break;
+    case Scope::Try: scopes_.pop_back(); break;
   }
   return *this;
 }
@@ -311,6 +317,20 @@ RouteBuilder::~RouteBuilder() = default;
 RouteDefinition& RouteBuilder::from(std::string uri) {
   routes_.push_back(std::make_unique<RouteDefinition>(std::move(uri)));
   return *routes_.back();
+}
+
+void RouteBuilder::errorHandler(ErrorHandlerDefinition handler) {
+  error_handler_ = handler.modelForEngine();
+}
+
+RouteDefinition& RouteBuilder::onException(std::vector<std::string> exception_types) {
+  if (!configuration_) configuration_ = std::make_unique<RouteDefinition>(std::string());
+  return configuration_->onException(std::move(exception_types));
+}
+
+RouteDefinition& RouteBuilder::onCompletion() {
+  if (!configuration_) configuration_ = std::make_unique<RouteDefinition>(std::string());
+  return configuration_->onCompletion();
 }
 
 }  // namespace dromedary

@@ -21,6 +21,10 @@ namespace detail {
 
 struct Route;
 struct Block;
+enum class BlockKind : uint8_t;
+struct ErrorHandlerModel;
+struct OnExceptionModel;
+struct OnCompletionModel;
 
 struct StepModel {
   virtual ~StepModel() = default;
@@ -28,6 +32,9 @@ struct StepModel {
   virtual std::string_view kind() const = 0;
   /// How the step reads in errors, e.g. `to[direct:a]`.
   virtual std::string describe() const { return std::string(kind()); }
+  /// True when the step never changes the message before failing, so a redelivery has
+  /// nothing to restore (the built-in steps that evaluate first and set last).
+  virtual bool failureAtomic() const { return false; }
   virtual Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const = 0;
 
   std::string id;  // user-given node id (empty: assigned at compile)
@@ -46,6 +53,14 @@ struct RouteModel {
   BlockModel body;
   std::vector<std::string> misuse;  // DSL chain mistakes, reported by addRoutes
   SourceRef where;
+
+  // Error handling: the route's own, then what its RouteBuilder (or file) configures.
+  std::shared_ptr<const ErrorHandlerModel> errorHandler;
+  std::vector<std::shared_ptr<OnExceptionModel>> onExceptions;
+  std::vector<std::shared_ptr<OnCompletionModel>> onCompletions;
+  std::shared_ptr<const ErrorHandlerModel> builderErrorHandler;
+  std::vector<std::shared_ptr<OnExceptionModel>> builderOnExceptions;
+  std::vector<std::shared_ptr<OnCompletionModel>> builderOnCompletions;
 };
 
 }  // namespace detail
@@ -60,6 +75,9 @@ class RouteCompiler {
 
   /// Compiles a child block; the Block and its steps are owned by the route.
   Result<const detail::Block*> compileBlock(const detail::BlockModel& block);
+  /// The same, with steps appended after the block's own (e.g. a doTry's doFinally entry).
+  Result<detail::Block*> compileBlock(const detail::BlockModel& block, detail::BlockKind kind,
+                                      std::vector<std::unique_ptr<Step>> trailing);
   /// A started, shared producer for `uri`.
   Result<Producer*> producer(const std::string& uri);
   /// An error about `step`, prefixed with the route and step, keeping its source position.

@@ -10,12 +10,23 @@
 
 namespace dromedary {
 
+namespace detail {
+struct StepModel;
+}
+
+/// Step::flags: work the executor does before the step (error handling, history).
+inline constexpr uint8_t kStepArmCheckpoint = 1;    // save the message on its first change
+inline constexpr uint8_t kStepClearCheckpoint = 2;  // nothing to restore if it fails
+inline constexpr uint8_t kStepHistory = 4;          // record it in the message history
+
 class Step {
  public:
   virtual ~Step() = default;
   virtual Status run(Exchange& exchange) noexcept = 0;
 
   std::string id;  // the node id: user-given, or <kind><n>
+  uint8_t flags = 0;
+  const detail::StepModel* model = nullptr;  // what it was compiled from (describe, where)
 };
 
 }  // namespace dromedary

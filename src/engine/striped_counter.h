@@ -41,7 +41,26 @@ class RouteCounters {
     bumpCounter(failed ? stripes_[s].failed : stripes_[s].completed, s);
   }
 
+  // The failure path's counters: striped too, so a storm of failures scales as well.
+  void redelivered() noexcept {
+    uint32_t s = threadStripe();
+    bumpCounter(stripes_[s].redeliveries, s);
+  }
+  void failureHandled() noexcept {
+    uint32_t s = threadStripe();
+    bumpCounter(stripes_[s].failures_handled, s);
+  }
+  void deadLetterFailed() noexcept {
+    uint32_t s = threadStripe();
+    bumpCounter(stripes_[s].dead_letter_failures, s);
+  }
+
   uint64_t started_total() const noexcept { return sum(&Stripe::started); }
+  uint64_t redeliveries_total() const noexcept { return sum(&Stripe::redeliveries); }
+  uint64_t failures_handled_total() const noexcept { return sum(&Stripe::failures_handled); }
+  uint64_t dead_letter_failures_total() const noexcept {
+    return sum(&Stripe::dead_letter_failures);
+  }
   uint64_t completed_total() const noexcept { return sum(&Stripe::completed); }
   uint64_t failed_total() const noexcept { return sum(&Stripe::failed); }
   /// Derived: started - completed - failed (never a shared in-flight counter).
@@ -57,6 +76,9 @@ class RouteCounters {
     std::atomic<uint64_t> started{0};
     std::atomic<uint64_t> completed{0};
     std::atomic<uint64_t> failed{0};
+    std::atomic<uint64_t> redeliveries{0};
+    std::atomic<uint64_t> failures_handled{0};
+    std::atomic<uint64_t> dead_letter_failures{0};
   };
   uint64_t sum(std::atomic<uint64_t> Stripe::*field) const noexcept {
     uint64_t total = 0;

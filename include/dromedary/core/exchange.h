@@ -69,6 +69,7 @@ struct Frame {
   const Block* block;
   uint32_t index;
   bool routeEntry;  ///< this frame is a route's top block (route exit runs when it pops)
+  bool rethrow = false;  ///< a doFinally block run for a failure it passes on when done
 };
 inline constexpr uint32_t kMaxFrames = 32;
 /// A function run when the exchange has left its last route.
@@ -77,18 +78,37 @@ struct CompletionHook {
   void* arg;
 };
 inline constexpr uint32_t kMaxCompletionHooks = 8;
+/// Why the exchange stops running steps, successfully (bits of ExecState::stop).
+inline constexpr uint8_t kStopRoute = 1;    ///< a stop() step ran
+inline constexpr uint8_t kStopHandled = 2;  ///< an error handler handled a failure
+/// Whether the message must be saved before the running step changes it (redelivery).
+enum class Checkpoint : uint8_t {
+  None,   ///< nothing to restore if the step fails
+  Armed,  ///< save the message on its first change (Exchange::message())
+  Taken,  ///< saved: a redelivery restores it
+};
+/// Error handling state, created on an exchange's first failure (or checkpoint) and kept
+/// with the pooled exchange; defined by the engine.
+struct FailureState;
+struct FailureStateDeleter {
+  void operator()(FailureState* state) const noexcept;
+};
 /// Engine-owned execution state, in plain fields.
 struct ExecState {
   std::array<Frame, kMaxFrames> frames;
   uint32_t depth = 0;
   uint32_t base = 0;         ///< depth at which the running loop returns
   bool tailCall = false;     ///< a `to` step is calling a producer: routes may push a frame
-  bool routeStop = false;    ///< stop() was called: the exchange ends, successfully
+  uint8_t stop = 0;          ///< kStopRoute | kStopHandled: the exchange ends, successfully
+  Checkpoint checkpoint = Checkpoint::None;
+  bool failureHandled = false;  ///< an error handler gave up on the failure: pass it on
+  const std::string* toEndpoint = nullptr;  ///< the URI of the last to(): CamelToEndpoint
   const Route* fromRoute = nullptr;
   void (*onDone)(Exchange&, void*) = nullptr;  ///< called when an async run completes
   void* onDoneArg = nullptr;
   std::array<CompletionHook, kMaxCompletionHooks> hooks;
   uint32_t hookCount = 0;
+  std::unique_ptr<FailureState, FailureStateDeleter> failure;
 };
 }  // namespace detail
 
@@ -104,9 +124,14 @@ class Exchange {
   void setPattern(Pattern pattern) noexcept { pattern_ = pattern; }
 
   /// The current message (Camel's getIn()/getMessage()).
-  Message& message() noexcept { return message_; }
+  /// (Under an error handler that redelivers, the first non-const access in a step saves
+  /// the message, so a redelivery can restore it: use the const overload to only read.)
+  Message& message() noexcept {
+    if (exec_.checkpoint == detail::Checkpoint::Armed) [[unlikely]] takeCheckpoint();
+    return message_;
+  }
   const Message& message() const noexcept { return message_; }
-  Message& in() noexcept { return message_; }
+  Message& in() noexcept { return message(); }
 
   Headers& properties() noexcept { return properties_; }
   const Headers& properties() const noexcept { return properties_; }
@@ -138,7 +163,12 @@ class Exchange {
   /// The id of the route currently processing this exchange, or empty.
   std::string_view routeId() const noexcept;
   /// True once a stop() step ran: the exchange ends without running further steps.
-  bool isRouteStop() const noexcept { return exec_.routeStop; }
+  bool isRouteStop() const noexcept { return (exec_.stop & detail::kStopRoute) != 0; }
+
+  /// The failure an error handler or doCatch is handling (Camel's CamelExceptionCaught), or
+  /// nullptr: set while an onException block, a dead letter endpoint or a doCatch block runs,
+  /// and kept after it.
+  const ExchangeError* caughtError() const noexcept;
 
   /// Runs `fn(*this, arg)` once, when the exchange has left its last route (completed or
   /// failed), on the thread that finished it; hooks run newest first. At most 8 per exchange:
@@ -162,8 +192,12 @@ class Exchange {
 
   detail::ExecState& execForEngine() noexcept { return exec_; }
   const detail::ExecState& execForEngine() const noexcept { return exec_; }
+  /// The message without taking a checkpoint (the engine saving or restoring it).
+  Message& messageForEngine() noexcept { return message_; }
 
  private:
+  void takeCheckpoint() noexcept;
+
   Context* context_;
   Pattern pattern_ = Pattern::InOnly;
   Message message_;

@@ -35,6 +35,8 @@
 
 #include <dromedary/core/exchange.h>
 #include <dromedary/core/result.h>
+#include <dromedary/engine/error_handler.h>
+#include <dromedary/engine/exception_types.h>
 #include <dromedary/engine/route_builder.h>
 #include <dromedary/spi/component.h>
 #include <dromedary/spi/language.h>
@@ -140,6 +142,34 @@ class Context {
   /// Exchanges that finished a route (completed or failed), summed over routes: an exchange
   /// that passes through two routes counts twice.
   uint64_t exchangesDone() const;
+
+  /// How a route's failures went (summed over threads).
+  struct FailureCounts {
+    uint64_t failed = 0;              ///< exchanges that left the route failed
+    uint64_t handled = 0;             ///< failures handled (onException handled, dead letter)
+    uint64_t redeliveries = 0;        ///< redelivery attempts
+    uint64_t deadLetterFailures = 0;  ///< the dead letter endpoint itself failed
+  };
+  FailureCounts failureCounts(std::string_view route_id) const;
+
+  // --- error handling ----------------------------------------------------------------------
+  /// The error handler of routes that set none themselves (nor their RouteBuilder); by
+  /// default defaultErrorHandler(). Set before the routes start.
+  void setErrorHandler(ErrorHandlerDefinition handler);
+  /// Keeps each exchange's message history (route, step, time per step) for the failure
+  /// log, as Camel's messageHistory option; off by default (a clock read per step). Set
+  /// before the routes start.
+  void setMessageHistory(bool enabled);
+  /// Names a C++ exception type for onException/doCatch (exception_types.h); `parent` is a
+  /// registered name, e.g. "std::runtime_error".
+  template <class T>
+  Result<void> registerExceptionType(std::string name, std::string_view parent = "std::exception") {
+    return registerExceptionType(std::move(name), parent, &exceptionIs<T>);
+  }
+  Result<void> registerExceptionType(std::string name, std::string_view parent,
+                                     ExceptionMatcher matcher);
+  /// Another name for a registered exception type (e.g. the Java class a route file uses).
+  Result<void> aliasExceptionType(std::string alias, std::string_view name);
 
   // --- time and threads ----------------------------------------------------------------
   /// The context's clock and timers: a real-time loop (one thread, started on first use)

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include <dromedary/core/logging.h>
+#include <dromedary/engine/error_handler.h>
 #include <dromedary/engine/expression_builder.h>
 #include <dromedary/spi/processor.h>
 
@@ -41,6 +42,7 @@ namespace detail {
 struct RouteModel;
 struct BlockModel;
 struct StepModel;
+struct OnExceptionModel;
 }  // namespace detail
 
 /// One route under construction. Every DSL method returns *this for chaining.
@@ -137,6 +139,43 @@ class RouteDefinition {
   RouteDefinition& log(LoggingLevel level, std::string log_name, std::string message);
   RouteDefinition& log(LoggingLevel level, std::string log_name, ExpressionDefinition message);
 
+  // --- error handling (docs/error-handling.md) --------------------------------------------
+  /// This route's error handler (else its RouteBuilder's, else the context's).
+  RouteDefinition& errorHandler(ErrorHandlerDefinition handler);
+  /// Opens an onException clause for failures of these types (exception_types.h; none =
+  /// every failure); the steps that follow, up to end(), run once redeliveries are
+  /// exhausted. handled(), continued(), onWhen(), retryWhile(), useOriginalMessage(),
+  /// onRedelivery() and the redelivery options below apply to the open clause.
+  RouteDefinition& onException(std::vector<std::string> exception_types = {});
+  /// The failure counts as handled: the exchange ends here, successfully, with the message
+  /// the clause's steps left (the caller of requestBody gets it as the reply).
+  RouteDefinition& handled(PredicateDefinition predicate);
+  RouteDefinition& handled(bool handled);
+  /// The failure is ignored: the route goes on at the step after the one that failed.
+  RouteDefinition& continued(PredicateDefinition predicate);
+  RouteDefinition& continued(bool continued);
+  /// The open onException, doCatch or onCompletion applies only when the predicate holds.
+  RouteDefinition& onWhen(PredicateDefinition predicate);
+  RouteDefinition& retryWhile(PredicateDefinition predicate);
+  RouteDefinition& useOriginalMessage();
+  RouteDefinition& useOriginalBody();
+  RouteDefinition& onRedelivery(std::shared_ptr<Processor> processor);
+  /// The processor bound to `name` in the context runs before each redelivery.
+  RouteDefinition& onRedeliveryRef(std::string name);
+  DROMEDARY_REDELIVERY_OPTIONS(RouteDefinition)
+
+  /// doTry() ... doCatch({types}) [onWhen(...)] ... doFinally() ... end(), as Java's
+  /// try/catch/finally: the route's error handler does not see failures a doCatch takes.
+  RouteDefinition& doTry();
+  RouteDefinition& doCatch(std::vector<std::string> exception_types = {});
+  RouteDefinition& doFinally();
+
+  /// Opens an onCompletion block (up to end()): it runs on a copy of the exchange once the
+  /// exchange has left its last route; onCompleteOnly()/onFailureOnly()/onWhen() filter.
+  RouteDefinition& onCompletion();
+  RouteDefinition& onCompleteOnly();
+  RouteDefinition& onFailureOnly();
+
   detail::RouteModel& modelForEngine() noexcept { return *model_; }
   /// The last step added (as id() names it), or nullptr: how file loaders record positions.
   detail::StepModel* lastStepForEngine() noexcept;
@@ -144,6 +183,8 @@ class RouteDefinition {
  private:
   detail::BlockModel* currentBlock();
   RouteDefinition& add(std::unique_ptr<detail::StepModel> step);
+  detail::RedeliveryPolicyModel* openPolicy(const char* option);
+  detail::OnExceptionModel* openOnException(const char* option);
   void misuse(std::string message);
 
   std::unique_ptr<detail::RouteModel> model_;
@@ -161,10 +202,25 @@ class RouteBuilder {
   /// Starts a route consuming from `uri`.
   RouteDefinition& from(std::string uri);
 
+  /// The error handler of this builder's routes (unless a route sets its own).
+  void errorHandler(ErrorHandlerDefinition handler);
+  /// An onException clause for every route of this builder (after the route's own ones);
+  /// continue the chain with its options and steps, then end().
+  RouteDefinition& onException(std::vector<std::string> exception_types = {});
+  /// An onCompletion for every route of this builder that has none of its own.
+  RouteDefinition& onCompletion();
+
   std::vector<std::unique_ptr<RouteDefinition>>& routesForEngine() noexcept { return routes_; }
+  std::shared_ptr<const detail::ErrorHandlerModel> errorHandlerForEngine() const {
+    return error_handler_;
+  }
+  /// Where builder-wide onException/onCompletion collect, or nullptr when none was given.
+  RouteDefinition* configurationForEngine() noexcept { return configuration_.get(); }
 
  private:
   std::vector<std::unique_ptr<RouteDefinition>> routes_;
+  std::shared_ptr<const detail::ErrorHandlerModel> error_handler_;
+  std::unique_ptr<RouteDefinition> configuration_;
 };
 
 }  // namespace dromedary

@@ -23,6 +23,9 @@
 ///
 /// Thread-safety: one processor instance serves every exchange of its route, concurrently.
 
+#include <functional>
+#include <memory>
+
 #include <dromedary/core/exchange.h>
 
 namespace dromedary {
@@ -32,5 +35,9 @@ class Processor {
   virtual ~Processor() = default;
   virtual Status process(Exchange& exchange) = 0;
 };
+
+/// A processor from a function (Fail when it leaves the exchange failed), for onRedelivery
+/// and other places that take a Processor.
+std::shared_ptr<Processor> processorOf(std::function<void(Exchange&)> fn);
 
 }  // namespace dromedary

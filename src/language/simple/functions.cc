@@ -119,14 +119,22 @@ class ExchangeTextNode final : public Expression {
   Kind kind_;
 };
 
-// The failure on the exchange: the error slot, else a caught exception recorded by an error
-// handler in the CamelExceptionCaught property; null when there is none.
+// The failure on the exchange: the error slot, else the failure an error handler or doCatch
+// is handling (Exchange::caughtError), else the CamelExceptionCaught property; null if none.
 class ExceptionNode final : public Expression {
  public:
   const Value* evaluate(Exchange& ex, Value& scratch) const noexcept override {
     if (ex.failed()) {
       try {
         scratch.setString(ex.error().message());
+      } catch (...) {
+        return &nullValue();
+      }
+      return &scratch;
+    }
+    if (const ExchangeError* handled = ex.caughtError()) {
+      try {
+        scratch.setString(handled->message());
       } catch (...) {
         return &nullValue();
       }

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// The context's state, shared by the engine's files (context.cc owns the logic).
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <dromedary/core/logging.h>
+#include <dromedary/engine/context.h>
+#include <dromedary/spi/component.h>
+#include <dromedary/spi/language.h>
+#include <dromedary/spi/scheduler.h>
+
+#include "engine/error_handler_model.h"
+#include "engine/exception_registry.h"
+#include "engine/route.h"
+#include "engine/worker_pool.h"
+
+namespace dromedary {
+namespace detail {
+
+struct ContextImpl {
+  std::string name;
+  uint64_t uid;
+  Logger log = Logger::get("dromedary.context");
+  Properties properties;
+  std::map<std::string, std::unique_ptr<Component>, std::less<>> components;
+  std::map<std::string, std::unique_ptr<Language>, std::less<>> languages;
+  std::map<std::string, std::shared_ptr<Processor>, std::less<>> processors;  // by name
+
+  // Endpoints and producers are created from any thread: guarded by one mutex.
+  mutable std::mutex mutex;
+  std::unordered_map<std::string, std::unique_ptr<Endpoint>> endpoints;  // by normalised URI
+  std::unordered_map<const Endpoint*, std::unique_ptr<Producer>> producers;
+  std::unordered_map<std::string, Producer*> producers_by_text;
+
+  std::vector<std::unique_ptr<Route>> routes;
+  std::map<std::string, int, std::less<>> node_counters;
+  int route_counter = 0;
+  bool started = false;
+
+  // Time and threads: created on first use.
+  std::once_flag scheduler_once;
+  std::shared_ptr<Scheduler> scheduler;
+  std::once_flag workers_once;
+  std::unique_ptr<WorkerPool> workers;
+  size_t worker_threads = 0;  // 0: the number of cores
+  bool stopped_before = false;  // a restart must start the producers stop() stopped
+
+  // Error handling (configured before routes start; read without locks afterwards).
+  ExceptionRegistry exceptions;
+  std::shared_ptr<const ErrorHandlerModel> error_handler;  // null: the default one
+  bool message_history = false;
+  bool capture_original = false;  // some route uses useOriginalMessage/useOriginalBody
+  std::chrono::steady_clock::time_point started_at;
+  std::chrono::milliseconds shutdown_timeout{45000};  // Camel's default
+
+  Route* findRoute(std::string_view id) const {
+    for (const auto& r : routes) {
+      if (r->id == id) return r.get();
+    }
+    return nullptr;
+  }
+};
+
+}  // namespace detail
+
+}  // namespace dromedary
