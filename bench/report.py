@@ -15,6 +15,7 @@ CAMEL = {
     "direct_10": (1130, 2344, "direct -> 10 processors"),
     "node_cost": (80, 55, "per extra route node"),
     "typical": (None, 4064, "filter/choice/simple/direct"),
+    "redelivery_10": (1550, 8712, "10 nodes, maximumRedeliveries(3): a copy per node"),
     "remove_headers_pattern": (930, 7600, "removeHeaders(\"Camel*\"), 12 headers"),
     "to_dynamic_overhead": (49, 216, "normalizeUri per toD exchange"),
     "convert_user_type": (895, 1480, "convertTo(LoggingLevel, \"INFO\")"),

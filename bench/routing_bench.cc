@@ -42,6 +42,26 @@ class Direct10 final : public RoutingRun {
 };
 DROMEDARY_SCENARIO("direct_10", Direct10);
 
+// redelivery_10: direct_10 with maximumRedeliveries(3), success path (target: <= 1.1x
+// direct_10, 0 allocations).
+class Redelivery10 final : public RoutingRun {
+ public:
+  Redelivery10() : RoutingRun([this](RouteBuilder& b) { redelivery10Route(b, noop_); }) {}
+  void once() override {
+    check(producer_.sendBody("direct:redelivery", "order-1").has_value(), "send");
+  }
+};
+DROMEDARY_SCENARIO("redelivery_10", Redelivery10);
+
+// failure_redelivered: one node fails twice, then succeeds on the second redelivery.
+class FailureRedelivered final : public RoutingRun {
+ public:
+  FailureRedelivered()
+      : RoutingRun([this](RouteBuilder& b) { failureRedeliveredRoute(b, noop_); }) {}
+  void once() override { check(producer_.sendBody("direct:flaky", "order-1").has_value(), "send"); }
+};
+DROMEDARY_SCENARIO("failure_redelivered", FailureRedelivered);
+
 // mt_10: the direct_10 route from 1 and 2 threads at once (the scaling figure).
 ScenarioRegistrar mt_10_registrar(
     "mt_10", [] { return std::unique_ptr<ScenarioRun>(new Direct10()); }, 2);

@@ -27,6 +27,39 @@ inline void direct10Route(RouteBuilder& b, const std::shared_ptr<Processor>& noo
   for (int i = 0; i < 10; ++i) r.process(noop);
 }
 
+/// redelivery_10: direct_10 under an error handler that may redeliver 3 times (Camel copies
+/// the message before every node for this; here the success path must cost nothing).
+inline void redelivery10Route(RouteBuilder& b, const std::shared_ptr<Processor>& noop) {
+  RouteDefinition& r = b.from("direct:redelivery")
+                           .errorHandler(defaultErrorHandler().maximumRedeliveries(3));
+  for (int i = 0; i < 10; ++i) r.process(noop);
+}
+
+/// Fails an exchange's first two deliveries (recording the failure, as a built-in step
+/// would: no C++ exception), then succeeds.
+class FailTwice final : public Processor {
+ public:
+  Status process(Exchange& ex) override {
+    const Value* counter = ex.message().getHeader("CamelRedeliveryCounter");
+    if (!counter || counter->as<int64_t>() < 2) {
+      ex.fail(ErrorCode::ProcessorFailed, "Simulated failure");
+      return Status::Fail;
+    }
+    return Status::Continue;
+  }
+};
+
+/// failure_redelivered: a node fails twice then succeeds, no delay, between no-op nodes.
+inline void failureRedeliveredRoute(RouteBuilder& b, const std::shared_ptr<Processor>& noop) {
+  b.from("direct:flaky")
+      .errorHandler(defaultErrorHandler().maximumRedeliveries(3).redeliveryDelay(
+          std::chrono::milliseconds(0)))
+      .process(noop)
+      .setHeader("step", constant(1))
+      .process(std::make_shared<FailTwice>())
+      .process(noop);
+}
+
 /// typical: a filter on a header predicate, a choice with two whens and otherwise,
 /// setHeader, then on to `direct:next` (which the caller defines). Simple expressions, as a
 /// Camel route file would have them.

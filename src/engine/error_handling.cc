@@ -493,21 +493,14 @@ Status handleFailure(Exchange& ex, uint32_t base) noexcept try {
   return Status::Fail;
 }
 
-void beforeStep(Exchange& ex, const Step& step) noexcept {
-  ExecState& st = ex.execForEngine();
-  if (step.flags & kStepArmCheckpoint) {
-    st.checkpoint = Checkpoint::Armed;
-  } else if (step.flags & kStepClearCheckpoint) {
-    st.checkpoint = Checkpoint::None;
-  }
-  if (step.flags & kStepHistory) {
-    FailureState& fs = failureState(ex);
-    int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                      std::chrono::steady_clock::now().time_since_epoch())
-                      .count();
-    fs.history[fs.historyCount % kHistorySize] = HistoryEntry{currentRoute(st), &step, now};
-    ++fs.historyCount;
-  }
+void recordHistory(Exchange& ex, const Step& step) noexcept {
+  FailureState& fs = failureState(ex);
+  int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                    std::chrono::steady_clock::now().time_since_epoch())
+                    .count();
+  fs.history[fs.historyCount % kHistorySize] =
+      HistoryEntry{currentRoute(ex.execForEngine()), &step, now};
+  ++fs.historyCount;
 }
 
 void captureOriginal(Exchange& ex) noexcept {

@@ -135,8 +135,8 @@ Result<void> compileErrorHandling(RouteCompiler& compiler, Route& route);
 /// leaves the loop's frames (they are unwound).
 Status handleFailure(Exchange& exchange, uint32_t base) noexcept;
 
-/// Before a step marked by compileErrorHandling: arms the checkpoint, records history.
-void beforeStep(Exchange& exchange, const Step& step) noexcept;
+/// Before a step marked kStepHistory: records it in the message history.
+void recordHistory(Exchange& exchange, const Step& step) noexcept;
 
 /// At the first route entry: saves the original message when some route needs it.
 void captureOriginal(Exchange& exchange) noexcept;

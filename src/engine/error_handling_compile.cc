@@ -289,8 +289,11 @@ Result<void> compileErrorHandling(RouteCompiler& compiler, Route& route) {
   for (size_t k = 0; k < route.steps.size(); ++k) {
     Step& s = *route.steps[k];
     s.flags = 0;
+    s.checkpoint = Checkpoint::None;
     if (redeliver && k < body_steps) {
-      s.flags |= s.model && !s.model->failureAtomic() ? kStepArmCheckpoint : kStepClearCheckpoint;
+      const bool atomic = !s.model || s.model->failureAtomic();
+      s.flags |= kStepCheckpoint;
+      s.checkpoint = atomic ? Checkpoint::None : Checkpoint::Armed;
     }
     if (impl.message_history) s.flags |= kStepHistory;
   }

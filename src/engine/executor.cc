@@ -129,7 +129,11 @@ Status run(Exchange& ex) noexcept {
       continue;
     }
     Step* step = steps[f.index++];
-    if (step->flags) [[unlikely]] beforeStep(ex, *step);
+    if (step->flags) [[unlikely]] {
+      // Under a redelivering error handler: save the message on its first change.
+      if (step->flags & kStepCheckpoint) st.checkpoint = step->checkpoint;
+      if (step->flags & kStepHistory) recordHistory(ex, *step);
+    }
     Status s = step->run(ex);
     if (s == Status::Continue) [[likely]] {
       if (st.stop) [[unlikely]] {

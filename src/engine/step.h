@@ -15,9 +15,8 @@ struct StepModel;
 }
 
 /// Step::flags: work the executor does before the step (error handling, history).
-inline constexpr uint8_t kStepArmCheckpoint = 1;    // save the message on its first change
-inline constexpr uint8_t kStepClearCheckpoint = 2;  // nothing to restore if it fails
-inline constexpr uint8_t kStepHistory = 4;          // record it in the message history
+inline constexpr uint8_t kStepCheckpoint = 1;  // set ExecState::checkpoint to `checkpoint`
+inline constexpr uint8_t kStepHistory = 2;     // record it in the message history
 
 class Step {
  public:
@@ -26,6 +25,10 @@ class Step {
 
   std::string id;  // the node id: user-given, or <kind><n>
   uint8_t flags = 0;
+  // Armed: a redelivery may re-run it and it may change the message before failing, so the
+  // message is saved on its first change; None: nothing to restore (it changes nothing
+  // before it can fail).
+  detail::Checkpoint checkpoint = detail::Checkpoint::None;
   const detail::StepModel* model = nullptr;  // what it was compiled from (describe, where)
 };
 

@@ -40,6 +40,20 @@ TEST(ZeroAllocationTest, DirectToTenProcessors) {
   EXPECT_EQ(allocationsPerSend(h, "direct:ten", nullptr), 0u);
 }
 
+TEST(ZeroAllocationTest, RedeliveryEnabledSuccessPath) {
+  RouteHarness h;
+  auto noop = std::make_shared<NoOp>();
+  h.start([&](RouteBuilder& b) { bench::redelivery10Route(b, noop); });
+  EXPECT_EQ(allocationsPerSend(h, "direct:redelivery", nullptr), 0u);
+}
+
+TEST(ZeroAllocationTest, FailingTwiceThenRedelivered) {
+  RouteHarness h;
+  auto noop = std::make_shared<NoOp>();
+  h.start([&](RouteBuilder& b) { bench::failureRedeliveredRoute(b, noop); });
+  EXPECT_EQ(allocationsPerSend(h, "direct:flaky", nullptr), 0u);
+}
+
 TEST(ZeroAllocationTest, TypicalRouteOfBuiltinSteps) {
   RouteHarness h;
   auto noop = std::make_shared<NoOp>();
