@@ -11,13 +11,12 @@
 
 namespace dromedary::dsl {
 
-/// `beans` receives the file's `beans:` entries.
-Result<std::vector<RouteSource>> readYamlRoutes(std::string_view text, const std::string& file,
-                                                std::vector<BeanSource>& beans);
+/// Adds the file's routes, routeConfigurations and beans to `out`.
+Result<void> readYamlRoutes(std::string_view text, const std::string& file, FileSources& out);
 
-/// `ignored` receives a line per element that was skipped (Spring beans around a
-/// camelContext), naming it and its position.
-Result<std::vector<RouteSource>> readXmlRoutes(std::string_view text, const std::string& file,
-                                               std::vector<std::string>& ignored);
+/// Adds the file's routes and routeConfigurations to `out`; `ignored` receives a line per
+/// element that was skipped (Spring beans around a camelContext), naming it and its position.
+Result<void> readXmlRoutes(std::string_view text, const std::string& file, FileSources& out,
+                           std::vector<std::string>& ignored);
 
 }  // namespace dromedary::dsl

@@ -31,27 +31,21 @@ Result<std::string> readFile(const fs::path& path) {
 }
 
 // Reads one file's routes (not yet added).
-Result<void> readRoutes(const fs::path& path, std::vector<dsl::RouteSource>& out,
-                        std::vector<dsl::BeanSource>& beans, LoadReport& report) {
+Result<void> readRoutes(const fs::path& path, dsl::FileSources& out, LoadReport& report) {
   DROMEDARY_TRY(text, readFile(path));
   std::string name = path.string();
-  std::vector<dsl::RouteSource> routes;
   if (path.extension() == ".xml") {
-    DROMEDARY_TRY(r, dsl::readXmlRoutes(text, name, report.notes));
-    routes = std::move(r);
+    DROMEDARY_TRY_VOID(dsl::readXmlRoutes(text, name, out, report.notes));
   } else {
-    DROMEDARY_TRY(r, dsl::readYamlRoutes(text, name, beans));
-    routes = std::move(r);
+    DROMEDARY_TRY_VOID(dsl::readYamlRoutes(text, name, out));
   }
   report.files.push_back(name);
-  for (auto& r : routes) out.push_back(std::move(r));
   return {};
 }
 
-Result<LoadReport> add(Context& context, std::vector<dsl::RouteSource>& routes,
-                       const std::vector<dsl::BeanSource>& beans, LoadReport report) {
-  DROMEDARY_TRY_VOID(dsl::addRouteSources(context, routes, beans));
-  report.routes = routes.size();
+Result<LoadReport> add(Context& context, const dsl::FileSources& sources, LoadReport report) {
+  DROMEDARY_TRY_VOID(dsl::addRouteSources(context, sources));
+  report.routes = sources.routes.size();
   return report;
 }
 
@@ -95,27 +89,27 @@ Result<LoadReport> loadRoutes(Context& context, const std::vector<std::string>& 
     DROMEDARY_TRY_VOID(context.properties().load(props.string()));
     report.notes.push_back(fmt::format("loaded properties from {}", props.string()));
   }
-  std::vector<dsl::RouteSource> routes;
-  std::vector<dsl::BeanSource> beans;
-  for (const fs::path& f : files) DROMEDARY_TRY_VOID(readRoutes(f, routes, beans, report));
-  return add(context, routes, beans, std::move(report));
+  dsl::FileSources sources;
+  for (const fs::path& f : files) DROMEDARY_TRY_VOID(readRoutes(f, sources, report));
+  return add(context, sources, std::move(report));
 }
 
 Result<LoadReport> loadYamlRoutes(Context& context, std::string_view text,
                                   const std::string& name) {
-  std::vector<dsl::BeanSource> beans;
-  DROMEDARY_TRY(routes, dsl::readYamlRoutes(text, name, beans));
+  dsl::FileSources sources;
+  DROMEDARY_TRY_VOID(dsl::readYamlRoutes(text, name, sources));
   LoadReport report;
   report.files.push_back(name);
-  return add(context, routes, beans, std::move(report));
+  return add(context, sources, std::move(report));
 }
 
 Result<LoadReport> loadXmlRoutes(Context& context, std::string_view text,
                                  const std::string& name) {
   LoadReport report;
-  DROMEDARY_TRY(routes, dsl::readXmlRoutes(text, name, report.notes));
+  dsl::FileSources sources;
+  DROMEDARY_TRY_VOID(dsl::readXmlRoutes(text, name, sources, report.notes));
   report.files.push_back(name);
-  return add(context, routes, {}, std::move(report));
+  return add(context, sources, std::move(report));
 }
 
 }  // namespace dromedary

@@ -2,6 +2,8 @@
 #include "dsl/route_source.h"
 
 #include <charconv>
+#include <cstdlib>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -9,6 +11,7 @@
 #include <dromedary/engine/route_builder.h>
 
 #include "core/text.h"
+#include "engine/error_handling.h"
 #include "engine/route_model.h"
 
 namespace dromedary::dsl {
@@ -56,6 +59,7 @@ const std::vector<StepSpec>& stepSpecs() {
       {"threads", {"poolSize", "maxPoolSize", "maxQueueSize", "id", "description"}, {},
        Expr::None, false},
       {"process", {"ref", "id", "description"}, {"ref"}, Expr::None, false},
+      {"doTry", {"id", "description"}, {}, Expr::None, true},
   };
   return specs;
 }
@@ -93,10 +97,38 @@ class Translator {
  public:
   explicit Translator(Context& context) : context_(context) {}
 
-  Result<void> route(RouteBuilder& builder, const RouteSource& source) {
+  // Applies the routeConfigurations without an id to every route of the builder.
+  Result<void> globalConfigurations(RouteBuilder& builder,
+                                    const std::vector<RouteConfigurationSource>& configs) {
+    bool handler_set = false;
+    for (const RouteConfigurationSource& c : configs) {
+      if (c.id) continue;
+      for (const StepSource& h : c.errorHandler) {
+        if (handler_set) {
+          return fileError(h.where, "a second error handler for every route",
+                           "give one of the routeConfigurations an id and name it in "
+                           "routeConfigurationId");
+        }
+        handler_set = true;
+        DROMEDARY_TRY(handler, errorHandler(h));
+        builder.errorHandler(std::move(handler));
+      }
+      for (const StepSource& clause : c.onExceptions) {
+        DROMEDARY_TRY(types, exceptionNames(clause));
+        DROMEDARY_TRY_VOID(onExceptionBody(builder.onException(types), clause));
+      }
+      for (const StepSource& clause : c.onCompletions) {
+        DROMEDARY_TRY_VOID(onCompletionBody(builder.onCompletion(), clause));
+      }
+    }
+    return {};
+  }
+
+  Result<void> route(RouteBuilder& builder, const RouteSource& source,
+                     const std::vector<RouteConfigurationSource>& configs) {
     for (const auto& [key, value] : source.attributes) {
-      static const std::vector<std::string_view> kRouteKeys = {"id", "description",
-                                                              "autoStartup"};
+      static const std::vector<std::string_view> kRouteKeys = {
+          "id", "description", "autoStartup", "routeConfigurationId", "errorHandlerRef"};
       if (std::find(kRouteKeys.begin(), kRouteKeys.end(), key) == kRouteKeys.end()) {
         return fileError(value.where, fmt::format("unknown key '{}' in route", key),
                          suggestion(key, kRouteKeys));
@@ -119,6 +151,18 @@ class Translator {
         return fileError(a->where, fmt::format("autoStartup must be true or false, not '{}'", v));
       }
       def.autoStartup(v == "true");
+    }
+    for (std::string_view key : {"routeConfigurationId", "errorHandlerRef"}) {
+      if (const Scalar* ids = attribute(source.attributes, key)) {
+        DROMEDARY_TRY_VOID(namedConfigurations(def, *ids, configs));
+      }
+    }
+    for (const StepSource& clause : source.onExceptions) {
+      DROMEDARY_TRY(types, exceptionNames(clause));
+      DROMEDARY_TRY_VOID(onExceptionBody(def.onException(types), clause));
+    }
+    for (const StepSource& clause : source.onCompletions) {
+      DROMEDARY_TRY_VOID(onCompletionBody(def.onCompletion(), clause));
     }
     return steps(def, source.steps);
   }
@@ -190,6 +234,22 @@ class Translator {
     }
     if (!spec.steps && !s.steps.empty() && s.kind != "choice") {
       return fileError(s.steps.front().where, fmt::format("{} takes no nested steps", s.kind));
+    }
+    if (!s.exceptions.empty()) {
+      return fileError(s.exceptions.front().where,
+                       fmt::format("unknown key 'exception' in {}", s.kind));
+    }
+    if (!s.predicates.empty()) {
+      return fileError(s.predicates.front().second.where,
+                       fmt::format("unknown key '{}' in {}", s.predicates.front().first, s.kind));
+    }
+    if (!s.policy.empty()) {
+      return fileError(s.policy.front().second.where,
+                       fmt::format("unknown key 'redeliveryPolicy' in {}", s.kind));
+    }
+    if (s.kind != "doTry" && (!s.catches.empty() || !s.finally.empty())) {
+      return fileError(s.where, fmt::format("doCatch and doFinally belong in a doTry, not {}",
+                                            s.kind));
     }
     if (!s.parameters.empty() && s.kind != "to" && s.kind != "toD") {
       return fileError(s.parameters.front().second.where,
@@ -267,8 +327,279 @@ class Translator {
       return {};
     } else if (k == "choice") {
       return choice(def, s);
+    } else if (k == "doTry") {
+      return doTry(def, s);
     }
     place(def, s);
+    return {};
+  }
+
+  // --- error handling ---------------------------------------------------------------------
+
+  // The exception type names, checked now so that a mistake points at the name itself.
+  Result<std::vector<std::string>> exceptionNames(const StepSource& s) {
+    std::vector<std::string> names;
+    for (const Scalar& e : s.exceptions) {
+      DROMEDARY_TRY(v, resolve(e));
+      names.emplace_back(trim(v));
+      auto known = detail::resolveExceptionTypes(context_, {names.back()}, s.kind);
+      if (!known) {
+        std::string message = known.error().message;
+        return fileError(e.where, message.substr(0, message.find(';')),
+                         message.substr(std::min(message.size(), message.find(';') + 2)));
+      }
+    }
+    return names;
+  }
+
+  // Only the listed attributes and predicates; then a PredicateDefinition per predicate.
+  Result<void> checkKeys(const StepSource& s, const std::vector<std::string_view>& attributes,
+                         const std::vector<std::string_view>& predicates, bool policy) {
+    for (const auto& [key, value] : s.attributes) {
+      if (std::find(attributes.begin(), attributes.end(), key) == attributes.end()) {
+        return fileError(value.where, fmt::format("unknown key '{}' in {}", key, s.kind),
+                         suggestion(key, attributes));
+      }
+    }
+    for (const auto& [key, e] : s.predicates) {
+      if (std::find(predicates.begin(), predicates.end(), key) == predicates.end()) {
+        return fileError(e.where, fmt::format("unknown key '{}' in {}", key, s.kind),
+                         predicates.empty() ? std::string() : suggestion(key, predicates));
+      }
+    }
+    if (!policy && !s.policy.empty()) {
+      return fileError(s.policy.front().second.where,
+                       fmt::format("unknown key 'redeliveryPolicy' in {}", s.kind));
+    }
+    if (s.expression) {
+      return fileError(s.expression->where,
+                       fmt::format("{} takes no expression ('{}')", s.kind, s.expression->language));
+    }
+    return {};
+  }
+
+  Result<std::optional<PredicateDefinition>> predicateOf(const StepSource& s,
+                                                         std::string_view key) {
+    for (const auto& [k, e] : s.predicates) {
+      if (k == key) {
+        DROMEDARY_TRY(expr, expression(e));
+        return std::optional<PredicateDefinition>(PredicateDefinition(std::move(expr)));
+      }
+    }
+    return std::optional<PredicateDefinition>();
+  }
+
+  // The redelivery options, on an error handler or an onException clause (same names).
+  template <class Target>
+  Result<void> policyOptions(Target& t, const StepSource& s) {
+    static const std::vector<std::string_view> kOptions = {
+        "maximumRedeliveries", "redeliveryDelay", "backOffMultiplier", "useExponentialBackOff",
+        "maximumRedeliveryDelay", "useCollisionAvoidance", "collisionAvoidanceFactor",
+        "delayPattern", "retryAttemptedLogLevel", "retriesExhaustedLogLevel", "logStackTrace",
+        "logRetryAttempted", "logExhausted", "logHandled", "logContinued",
+        "logExhaustedMessageHistory", "asyncDelayedRedelivery"};
+    for (const auto& [key, scalar] : s.policy) {
+      DROMEDARY_TRY(v, resolve(scalar));
+      auto bad = [&](std::string_view expected) {
+        return fileError(scalar.where, fmt::format("{} must be {}, not '{}'", key, expected, v));
+      };
+      if (key == "maximumRedeliveries") {
+        auto n = parseInteger(v);
+        if (!n) return bad("a whole number");
+        t.maximumRedeliveries(static_cast<int>(*n));
+      } else if (key == "redeliveryDelay" || key == "maximumRedeliveryDelay") {
+        auto n = parseInteger(v);
+        if (!n) return bad("a number of milliseconds");
+        key == "redeliveryDelay" ? t.redeliveryDelay(std::chrono::milliseconds(*n))
+                                 : t.maximumRedeliveryDelay(std::chrono::milliseconds(*n));
+      } else if (key == "backOffMultiplier" || key == "collisionAvoidanceFactor") {
+        char* end = nullptr;
+        double d = std::strtod(v.c_str(), &end);
+        if (v.empty() || end != v.c_str() + v.size()) return bad("a number");
+        key == "backOffMultiplier" ? t.backOffMultiplier(d) : t.collisionAvoidanceFactor(d);
+      } else if (key == "delayPattern") {
+        t.delayPattern(v);
+      } else if (key == "retryAttemptedLogLevel" || key == "retriesExhaustedLogLevel") {
+        auto level = parseLoggingLevel(v);
+        if (!level) return bad("one of TRACE, DEBUG, INFO, WARN, ERROR, OFF");
+        key == "retryAttemptedLogLevel" ? t.retryAttemptedLogLevel(*level)
+                                        : t.retriesExhaustedLogLevel(*level);
+      } else if (std::find(kOptions.begin(), kOptions.end(), key) != kOptions.end()) {
+        if (v != "true" && v != "false") return bad("true or false");
+        const bool b = v == "true";
+        if (key == "useExponentialBackOff") t.useExponentialBackOff(b);
+        if (key == "useCollisionAvoidance") t.useCollisionAvoidance(b);
+        if (key == "logStackTrace") t.logStackTrace(b);
+        if (key == "logRetryAttempted") t.logRetryAttempted(b);
+        if (key == "logExhausted") t.logExhausted(b);
+        if (key == "logHandled") t.logHandled(b);
+        if (key == "logContinued") t.logContinued(b);
+        if (key == "logExhaustedMessageHistory") t.logExhaustedMessageHistory(b);
+        if (key == "asyncDelayedRedelivery") t.asyncDelayedRedelivery(b);
+      } else {
+        return fileError(scalar.where, fmt::format("unknown key '{}' in redeliveryPolicy", key),
+                         suggestion(key, kOptions));
+      }
+    }
+    return {};
+  }
+
+  Result<ErrorHandlerDefinition> errorHandler(const StepSource& s) {
+    using Kind = ErrorHandlerDefinition::Kind;
+    static const std::vector<std::string_view> kKinds = {"defaultErrorHandler",
+                                                         "deadLetterChannel", "noErrorHandler"};
+    if (std::find(kKinds.begin(), kKinds.end(), s.kind) == kKinds.end()) {
+      return fileError(s.where, fmt::format("unknown error handler '{}'", s.kind),
+                       suggestion(s.kind, kKinds));
+    }
+    const bool dlc = s.kind == "deadLetterChannel";
+    std::vector<std::string_view> keys = {"id", "onRedeliveryRef", "useOriginalMessage",
+                                          "useOriginalBody"};
+    if (dlc) {
+      keys.push_back("deadLetterUri");
+      keys.push_back("deadLetterHandleNewException");
+    }
+    if (s.kind == "noErrorHandler") keys = {"id"};
+    DROMEDARY_TRY_VOID(checkKeys(s, keys, {"retryWhile"}, s.kind != "noErrorHandler"));
+    std::string uri;
+    if (dlc) {
+      const Scalar* u = attribute(s.attributes, "deadLetterUri");
+      if (!u) return fileError(s.where, "deadLetterChannel needs 'deadLetterUri'");
+      DROMEDARY_TRY(v, resolve(*u));
+      uri = v;
+    }
+    ErrorHandlerDefinition h(dlc ? Kind::DeadLetterChannel
+                                 : s.kind == "noErrorHandler" ? Kind::None : Kind::Default,
+                             uri);
+    DROMEDARY_TRY_VOID(policyOptions(h, s));
+    DROMEDARY_TRY(retry, predicateOf(s, "retryWhile"));
+    if (retry) h.retryWhile(std::move(*retry));
+    DROMEDARY_TRY(original, flag(s, "useOriginalMessage"));
+    if (original) h.useOriginalMessage();
+    DROMEDARY_TRY(original_body, flag(s, "useOriginalBody"));
+    if (original_body) h.useOriginalBody();
+    if (const Scalar* ref = attribute(s.attributes, "onRedeliveryRef")) {
+      DROMEDARY_TRY(v, resolve(*ref));
+      h.onRedeliveryRef(v);
+    }
+    if (attribute(s.attributes, "deadLetterHandleNewException")) {
+      DROMEDARY_TRY(b, flag(s, "deadLetterHandleNewException"));
+      h.deadLetterHandleNewException(b);
+    }
+    return h;
+  }
+
+  // The options and steps of an onException clause already opened on `d`; closes it.
+  Result<void> onExceptionBody(RouteDefinition& d, const StepSource& s) {
+    DROMEDARY_TRY_VOID(checkKeys(s, {"id", "description", "useOriginalMessage",
+                                     "useOriginalBody", "onRedeliveryRef"},
+                                 {"onWhen", "handled", "continued", "retryWhile"}, true));
+    for (std::string_view key : {"onWhen", "handled", "continued", "retryWhile"}) {
+      DROMEDARY_TRY(p, predicateOf(s, key));
+      if (!p) continue;
+      if (key == "onWhen") d.onWhen(std::move(*p));
+      if (key == "handled") d.handled(std::move(*p));
+      if (key == "continued") d.continued(std::move(*p));
+      if (key == "retryWhile") d.retryWhile(std::move(*p));
+    }
+    DROMEDARY_TRY_VOID(policyOptions(d, s));
+    DROMEDARY_TRY(original, flag(s, "useOriginalMessage"));
+    if (original) d.useOriginalMessage();
+    DROMEDARY_TRY(original_body, flag(s, "useOriginalBody"));
+    if (original_body) d.useOriginalBody();
+    if (const Scalar* ref = attribute(s.attributes, "onRedeliveryRef")) {
+      DROMEDARY_TRY(v, resolve(*ref));
+      d.onRedeliveryRef(v);
+    }
+    DROMEDARY_TRY_VOID(steps(d, s.steps));
+    d.end();
+    return {};
+  }
+
+  Result<void> onCompletionBody(RouteDefinition& d, const StepSource& s) {
+    DROMEDARY_TRY_VOID(checkKeys(s, {"id", "description", "onCompleteOnly", "onFailureOnly",
+                                     "mode", "parallelProcessing"},
+                                 {"onWhen"}, false));
+    if (const Scalar* mode = attribute(s.attributes, "mode")) {
+      if (mode->value != "AfterConsumer") {
+        return fileError(mode->where,
+                         fmt::format("onCompletion mode '{}' is not supported", mode->value),
+                         "onCompletion runs after the exchange completes (AfterConsumer)");
+      }
+    }
+    DROMEDARY_TRY(complete_only, flag(s, "onCompleteOnly"));
+    DROMEDARY_TRY(failure_only, flag(s, "onFailureOnly"));
+    if (complete_only && failure_only) {
+      return fileError(s.where, "onCompletion cannot be both onCompleteOnly and onFailureOnly");
+    }
+    if (complete_only) d.onCompleteOnly();
+    if (failure_only) d.onFailureOnly();
+    DROMEDARY_TRY(when, predicateOf(s, "onWhen"));
+    if (when) d.onWhen(std::move(*when));
+    DROMEDARY_TRY_VOID(steps(d, s.steps));
+    d.end();
+    return {};
+  }
+
+  // routeConfigurationId="a,b": those configurations, route-scoped.
+  Result<void> namedConfigurations(RouteDefinition& def, const Scalar& ids,
+                                   const std::vector<RouteConfigurationSource>& configs) {
+    DROMEDARY_TRY(text, resolve(ids));
+    std::vector<std::string_view> known;
+    for (const RouteConfigurationSource& c : configs) {
+      if (c.id) known.push_back(c.id->value);
+    }
+    size_t start = 0;
+    while (start <= text.size()) {
+      size_t comma = text.find(',', start);
+      if (comma == std::string::npos) comma = text.size();
+      std::string_view id = trim(std::string_view(text).substr(start, comma - start));
+      start = comma + 1;
+      if (id.empty()) continue;
+      const RouteConfigurationSource* found = nullptr;
+      for (const RouteConfigurationSource& c : configs) {
+        if (c.id && c.id->value == id) found = &c;
+      }
+      if (!found) {
+        return fileError(ids.where, fmt::format("no routeConfiguration with id '{}'", id),
+                         known.empty() ? std::string() : suggestion(id, known));
+      }
+      for (const StepSource& h : found->errorHandler) {
+        DROMEDARY_TRY(handler, errorHandler(h));
+        def.errorHandler(std::move(handler));
+      }
+      for (const StepSource& clause : found->onExceptions) {
+        DROMEDARY_TRY(types, exceptionNames(clause));
+        DROMEDARY_TRY_VOID(onExceptionBody(def.onException(types), clause));
+      }
+      for (const StepSource& clause : found->onCompletions) {
+        DROMEDARY_TRY_VOID(onCompletionBody(def.onCompletion(), clause));
+      }
+    }
+    return {};
+  }
+
+  Result<void> doTry(RouteDefinition& def, const StepSource& s) {
+    if (s.catches.empty() && s.finally.empty()) {
+      return fileError(s.where, "doTry needs at least one doCatch or a doFinally");
+    }
+    def.doTry();
+    place(def, s);
+    DROMEDARY_TRY_VOID(steps(def, s.steps));
+    for (const StepSource& c : s.catches) {
+      DROMEDARY_TRY_VOID(checkKeys(c, {"id", "description"}, {"onWhen"}, false));
+      DROMEDARY_TRY(types, exceptionNames(c));
+      def.doCatch(types);
+      DROMEDARY_TRY(when, predicateOf(c, "onWhen"));
+      if (when) def.onWhen(std::move(*when));
+      DROMEDARY_TRY_VOID(steps(def, c.steps));
+    }
+    for (const StepSource& f : s.finally) {
+      DROMEDARY_TRY_VOID(checkKeys(f, {"id", "description"}, {}, false));
+      def.doFinally();
+      DROMEDARY_TRY_VOID(steps(def, f.steps));
+    }
+    def.end();
     return {};
   }
 
@@ -398,9 +729,8 @@ const std::vector<std::string_view>& expressionLanguages() {
   return languages;
 }
 
-Result<void> addRouteSources(Context& context, const std::vector<RouteSource>& routes,
-                             const std::vector<BeanSource>& beans) {
-  for (const BeanSource& bean : beans) {
+Result<void> addRouteSources(Context& context, const FileSources& sources) {
+  for (const BeanSource& bean : sources.beans) {
     if (context.processorByName(bean.name.value)) continue;
     return fileError(bean.name.where,
                      fmt::format("bean '{}'{} cannot be created: there are no Java classes here",
@@ -413,7 +743,17 @@ Result<void> addRouteSources(Context& context, const std::vector<RouteSource>& r
   }
   Translator translator(context);
   RouteBuilder builder;
-  for (const RouteSource& r : routes) DROMEDARY_TRY_VOID(translator.route(builder, r));
+  std::set<std::string_view> ids;
+  for (const RouteConfigurationSource& c : sources.configurations) {
+    if (c.id && !ids.insert(c.id->value).second) {
+      return fileError(c.id->where,
+                       fmt::format("routeConfiguration id '{}' is used twice", c.id->value));
+    }
+  }
+  DROMEDARY_TRY_VOID(translator.globalConfigurations(builder, sources.configurations));
+  for (const RouteSource& r : sources.routes) {
+    DROMEDARY_TRY_VOID(translator.route(builder, r, sources.configurations));
+  }
   return context.addRoutes(builder);
 }
 

@@ -39,6 +39,12 @@ struct StepSource {
   std::vector<StepSource> steps;      ///< nested steps (filter, when, otherwise)
   std::vector<StepSource> whens;      ///< choice
   std::vector<StepSource> otherwise;  ///< choice: none or one
+  // Error handling (onException, doCatch, onCompletion, error handlers):
+  std::vector<Scalar> exceptions;  ///< exception type names
+  std::vector<std::pair<std::string, ExpressionSource>> predicates;  ///< onWhen, handled ...
+  std::vector<std::pair<std::string, Scalar>> policy;  ///< redeliveryPolicy options
+  std::vector<StepSource> catches;  ///< doTry's doCatch clauses
+  std::vector<StepSource> finally;  ///< doTry's doFinally: none or one
 };
 
 struct RouteSource {
@@ -47,6 +53,18 @@ struct RouteSource {
   Scalar from;                                             ///< the uri
   std::vector<std::pair<std::string, Scalar>> parameters;  ///< of the from endpoint
   std::vector<StepSource> steps;
+  std::vector<StepSource> onExceptions;   ///< route-scoped (XML)
+  std::vector<StepSource> onCompletions;  ///< route-scoped (XML)
+};
+
+/// A routeConfiguration (or a file's top-level errorHandler): without an id it applies to
+/// every route loaded with it; with one, to the routes naming it in routeConfigurationId.
+struct RouteConfigurationSource {
+  SourceRef where;
+  std::optional<Scalar> id;
+  std::vector<StepSource> errorHandler;  ///< none or one: its kind is the handler's name
+  std::vector<StepSource> onExceptions;
+  std::vector<StepSource> onCompletions;
 };
 
 /// A `beans:` entry of a YAML file: a name a route refers to (process: {ref: name}).
@@ -67,11 +85,17 @@ std::string suggestion(std::string_view word, const std::vector<std::string_view
 /// The languages an expression may be written in, in route files.
 const std::vector<std::string_view>& expressionLanguages();
 
+/// Everything read from a set of route files.
+struct FileSources {
+  std::vector<RouteSource> routes;
+  std::vector<RouteConfigurationSource> configurations;
+  std::vector<BeanSource> beans;
+};
+
 /// Validates the routes and adds them to `context` (placeholders resolved, steps built with
 /// their positions), all or nothing.
 /// Declared beans must be bound in the context (Context::bindProcessor) under their names:
 /// Java classes cannot be created here.
-Result<void> addRouteSources(Context& context, const std::vector<RouteSource>& routes,
-                             const std::vector<BeanSource>& beans = {});
+Result<void> addRouteSources(Context& context, const FileSources& sources);
 
 }  // namespace dromedary::dsl

@@ -38,6 +38,11 @@ ErrorHandlerDefinition& ErrorHandlerDefinition::onRedelivery(std::shared_ptr<Pro
   return *this;
 }
 
+ErrorHandlerDefinition& ErrorHandlerDefinition::onRedeliveryRef(std::string name) {
+  mutableModel().onRedeliveryRef = std::move(name);
+  return *this;
+}
+
 ErrorHandlerDefinition& ErrorHandlerDefinition::useOriginalMessage() {
   mutableModel().useOriginalMessage = true;
   return *this;

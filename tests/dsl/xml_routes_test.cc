@@ -108,7 +108,7 @@ TEST_F(XmlRoutesTest, MalformedXmlNamesThePosition) {
 TEST_F(XmlRoutesTest, UnknownRootElement) {
   EXPECT_EQ(error("<camel/>"),
             "unknown root element <camel> at routes.xml:1:1; expected <routes>, <route>, "
-            "<camelContext> or Spring's <beans>");
+            "<routeConfiguration>, <camelContext> or Spring's <beans>");
 }
 
 }  // namespace

@@ -79,6 +79,8 @@ class ErrorHandlerDefinition {
   ErrorHandlerDefinition& retryWhile(PredicateDefinition predicate);
   /// Runs before each redelivery, after the message has been restored.
   ErrorHandlerDefinition& onRedelivery(std::shared_ptr<Processor> processor);
+  /// The processor bound to `name` in the context (Context::bindProcessor).
+  ErrorHandlerDefinition& onRedeliveryRef(std::string name);
   /// Sends the message as it entered the route (or only its body) to the dead letter endpoint
   /// instead of the message as it was when the failure happened.
   ErrorHandlerDefinition& useOriginalMessage();

@@ -37,8 +37,9 @@ bool isLanguage(std::string_view name) {
 
 class XmlReader {
  public:
-  XmlReader(std::string_view text, std::string file, std::vector<std::string>& ignored)
-      : text_(text), file_(std::move(file)), ignored_(ignored) {}
+  XmlReader(std::string_view text, std::string file, FileSources& out,
+            std::vector<std::string>& ignored)
+      : text_(text), file_(std::move(file)), out_(out), ignored_(ignored) {}
 
   SourceRef at(ptrdiff_t offset) const {
     SourceRef where;
@@ -71,41 +72,65 @@ class XmlReader {
     return where;
   }
 
-  Result<std::vector<RouteSource>> read() {
+  Result<void> read() {
     pugi::xml_document doc;
     pugi::xml_parse_result parsed =
         doc.load_buffer(text_.data(), text_.size(), pugi::parse_default | pugi::parse_ws_pcdata_single);
     if (!parsed) {
       return fileError(at(parsed.offset), fmt::format("invalid XML: {}", parsed.description()));
     }
-    std::vector<RouteSource> routes;
-    pugi::xml_node root = doc.document_element();
-    DROMEDARY_TRY_VOID(container(root, routes, true));
-    return routes;
+    return container(doc.document_element(), true);
   }
 
  private:
-  // routes, route, camelContext or beans.
-  Result<void> container(const pugi::xml_node& node, std::vector<RouteSource>& routes, bool top) {
+  // routes, route, routeConfiguration(s), camelContext or beans.
+  Result<void> container(const pugi::xml_node& node, bool top) {
     std::string_view name = localName(node);
     if (name == "route") {
       DROMEDARY_TRY(r, route(node));
-      routes.push_back(std::move(r));
+      out_.routes.push_back(std::move(r));
       return {};
     }
-    if (name == "routes" || name == "camelContext") {
+    if (name == "routeConfiguration") return routeConfiguration(node);
+    if (name == "routes" || name == "camelContext" || name == "routeConfigurations") {
+      // Spring's <camelContext> holds context-wide onException, onCompletion and
+      // <errorHandler id> elements; errorHandlerRef picks the context's handler.
+      RouteConfigurationSource context_wide;
+      context_wide.where = at(node);
+      std::string handler_ref = node.attribute("errorHandlerRef").value();
       for (pugi::xml_node child : node.children()) {
         if (child.type() != pugi::node_element) continue;
         std::string_view cn = localName(child);
-        if (cn == "route") {
+        if (cn == "route" && name != "routeConfigurations") {
           DROMEDARY_TRY(r, route(child));
-          routes.push_back(std::move(r));
+          out_.routes.push_back(std::move(r));
+        } else if (cn == "routeConfiguration") {
+          DROMEDARY_TRY_VOID(routeConfiguration(child));
+        } else if (name == "camelContext" && (cn == "onException" || cn == "onCompletion")) {
+          DROMEDARY_TRY(clause, step(child));
+          (cn == "onException" ? context_wide.onExceptions : context_wide.onCompletions)
+              .push_back(std::move(clause));
+        } else if (name == "camelContext" && cn == "errorHandler") {
+          // <errorHandler id="x" type="DeadLetterChannel" ...>: chosen by errorHandlerRef
+          // (context) or by a route's errorHandlerRef.
+          RouteConfigurationSource handler;
+          handler.where = at(child);
+          pugi::xml_attribute id = child.attribute("id");
+          if (!id) return fileError(at(child), "<errorHandler> needs 'id'");
+          if (handler_ref != id.value()) handler.id = Scalar{id.value(), at(child, id)};
+          DROMEDARY_TRY(h, errorHandler(child));
+          handler.errorHandler.push_back(std::move(h));
+          out_.configurations.push_back(std::move(handler));
         } else if (name == "camelContext" && (cn == "propertyPlaceholder" || cn == "jmxAgent")) {
           ignore(child);
         } else {
           return fileError(at(child), fmt::format("unknown element <{}> in <{}>", cn, name),
-                           suggestion(cn, {"route"}));
+                           suggestion(cn, {"route", "routeConfiguration", "onException",
+                                           "onCompletion", "errorHandler"}));
         }
+      }
+      if (!context_wide.onExceptions.empty() || !context_wide.onCompletions.empty()) {
+        out_.configurations.push_back(std::move(context_wide));
       }
       return {};
     }
@@ -115,7 +140,7 @@ class XmlReader {
         if (child.type() != pugi::node_element) continue;
         if (localName(child) == "camelContext") {
           found = true;
-          DROMEDARY_TRY_VOID(container(child, routes, false));
+          DROMEDARY_TRY_VOID(container(child, false));
         } else {
           ignore(child);
         }
@@ -124,7 +149,107 @@ class XmlReader {
       return {};
     }
     return fileError(at(node), fmt::format("unknown root element <{}>", name),
-                     "expected <routes>, <route>, <camelContext> or Spring's <beans>");
+                     "expected <routes>, <route>, <routeConfiguration>, <camelContext> or "
+                     "Spring's <beans>");
+  }
+
+  // <routeConfiguration id="x"> <errorHandler>..</errorHandler> <onException>.. </...>
+  Result<void> routeConfiguration(const pugi::xml_node& node) {
+    RouteConfigurationSource c;
+    c.where = at(node);
+    for (pugi::xml_attribute a : node.attributes()) {
+      std::string_view an = a.name();
+      if (an == "id") {
+        c.id = Scalar{a.value(), at(node, a)};
+      } else if (!an.starts_with("xmlns") && an != "precondition") {
+        return fileError(at(node, a), fmt::format("unknown attribute '{}' in routeConfiguration", an),
+                         suggestion(an, {"id"}));
+      }
+    }
+    for (pugi::xml_node child : node.children()) {
+      if (child.type() != pugi::node_element) continue;
+      std::string_view cn = localName(child);
+      if (cn == "errorHandler") {
+        DROMEDARY_TRY(h, errorHandler(child));
+        c.errorHandler.push_back(std::move(h));
+      } else if (cn == "onException" || cn == "onCompletion") {
+        DROMEDARY_TRY(clause, step(child));
+        (cn == "onException" ? c.onExceptions : c.onCompletions).push_back(std::move(clause));
+      } else {
+        return fileError(at(child), fmt::format("unknown element <{}> in <routeConfiguration>", cn),
+                         suggestion(cn, {"errorHandler", "onException", "onCompletion"}));
+      }
+    }
+    out_.configurations.push_back(std::move(c));
+    return {};
+  }
+
+  // Spring's <errorHandler type="DeadLetterChannel" deadLetterUri=...> or the XML DSL's
+  // <errorHandler><deadLetterChannel deadLetterUri=.../></errorHandler>.
+  Result<StepSource> errorHandler(const pugi::xml_node& node) {
+    if (pugi::xml_attribute type = node.attribute("type")) {
+      StepSource h = StepSource();
+      std::string_view t = type.value();
+      h.kind = t == "DeadLetterChannel"    ? "deadLetterChannel"
+               : t == "DefaultErrorHandler" ? "defaultErrorHandler"
+               : t == "NoErrorHandler"      ? "noErrorHandler"
+                                            : std::string(t);
+      h.where = at(node, type);
+      for (pugi::xml_attribute a : node.attributes()) {
+        std::string_view an = a.name();
+        if (an == "type" || an == "id" || an.starts_with("xmlns")) continue;
+        h.attributes.emplace_back(a.name(), Scalar{a.value(), at(node, a)});
+      }
+      for (pugi::xml_node child : node.children()) {
+        if (child.type() != pugi::node_element) continue;
+        if (localName(child) != "redeliveryPolicy") {
+          return fileError(at(child), fmt::format("unknown element <{}> in <errorHandler>",
+                                                  localName(child)),
+                           suggestion(localName(child), {"redeliveryPolicy"}));
+        }
+        policy(child, h);
+      }
+      return h;
+    }
+    pugi::xml_node inner;
+    for (pugi::xml_node child : node.children()) {
+      if (child.type() != pugi::node_element) continue;
+      if (inner) return fileError(at(child), "<errorHandler> holds one handler");
+      inner = child;
+    }
+    if (!inner) {
+      return fileError(at(node), "<errorHandler> needs a handler",
+                       "<deadLetterChannel>, <defaultErrorHandler> or <noErrorHandler>");
+    }
+    return step(inner);
+  }
+
+  void policy(const pugi::xml_node& node, StepSource& s) {
+    for (pugi::xml_attribute a : node.attributes()) {
+      if (std::string_view(a.name()).starts_with("xmlns")) continue;
+      s.policy.emplace_back(a.name(), Scalar{a.value(), at(node, a)});
+    }
+  }
+
+  // <onWhen><simple>...</simple></onWhen>, <handled><constant>true</constant></handled> ...
+  Result<void> predicate(const pugi::xml_node& node, StepSource& s) {
+    pugi::xml_node language;
+    for (pugi::xml_node child : node.children()) {
+      if (child.type() != pugi::node_element) continue;
+      if (language || !isLanguage(localName(child))) {
+        return fileError(at(child), fmt::format("<{}> holds one expression", localName(node)),
+                         "e.g. <simple>${header.retry} == true</simple>");
+      }
+      language = child;
+    }
+    if (!language) {
+      return fileError(at(node), fmt::format("<{}> needs an expression", localName(node)),
+                       "e.g. <constant>true</constant>");
+    }
+    s.predicates.emplace_back(std::string(localName(node)),
+                              ExpressionSource{std::string(localName(language)),
+                                               language.child_value(), at(language)});
+    return {};
   }
 
   void ignore(const pugi::xml_node& node) {
@@ -160,6 +285,9 @@ class XmlReader {
                              suggestion(an, {"uri", "id"}));
           }
         }
+      } else if (name == "onException" || name == "onCompletion") {
+        DROMEDARY_TRY(clause, step(child));
+        (name == "onException" ? r.onExceptions : r.onCompletions).push_back(std::move(clause));
       } else {
         if (!has_from) return fileError(at(child), "a route starts with <from>");
         DROMEDARY_TRY(s, step(child));
@@ -181,7 +309,20 @@ class XmlReader {
     for (pugi::xml_node child : node.children()) {
       if (child.type() != pugi::node_element) continue;
       std::string_view name = localName(child);
-      if (isLanguage(name) && !s.expression && s.steps.empty() && s.whens.empty()) {
+      if (name == "exception" && (s.kind == "onException" || s.kind == "doCatch")) {
+        s.exceptions.push_back(Scalar{child.child_value(), at(child)});
+      } else if (name == "onWhen" || name == "handled" || name == "continued" ||
+                 name == "retryWhile") {
+        DROMEDARY_TRY_VOID(predicate(child, s));
+      } else if (name == "redeliveryPolicy") {
+        policy(child, s);
+      } else if (s.kind == "doTry" && name == "doCatch") {
+        DROMEDARY_TRY(c, step(child));
+        s.catches.push_back(std::move(c));
+      } else if (s.kind == "doTry" && name == "doFinally") {
+        DROMEDARY_TRY(f, step(child));
+        s.finally.push_back(std::move(f));
+      } else if (isLanguage(name) && !s.expression && s.steps.empty() && s.whens.empty()) {
         s.expression = ExpressionSource{std::string(name), child.child_value(), at(child)};
       } else if (name == "expressionDefinition" || name == "language") {
         return fileError(at(child), fmt::format("<{}> is not supported", name),
@@ -205,14 +346,15 @@ class XmlReader {
 
   std::string_view text_;
   std::string file_;
+  FileSources& out_;
   std::vector<std::string>& ignored_;
 };
 
 }  // namespace
 
-Result<std::vector<RouteSource>> readXmlRoutes(std::string_view text, const std::string& file,
-                                               std::vector<std::string>& ignored) {
-  return XmlReader(text, file, ignored).read();
+Result<void> readXmlRoutes(std::string_view text, const std::string& file, FileSources& out,
+                           std::vector<std::string>& ignored) {
+  return XmlReader(text, file, out, ignored).read();
 }
 
 }  // namespace dromedary::dsl

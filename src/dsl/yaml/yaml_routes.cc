@@ -13,6 +13,11 @@
 //   - from:                 # the short form: a route without an id
 //       uri: direct:other
 //       steps: [...]
+//   - routeConfiguration:   # error handling for the routes (all, or those naming its id)
+//       errorHandler:
+//         deadLetterChannel: {deadLetterUri: mock:dead, redeliveryPolicy: {...}}
+//       onException:
+//         - onException: {exception: [java.lang.Exception], handled: {constant: true}}
 #include <yaml-cpp/yaml.h>
 
 #include <fmt/format.h>
@@ -36,20 +41,18 @@ SourceRef markRef(const std::string& file, const YAML::Mark& m) {
 
 class YamlReader {
  public:
-  YamlReader(std::string file, std::vector<BeanSource>& beans)
-      : file_(std::move(file)), beans_(beans) {}
+  YamlReader(std::string file, FileSources& out) : file_(std::move(file)), out_(out) {}
 
   SourceRef at(const YAML::Node& node) const { return markRef(file_, node.Mark()); }
 
-  Result<std::vector<RouteSource>> read(std::string_view text) {
+  Result<void> read(std::string_view text) {
     YAML::Node root;
     try {
       root = YAML::Load(std::string(text));
     } catch (const YAML::ParserException& e) {
       return fileError(markRef(file_, e.mark), fmt::format("invalid YAML: {}", e.msg));
     }
-    std::vector<RouteSource> routes;
-    if (root.IsNull()) return routes;
+    if (root.IsNull()) return {};
     if (!root.IsSequence()) {
       return fileError(at(root), "a route file must be a list",
                        "start each entry with '- route:' or '- from:'");
@@ -63,26 +66,30 @@ class YamlReader {
       std::string key = entry.first.as<std::string>();
       if (key == "route") {
         DROMEDARY_TRY(r, route(entry.second));
-        routes.push_back(std::move(r));
+        out_.routes.push_back(std::move(r));
       } else if (key == "from") {
         RouteSource r;
         r.where = at(entry.first);
         DROMEDARY_TRY_VOID(from(entry.second, r));
-        routes.push_back(std::move(r));
+        out_.routes.push_back(std::move(r));
       } else if (key == "beans") {
         DROMEDARY_TRY_VOID(readBeans(entry.second));
-      } else if (key == "routeConfiguration" || key == "rest" ||
-                 key == "routeTemplate" || key == "templatedRoute" || key == "errorHandler") {
-        return fileError(at(entry.first), fmt::format("'{}' is not supported yet", key),
-                         key == "routeConfiguration"
-                             ? "error handlers and onException come with issue #6"
-                             : "");
+      } else if (key == "routeConfiguration") {
+        DROMEDARY_TRY_VOID(routeConfiguration(entry.first, entry.second));
+      } else if (key == "errorHandler") {
+        RouteConfigurationSource c;
+        c.where = at(entry.first);
+        DROMEDARY_TRY_VOID(errorHandler(entry.second, c));
+        out_.configurations.push_back(std::move(c));
+      } else if (key == "rest" || key == "routeTemplate" || key == "templatedRoute") {
+        return fileError(at(entry.first), fmt::format("'{}' is not supported yet", key));
       } else {
         return fileError(at(entry.first), fmt::format("unknown entry '{}'", key),
-                         suggestion(key, {"route", "from"}));
+                         suggestion(key, {"route", "from", "routeConfiguration", "errorHandler",
+                                          "beans"}));
       }
     }
-    return routes;
+    return {};
   }
 
  private:
@@ -107,7 +114,7 @@ class YamlReader {
         }  // properties, constructors ...: they configure a Java object that is not made here
       }
       if (!named) return fileError(at(item), "a bean needs 'name'");
-      beans_.push_back(std::move(bean));
+      out_.beans.push_back(std::move(bean));
     }
     return {};
   }
@@ -234,6 +241,21 @@ class YamlReader {
         other.where = at(kv.first);
         DROMEDARY_TRY_VOID(stepBody(kv.second, other));
         s.otherwise.push_back(std::move(other));
+      } else if (key == "exception") {
+        DROMEDARY_TRY_VOID(exceptionNames(kv.second, s));
+      } else if (key == "onWhen" || key == "handled" || key == "continued" ||
+                 key == "retryWhile") {
+        DROMEDARY_TRY_VOID(predicate(kv.first, kv.second, s));
+      } else if (key == "redeliveryPolicy") {
+        DROMEDARY_TRY_VOID(parameters(kv.second, s.policy));
+      } else if (s.kind == "doTry" && key == "doCatch") {
+        DROMEDARY_TRY_VOID(doCatches(kv.second, s));
+      } else if (s.kind == "doTry" && key == "doFinally") {
+        StepSource f;
+        f.kind = "doFinally";
+        f.where = at(kv.first);
+        DROMEDARY_TRY_VOID(stepBody(kv.second, f));
+        s.finally.push_back(std::move(f));
       } else if (isExpressionKey(key)) {
         DROMEDARY_TRY_VOID(expression(kv.first, kv.second, s));
       } else {
@@ -306,16 +328,117 @@ class YamlReader {
     return fileError(at(node), fmt::format("{} needs its expression text", language));
   }
 
+  // - routeConfiguration:
+  //     id: cfg
+  //     errorHandler: {...}
+  //     onException: [{onException: {...}}]
+  //     onCompletion: [{onCompletion: {...}}]
+  Result<void> routeConfiguration(const YAML::Node& key, const YAML::Node& node) {
+    RouteConfigurationSource c;
+    c.where = at(key);
+    if (!node.IsMap()) return fileError(at(node), "routeConfiguration must be a map");
+    for (const auto& kv : node) {
+      std::string k = kv.first.as<std::string>();
+      if (k == "id") {
+        DROMEDARY_TRY(id, scalar(kv.second, k));
+        c.id = std::move(id);
+      } else if (k == "errorHandler") {
+        DROMEDARY_TRY_VOID(errorHandler(kv.second, c));
+      } else if (k == "onException" || k == "onCompletion") {
+        if (!kv.second.IsSequence()) {
+          return fileError(at(kv.second), fmt::format("{} must be a list", k),
+                           fmt::format("write '- {}:' followed by its keys", k));
+        }
+        for (const YAML::Node& item : kv.second) {
+          if (!item.IsMap() || item.size() != 1 || item.begin()->first.as<std::string>() != k) {
+            return fileError(at(item), fmt::format("each entry of {} must be '{}:'", k, k));
+          }
+          StepSource clause;
+          clause.kind = k;
+          clause.where = at(item.begin()->first);
+          DROMEDARY_TRY_VOID(stepBody(item.begin()->second, clause));
+          (k == "onException" ? c.onExceptions : c.onCompletions).push_back(std::move(clause));
+        }
+      } else if (k == "description" || k == "precondition") {
+        // documentation only
+      } else {
+        return fileError(at(kv.first), fmt::format("unknown key '{}' in routeConfiguration", k),
+                         suggestion(k, {"id", "errorHandler", "onException", "onCompletion"}));
+      }
+    }
+    out_.configurations.push_back(std::move(c));
+    return {};
+  }
+
+  // errorHandler: {deadLetterChannel: {...}} | {defaultErrorHandler: {...}} | {noErrorHandler: {}}
+  Result<void> errorHandler(const YAML::Node& node, RouteConfigurationSource& c) {
+    if (!node.IsMap() || node.size() != 1) {
+      return fileError(at(node), "errorHandler must hold one handler",
+                       "defaultErrorHandler, deadLetterChannel or noErrorHandler");
+    }
+    auto entry = *node.begin();
+    StepSource h;
+    h.kind = entry.first.as<std::string>();
+    h.where = at(entry.first);
+    DROMEDARY_TRY_VOID(stepBody(entry.second, h));
+    c.errorHandler.push_back(std::move(h));
+    return {};
+  }
+
+  // `exception: [a, b]` or `exception: a`.
+  Result<void> exceptionNames(const YAML::Node& node, StepSource& s) {
+    if (node.IsScalar()) {
+      s.exceptions.push_back(Scalar{node.Scalar(), at(node)});
+      return {};
+    }
+    if (!node.IsSequence()) return fileError(at(node), "exception must be a list of type names");
+    for (const YAML::Node& item : node) {
+      DROMEDARY_TRY(name, scalar(item, "exception"));
+      s.exceptions.push_back(std::move(name));
+    }
+    return {};
+  }
+
+  // `handled: {constant: true}`, `onWhen: {simple: ...}`, or the shorthand `handled: true`.
+  Result<void> predicate(const YAML::Node& key_node, const YAML::Node& value, StepSource& s) {
+    std::string key = key_node.as<std::string>();
+    if (value.IsScalar()) {
+      s.predicates.emplace_back(key, ExpressionSource{"constant", value.Scalar(), at(value)});
+      return {};
+    }
+    if (!value.IsMap() || value.size() != 1) {
+      return fileError(at(value), fmt::format("{} must hold one expression", key),
+                       "e.g. " + key + ": {simple: \"${header.retry} == true\"}");
+    }
+    StepSource holder;
+    holder.kind = key;
+    auto inner = *value.begin();
+    DROMEDARY_TRY_VOID(expression(inner.first, inner.second, holder));
+    s.predicates.emplace_back(key, std::move(*holder.expression));
+    return {};
+  }
+
+  Result<void> doCatches(const YAML::Node& node, StepSource& s) {
+    if (!node.IsSequence()) return fileError(at(node), "doCatch must be a list");
+    for (const YAML::Node& item : node) {
+      StepSource c;
+      c.kind = "doCatch";
+      c.where = at(item);
+      DROMEDARY_TRY_VOID(stepBody(item, c));
+      s.catches.push_back(std::move(c));
+    }
+    return {};
+  }
+
   std::string file_;
-  std::vector<BeanSource>& beans_;
+  FileSources& out_;
 };
 
 }  // namespace
 
-Result<std::vector<RouteSource>> readYamlRoutes(std::string_view text, const std::string& file,
-                                                std::vector<BeanSource>& beans) {
+Result<void> readYamlRoutes(std::string_view text, const std::string& file, FileSources& out) {
   try {
-    return YamlReader(file, beans).read(text);
+    return YamlReader(file, out).read(text);
   } catch (const YAML::Exception& e) {
     return fileError(markRef(file, e.mark), fmt::format("invalid YAML: {}", e.msg));
   }

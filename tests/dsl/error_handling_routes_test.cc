@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: Apache-2.0
+// Error handling in route files: routeConfiguration (errorHandler, onException,
+// onCompletion), doTry/doCatch/doFinally, in Camel's YAML and XML shapes, and Spring XML's
+// <errorHandler> with errorHandlerRef.
+#include <dromedary/dsl/route_loader.h>
+
+#include <stdexcept>
+
+#include "support/route_harness.h"
+
+namespace dromedary::testing {
+namespace {
+
+class ErrorHandlingRoutesTest : public ::testing::Test {
+ protected:
+  ErrorHandlingRoutesTest() {
+    h.context.bindProcessor("boom", processorOf([](Exchange& ex) {
+      throw std::runtime_error("boom: " + ex.message().body().as<std::string>());
+    }));
+    h.context.bindProcessor("fail-twice", processorOf([this](Exchange&) {
+      if (++calls <= 2) throw std::runtime_error("flaky");
+    }));
+  }
+  void loadYaml(const char* yaml) {
+    auto r = loadYamlRoutes(h.context, yaml, "routes.yaml");
+    ASSERT_TRUE(r) << r.error().toString();
+    auto started = h.context.start();
+    ASSERT_TRUE(started) << started.error().toString();
+  }
+  void loadXml(const char* xml) {
+    auto r = loadXmlRoutes(h.context, xml, "routes.xml");
+    ASSERT_TRUE(r) << r.error().toString();
+    auto started = h.context.start();
+    ASSERT_TRUE(started) << started.error().toString();
+  }
+  std::string yamlError(const char* yaml) {
+    auto r = loadYamlRoutes(h.context, yaml, "routes.yaml");
+    if (r) {
+      auto started = h.context.start();
+      return started ? std::string() : started.error().toString();
+    }
+    return r.error().toString();
+  }
+  RouteHarness h;
+  int calls = 0;
+};
+
+TEST_F(ErrorHandlingRoutesTest, YamlRouteConfigurationWithDeadLetterAndRedelivery) {
+  loadYaml(R"(
+- routeConfiguration:
+    errorHandler:
+      deadLetterChannel:
+        deadLetterUri: mock:dead
+        useOriginalMessage: true
+        redeliveryPolicy:
+          maximumRedeliveries: 3
+          redeliveryDelay: 0
+- route:
+    id: flaky
+    from:
+      uri: direct:flaky
+      steps:
+        - process: {ref: fail-twice}
+        - to: mock:out
+- route:
+    id: broken
+    from:
+      uri: direct:broken
+      steps:
+        - transform: {constant: changed}
+        - process: {ref: boom}
+)");
+  ASSERT_TRUE(h.producer.sendBody("direct:flaky", "a"));
+  EXPECT_EQ(calls, 3);
+  EXPECT_EQ(h.mock("mock:out").receivedCount(), 1u);
+  ASSERT_TRUE(h.producer.sendBody("direct:broken", "b"));
+  EXPECT_EQ(h.mock("mock:dead").receivedBodies(), (std::vector<Value>{Value("b")}));
+}
+
+TEST_F(ErrorHandlingRoutesTest, YamlOnExceptionHandledWithSteps) {
+  loadYaml(R"(
+- routeConfiguration:
+    onException:
+      - onException:
+          exception:
+            - java.lang.IllegalArgumentException
+          handled:
+            constant: true
+          steps:
+            - setBody:
+                constant: invalid
+      - onException:
+          exception: [java.lang.Exception]
+          handled: {constant: true}
+          steps:
+            - setBody:
+                simple: "failed: ${exception.message}"
+- from:
+    uri: direct:in
+    steps:
+      - process: {ref: boom}
+)");
+  EXPECT_EQ(h.producer.requestBody("direct:in", "x").value(),
+            Value("failed: Exception thrown by processor: boom: x"));
+}
+
+TEST_F(ErrorHandlingRoutesTest, YamlRouteConfigurationIdAppliesOnlyWhereNamed) {
+  loadYaml(R"(
+- routeConfiguration:
+    id: lenient
+    onException:
+      - onException:
+          continued: {constant: true}
+- route:
+    routeConfigurationId: lenient
+    from:
+      uri: direct:lenient
+      steps:
+        - process: {ref: boom}
+        - to: mock:after
+- route:
+    from:
+      uri: direct:strict
+      steps:
+        - process: {ref: boom}
+        - to: mock:after
+)");
+  EXPECT_TRUE(h.producer.sendBody("direct:lenient", "a"));
+  EXPECT_FALSE(h.producer.sendBody("direct:strict", "b"));
+  EXPECT_EQ(h.mock("mock:after").receivedBodies(), (std::vector<Value>{Value("a")}));
+}
+
+TEST_F(ErrorHandlingRoutesTest, YamlDoTryCatchFinally) {
+  loadYaml(R"(
+- from:
+    uri: direct:in
+    steps:
+      - doTry:
+          steps:
+            - process: {ref: boom}
+          doCatch:
+            - exception: [java.io.IOException]
+              steps:
+                - setBody: {constant: io}
+            - exception: [std::runtime_error]
+              onWhen:
+                simple: "${exception.message} contains 'boom'"
+              steps:
+                - setBody: {constant: caught}
+          doFinally:
+            steps:
+              - to: mock:finally
+)");
+  EXPECT_EQ(h.producer.requestBody("direct:in", "x").value(), Value("caught"));
+  EXPECT_EQ(h.mock("mock:finally").receivedCount(), 1u);
+}
+
+TEST_F(ErrorHandlingRoutesTest, YamlOnCompletion) {
+  loadYaml(R"(
+- routeConfiguration:
+    onCompletion:
+      - onCompletion:
+          onFailureOnly: true
+          steps:
+            - to: mock:failed
+- from:
+    uri: direct:in
+    steps:
+      - process: {ref: boom}
+)");
+  EXPECT_FALSE(h.producer.sendBody("direct:in", "x"));
+  EXPECT_EQ(h.mock("mock:failed").receivedCount(), 1u);
+}
+
+TEST_F(ErrorHandlingRoutesTest, XmlRouteScopedOnExceptionAndDoTry) {
+  loadXml(R"(<routes xmlns="http://camel.apache.org/schema/spring">
+  <route id="r">
+    <onException>
+      <exception>java.lang.Exception</exception>
+      <redeliveryPolicy maximumRedeliveries="2" redeliveryDelay="0"/>
+      <handled><constant>true</constant></handled>
+      <setBody><simple>handled after ${header.CamelRedeliveryCounter}</simple></setBody>
+    </onException>
+    <from uri="direct:in"/>
+    <doTry>
+      <process ref="boom"/>
+      <doCatch>
+        <exception>java.lang.IllegalArgumentException</exception>
+        <to uri="mock:never"/>
+      </doCatch>
+      <doFinally>
+        <to uri="mock:finally"/>
+      </doFinally>
+    </doTry>
+  </route>
+</routes>)");
+  auto reply = h.producer.requestBody("direct:in", "x");
+  ASSERT_TRUE(reply) << reply.error().toString();
+  EXPECT_EQ(*reply, Value("handled after "));
+  EXPECT_EQ(h.mock("mock:finally").receivedCount(), 3u) << "the doTry ran three times";
+  EXPECT_EQ(h.mock("mock:never").receivedCount(), 0u);
+}
+
+TEST_F(ErrorHandlingRoutesTest, SpringErrorHandlerChosenByErrorHandlerRef) {
+  loadXml(R"(<beans xmlns="http://www.springframework.org/schema/beans">
+  <bean id="unused" class="com.acme.Unused"/>
+  <camelContext xmlns="http://camel.apache.org/schema/spring" errorHandlerRef="dlc">
+    <errorHandler id="dlc" type="DeadLetterChannel" deadLetterUri="mock:dead">
+      <redeliveryPolicy maximumRedeliveries="1" redeliveryDelay="0"/>
+    </errorHandler>
+    <route>
+      <from uri="direct:in"/>
+      <process ref="boom"/>
+    </route>
+  </camelContext>
+</beans>)");
+  ASSERT_TRUE(h.producer.sendBody("direct:in", "x"));
+  EXPECT_EQ(h.mock("mock:dead").receivedCount(), 1u);
+}
+
+TEST_F(ErrorHandlingRoutesTest, XmlRouteConfigurationElement) {
+  loadXml(R"(<routes xmlns="http://camel.apache.org/schema/spring">
+  <routeConfiguration id="cfg">
+    <errorHandler>
+      <deadLetterChannel deadLetterUri="mock:dead"/>
+    </errorHandler>
+  </routeConfiguration>
+  <route routeConfigurationId="cfg">
+    <from uri="direct:in"/>
+    <process ref="boom"/>
+  </route>
+</routes>)");
+  ASSERT_TRUE(h.producer.sendBody("direct:in", "x"));
+  EXPECT_EQ(h.mock("mock:dead").receivedCount(), 1u);
+}
+
+TEST_F(ErrorHandlingRoutesTest, ErrorsNameFileLineAndWhatWasExpected) {
+  EXPECT_EQ(yamlError(R"(
+- routeConfiguration:
+    errorHandler:
+      deadLetterChanel:
+        deadLetterUri: mock:dead
+- from: {uri: direct:a, steps: [{to: mock:b}]}
+)"),
+            "unknown error handler 'deadLetterChanel' at routes.yaml:4:7; did you mean "
+            "'deadLetterChannel'?");
+  EXPECT_EQ(yamlError(R"(
+- routeConfiguration:
+    errorHandler:
+      defaultErrorHandler:
+        redeliveryPolicy:
+          maximumRedeliverys: 3
+- from: {uri: direct:a2, steps: [{to: mock:b}]}
+)"),
+            "unknown key 'maximumRedeliverys' in redeliveryPolicy at routes.yaml:6:31; did you "
+            "mean 'maximumRedeliveries'?");
+  EXPECT_EQ(yamlError(R"(
+- route:
+    routeConfigurationId: nope
+    from: {uri: direct:a3, steps: [{to: mock:b}]}
+)"),
+            "no routeConfiguration with id 'nope' at routes.yaml:3:5");
+  EXPECT_EQ(yamlError(R"(
+- from:
+    uri: direct:a4
+    steps:
+      - doTry:
+          steps: [{to: mock:b}]
+          doCatch:
+            - exception: [java.io.IOExceptio]
+              steps: [{to: mock:c}]
+)"),
+            "unknown exception type 'java.io.IOExceptio' in doCatch at routes.yaml:8:27; did "
+            "you mean 'java.io.IOException'?; register application exceptions with "
+            "Context::registerExceptionType");
+  EXPECT_EQ(yamlError(R"(
+- from:
+    uri: direct:a5
+    steps:
+      - to:
+          uri: mock:b
+          handled: {constant: true}
+)"),
+            "unknown key 'handled' in to at routes.yaml:7:21");
+}
+
+}  // namespace
+}  // namespace dromedary::testing
