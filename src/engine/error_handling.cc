@@ -427,6 +427,9 @@ Status handleFailure(Exchange& ex, uint32_t base) noexcept try {
           f = Frame{c->block, 0, false, false};
           return Status::Continue;
         }
+        // Leaving the doTry failed: the message saved is an inner step's, not the doTry's,
+        // so a redelivery of the doTry runs on the message as it is.
+        st.checkpoint = Checkpoint::None;
         if (t.finallyBlock) {
           finallyThenRethrow(ex, i, *t.finallyBlock);
           return Status::Continue;
@@ -436,6 +439,7 @@ Status handleFailure(Exchange& ex, uint32_t base) noexcept try {
       }
       case BlockKind::Catch: {
         unwindTo(ex, i, true);
+        st.checkpoint = Checkpoint::None;
         if (const Block* fin = f.block->tryData->finallyBlock) {
           finallyThenRethrow(ex, i, *fin);
           return Status::Continue;

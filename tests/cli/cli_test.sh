@@ -12,7 +12,8 @@ check() {  # check NAME CONDITION-EXIT-CODE
 }
 
 # validate: every example is valid; a broken file fails with exit 1 and file:line:column.
-"$bin" validate "$src/examples/hello" "$src/examples/spring-xml" > "$tmp/out" 2>&1
+"$bin" validate "$src/examples/hello" "$src/examples/spring-xml" "$src/examples/error-handling" \
+  > "$tmp/out" 2>&1
 check "validate examples exits 0" $?
 cat > "$tmp/broken.yaml" <<'YAML'
 - from:
@@ -51,6 +52,13 @@ code=$?
 check "run --max-seconds exits 0 (got $code)" $?
 grep -q 'ignored <bean id="jmsConnectionFactory">' "$tmp/out"
 check "run reports the Spring beans it skipped" $?
+
+# The error-handling example: onException rejects, redelivery then the dead letter queue.
+timeout 60 "$bin" run "$src/examples/error-handling" --max-messages 7 > "$tmp/out" 2>&1
+code=$?
+[ $code -eq 0 ] && grep -q "order 3 rejected: Cannot convert body" "$tmp/out" &&
+  grep -q "dead letter: 5 (No consumers available on endpoint: direct://warehouse)" "$tmp/out"
+check "run examples/error-handling: onException and the dead letter channel (got $code)" $?
 
 # SIGTERM and SIGINT stop gracefully with exit 0.
 for sig in TERM INT; do
