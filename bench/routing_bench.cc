@@ -34,13 +34,21 @@ class Direct1 final : public RoutingRun {
 };
 DROMEDARY_SCENARIO("direct_1", Direct1);
 
-// direct_10: the same with 10 no-op processors (node_cost = (direct_10 - direct_1) / 9).
+// direct_10: the same with 10 no-op processors (node_cost = (direct_10 - direct_1) / 9),
+// statistics off; direct_10_stats: at the default level (per processor), the cost of
+// statistics (target: <= 15% over direct_10).
 class Direct10 final : public RoutingRun {
  public:
-  Direct10() : RoutingRun([this](RouteBuilder& b) { direct10Route(b, noop_); }) {}
+  explicit Direct10(StatisticsLevel level = StatisticsLevel::Off)
+      : RoutingRun([this](RouteBuilder& b) { direct10Route(b, noop_); }) {
+    context_.setStatisticsLevel(level);
+  }
   void once() override { check(producer_.sendBody("direct:ten", "order-1").has_value(), "send"); }
 };
 DROMEDARY_SCENARIO("direct_10", Direct10);
+ScenarioRegistrar direct_10_stats_registrar("direct_10_stats", [] {
+  return std::unique_ptr<ScenarioRun>(new Direct10(StatisticsLevel::Default));
+});
 
 // redelivery_10: direct_10 with maximumRedeliveries(3), success path (target: <= 1.1x
 // direct_10, 0 allocations).
@@ -62,9 +70,13 @@ class FailureRedelivered final : public RoutingRun {
 };
 DROMEDARY_SCENARIO("failure_redelivered", FailureRedelivered);
 
-// mt_10: the direct_10 route from 1 and 2 threads at once (the scaling figure).
+// mt_10: the direct_10 route from 1 and 2 threads at once (the scaling figure), statistics
+// off and at the default level (target: >= 1.8x from 1 to 2 threads with statistics on).
 ScenarioRegistrar mt_10_registrar(
     "mt_10", [] { return std::unique_ptr<ScenarioRun>(new Direct10()); }, 2);
+ScenarioRegistrar mt_10_stats_registrar(
+    "mt_10_stats",
+    [] { return std::unique_ptr<ScenarioRun>(new Direct10(StatisticsLevel::Default)); }, 2);
 
 // typical: filter on a header predicate, a choice with two whens and otherwise, setHeader,
 // then to another direct route.

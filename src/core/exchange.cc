@@ -153,6 +153,8 @@ void Exchange::resetForReuse(Context* context) noexcept {
   exec_.checkpoint = detail::Checkpoint::None;
   exec_.failureHandled = false;
   exec_.toEndpoint = nullptr;
+  exec_.timed = 0;
+  exec_.timedStep = nullptr;
   if (exec_.failure) detail::resetFailureState(*exec_.failure);
   exec_.fromRoute = nullptr;
   exec_.onDone = nullptr;

@@ -398,7 +398,9 @@ class Translator {
         "delayPattern", "retryAttemptedLogLevel", "retriesExhaustedLogLevel", "logStackTrace",
         "logRetryAttempted", "logExhausted", "logHandled", "logContinued",
         "logExhaustedMessageHistory", "asyncDelayedRedelivery"};
-    for (const auto& [key, scalar] : s.policy) {
+    for (const auto& entry : s.policy) {
+      const std::string& key = entry.first;
+      const Scalar& scalar = entry.second;
       DROMEDARY_TRY(v, resolve(scalar));
       auto bad = [&](std::string_view expected) {
         return fileError(scalar.where, fmt::format("{} must be {}, not '{}'", key, expected, v));

@@ -17,6 +17,7 @@
 #include "engine/error_handling.h"
 #include "engine/route.h"
 #include "engine/route_model.h"
+#include "engine/statistics.h"
 #include "engine/timer_loop.h"
 #include "engine/worker_pool.h"
 
@@ -206,9 +207,14 @@ Result<detail::Block*> RouteCompiler::compileBlock(const detail::BlockModel& mod
   route_.blocks.push_back(std::move(block));
   auto& counters = context_.implForEngine().node_counters;
   for (const auto& step_model : model.steps) {
+    const size_t blocks_before = route_.blocks.size();
     auto step = step_model->compile(*this);
     if (!step) return step.error();
     std::unique_ptr<Step> s = std::move(*step);
+    // The blocks its compile made and no inner step claimed are this step's children.
+    for (size_t b = blocks_before; b < route_.blocks.size(); ++b) {
+      if (!route_.blocks[b]->parent) route_.blocks[b]->parent = s.get();
+    }
     if (step_model->id.empty()) {
       std::string kind_name(step_model->kind());
       s->id = kind_name + std::to_string(++counters[kind_name]);
@@ -260,6 +266,12 @@ Result<void> compileRoute(Context& context, Route& route) {
   if (auto handling = detail::compileErrorHandling(compiler, route); !handling) {
     return handling.error();
   }
+  route.statistics =
+      std::make_unique<detail::RouteStatistics>(static_cast<uint32_t>(route.steps.size()));
+  for (size_t i = 0; i < route.steps.size(); ++i) {
+    route.steps[i]->stats = route.statistics.get();
+    route.steps[i]->statsIndex = static_cast<uint32_t>(i);
+  }
   route.compiled = true;
   return {};
 }
@@ -290,6 +302,7 @@ Result<void> startRouteConsumer(Route& route) {
   }
   route.consumer = std::move(*consumer);
   route.status = RouteStatus::Started;
+  route.startedAt = Clock::now();
   return {};
 }
 
@@ -476,6 +489,110 @@ Context::FailureCounts Context::failureCounts(std::string_view route_id) const {
     c.deadLetterFailures = r->counters.dead_letter_failures_total();
   }
   return c;
+}
+
+void Context::setStatisticsLevel(StatisticsLevel level) noexcept {
+  impl_->statistics_level.store(static_cast<uint8_t>(level), std::memory_order_relaxed);
+}
+
+StatisticsLevel Context::statisticsLevel() const noexcept {
+  return static_cast<StatisticsLevel>(impl_->statistics_level.load(std::memory_order_relaxed));
+}
+
+void Context::setStatisticsTimingSample(uint32_t every) noexcept {
+  impl_->timing_sample.store(std::max<uint32_t>(every, 1), std::memory_order_relaxed);
+}
+
+namespace {
+
+TimingStats timingOf(const detail::TimingTotals& t) {
+  TimingStats s;
+  s.timed = t.timed;
+  if (t.timed == 0) return s;
+  s.minMillis = static_cast<double>(t.minNanos) / 1e6;
+  s.maxMillis = static_cast<double>(t.maxNanos) / 1e6;
+  s.meanMillis = static_cast<double>(t.nanos) / static_cast<double>(t.timed) / 1e6;
+  s.lastMillis = static_cast<double>(t.lastNanos) / 1e6;
+  return s;
+}
+
+std::string_view statusName(RouteStatus s) {
+  switch (s) {
+    case RouteStatus::Started: return "Started";
+    case RouteStatus::Suspended: return "Suspended";
+    default: return "Stopped";
+  }
+}
+
+// The route's processors depth-first: a step, then the blocks it owns; then the clauses.
+void listProcessors(const Route& route, const detail::Block& block, uint32_t depth,
+                    std::vector<ProcessorStats>& out) {
+  for (const Step* step : block.steps) {
+    if (step->model) {
+      ProcessorStats p;
+      p.id = step->id;
+      p.description = step->model->describe();
+      p.depth = depth;
+      detail::TimingTotals t = route.statistics->stepTotals(step->statsIndex);
+      p.exchangesTotal = t.total;
+      p.exchangesFailed = t.failed;
+      p.timing = timingOf(t);
+      out.push_back(std::move(p));
+    }
+    for (const auto& child : route.blocks) {
+      if (child->parent == step) listProcessors(route, *child, depth + 1, out);
+    }
+  }
+}
+
+}  // namespace
+
+std::optional<RouteStats> Context::routeStatistics(std::string_view route_id) const {
+  const Route* r = impl_->findRoute(route_id);
+  if (!r) return std::nullopt;
+  RouteStats s;
+  s.id = r->id;
+  s.from = r->from_uri;
+  s.state = std::string(statusName(r->status));
+  const auto& b = r->baseline;
+  uint64_t completed = r->counters.completed_total();
+  uint64_t failed = r->counters.failed_total();
+  s.exchangesInflight = r->counters.inflight();
+  s.exchangesCompleted = completed - std::min(completed, b.completed);
+  s.exchangesFailed = failed - std::min(failed, b.failed);
+  s.exchangesTotal = s.exchangesCompleted + s.exchangesFailed + s.exchangesInflight;
+  uint64_t handled = r->counters.failures_handled_total();
+  uint64_t redeliveries = r->counters.redeliveries_total();
+  s.failuresHandled = handled - std::min(handled, b.handled);
+  s.redeliveries = redeliveries - std::min(redeliveries, b.redeliveries);
+  if (r->status == RouteStatus::Started || r->status == RouteStatus::Suspended) {
+    s.uptimeMillis = std::chrono::duration<double, std::milli>(Clock::now() - r->startedAt).count();
+  }
+  if (r->statistics) {
+    detail::TimingTotals t = r->statistics->routeTotals();
+    s.timing = timingOf(t);
+    s.lastExchangeMillis = t.lastMillis;
+    s.p50Millis = static_cast<double>(r->statistics->quantile(0.5)) / 1e6;
+    s.p99Millis = static_cast<double>(r->statistics->quantile(0.99)) / 1e6;
+    s.p999Millis = static_cast<double>(r->statistics->quantile(0.999)) / 1e6;
+    if (r->top) listProcessors(*r, *r->top, 0, s.processors);
+    for (const auto& block : r->blocks) {
+      if (!block->parent && block.get() != r->top) listProcessors(*r, *block, 0, s.processors);
+    }
+  }
+  return s;
+}
+
+Result<void> Context::resetStatistics(std::string_view route_id) {
+  Route* r = impl_->findRoute(route_id);
+  if (!r) return noSuchRoute(route_id, routeIds());
+  r->baseline.started = r->counters.started_total();
+  r->baseline.completed = r->counters.completed_total();
+  r->baseline.failed = r->counters.failed_total();
+  r->baseline.handled = r->counters.failures_handled_total();
+  r->baseline.redeliveries = r->counters.redeliveries_total();
+  if (r->statistics) r->statistics->reset();
+  return {};
 }
 
 void Context::setErrorHandler(ErrorHandlerDefinition handler) {

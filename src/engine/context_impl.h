@@ -3,6 +3,7 @@
 
 // The context's state, shared by the engine's files (context.cc owns the logic).
 
+#include <atomic>
 #include <chrono>
 #include <map>
 #include <memory>
@@ -13,6 +14,7 @@
 
 #include <dromedary/core/logging.h>
 #include <dromedary/engine/context.h>
+#include <dromedary/engine/statistics.h>
 #include <dromedary/spi/component.h>
 #include <dromedary/spi/language.h>
 #include <dromedary/spi/scheduler.h>
@@ -58,6 +60,10 @@ struct ContextImpl {
   std::shared_ptr<const ErrorHandlerModel> error_handler;  // null: the default one
   bool message_history = false;
   bool capture_original = false;  // some route uses useOriginalMessage/useOriginalBody
+
+  // Statistics (read per exchange, changed at any time).
+  std::atomic<uint8_t> statistics_level{static_cast<uint8_t>(StatisticsLevel::Default)};
+  std::atomic<uint32_t> timing_sample{16};
   std::chrono::steady_clock::time_point started_at;
   std::chrono::milliseconds shutdown_timeout{45000};  // Camel's default
 

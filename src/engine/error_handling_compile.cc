@@ -19,14 +19,11 @@ namespace {
 // Sends the failed exchange to the dead letter endpoint.
 class DeadLetterStep final : public Step {
  public:
-  DeadLetterStep(Producer& producer, const std::string& uri) : producer_(producer), uri_(uri) {
-    id = "deadLetterChannel";
-  }
+  explicit DeadLetterStep(Producer& producer) : producer_(producer) { id = "deadLetterChannel"; }
   Status run(Exchange& ex) noexcept override { return callProducer(ex, producer_); }
 
  private:
   Producer& producer_;
-  const std::string& uri_;
 };
 
 Error located(Error e, const SourceRef& where, std::string_view route_id) {
@@ -216,7 +213,7 @@ Result<void> compileErrorHandling(RouteCompiler& compiler, Route& route) {
         return located(e, ehm->where, route.id);
       }
       std::vector<std::unique_ptr<Step>> steps;
-      steps.push_back(std::make_unique<DeadLetterStep>(**producer, h->deadLetterUri));
+      steps.push_back(std::make_unique<DeadLetterStep>(**producer));
       steps.push_back(makeFailureEpilogue());
       static const BlockModel kEmpty;
       auto block = compiler.compileBlock(kEmpty, BlockKind::FailureBlock, std::move(steps));

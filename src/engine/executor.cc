@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/executor.h"
 
+#include "engine/context_impl.h"
 #include "engine/error_handling.h"
+#include "engine/statistics.h"
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <mutex>
 
@@ -22,13 +26,50 @@ void runCompletionHooks(Exchange& ex) noexcept {
   }
 }
 
+int64_t epochMillis() noexcept {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// A timed exchange: the running step's time ends at `now`.
+void closeTimedStep(ExecState& st, int64_t now, uint32_t stripe) noexcept {
+  if (!st.timedStep) return;
+  const Step* step = static_cast<const Step*>(st.timedStep);
+  st.timedStep = nullptr;
+  if (!step->stats) return;
+  step->stats->step(stripe, step->statsIndex)
+      .time(static_cast<uint64_t>(std::max<int64_t>(0, now - st.timedStart)), 0);
+}
+
 void popFrame(Exchange& ex, bool failed) noexcept {
   ExecState& st = ex.execForEngine();
   const Frame& f = st.frames[--st.depth];
   if (f.routeEntry) {
-    f.block->route->counters.finished(failed);
+    const Route& route = *f.block->route;
+    route.counters.finished(failed);
+    if (st.timed) [[unlikely]] {
+      int64_t now = statisticsNanos();
+      uint32_t stripe = threadStripe();
+      closeTimedStep(st, now, stripe);
+      if (route.statistics) {
+        route.statistics->record(stripe,
+                                 static_cast<uint64_t>(std::max<int64_t>(
+                                     0, now - st.routeStart[st.depth])),
+                                 epochMillis());
+        if (failed) addTo(route.statistics->route(stripe).failed, 1, stripe);
+      }
+    }
     if (st.depth == 0 && st.hookCount > 0) runCompletionHooks(ex);
   }
+}
+
+// The statistics level of the exchange's context (Off without one).
+StatisticsLevel levelOf(const Exchange& ex) noexcept {
+  Context* c = ex.context();
+  return c ? static_cast<StatisticsLevel>(
+                 c->implForEngine().statistics_level.load(std::memory_order_relaxed))
+           : StatisticsLevel::Off;
 }
 
 
@@ -79,6 +120,10 @@ Status callAndWait(Exchange& ex, Fn&& fn) noexcept {
 // error handling decide. Continue means the loop goes on (redelivered, caught, handled).
 Status stepFailed(Exchange& ex, const Step* step, uint32_t base) noexcept {
   ExecState& st = ex.execForEngine();
+  if (step && step->stats && levelOf(ex) == StatisticsLevel::Default) {
+    uint32_t stripe = threadStripe();
+    addTo(step->stats->step(stripe, step->statsIndex).failed, 1, stripe);
+  }
   ExchangeError& e = ex.mutableErrorForEngine();
   if (!e.failed()) {
     e.code = ErrorCode::Internal;
@@ -121,6 +166,10 @@ Status run(Exchange& ex) noexcept {
     Status s = stepFailed(ex, step, base);
     if (s != Status::Continue || st.depth <= base) return s;
   }
+  // Per-step counts at the Default level: this thread's cells, no shared write.
+  const bool count_steps = levelOf(ex) == StatisticsLevel::Default;
+  const uint32_t stripe = count_steps ? threadStripe() : 0;
+  Status result = Status::Continue;
   while (st.depth > base) {
     Frame& f = st.frames[st.depth - 1];
     const std::vector<Step*>& steps = f.block->steps;
@@ -134,19 +183,36 @@ Status run(Exchange& ex) noexcept {
       if (step->flags & kStepCheckpoint) st.checkpoint = step->checkpoint;
       if (step->flags & kStepHistory) recordHistory(ex, *step);
     }
+    if (count_steps && step->stats) {
+      addTo(step->stats->step(stripe, step->statsIndex).total, 1, stripe);
+      if (st.timed == 2) [[unlikely]] {
+        // One clock read per node boundary: this step's start is the previous one's end.
+        int64_t now = statisticsNanos();
+        closeTimedStep(st, now, stripe);
+        st.timedStep = step;
+        st.timedStart = now;
+      }
+    }
     Status s = step->run(ex);
     if (s == Status::Continue) [[likely]] {
       if (st.stop) [[unlikely]] {
         unwindTo(ex, base, false);
-        return Status::Continue;
+        break;
       }
       continue;
     }
+    // Suspended: the wait counts as the step's time (its end is read when it resumes).
     if (s == Status::Suspend) return Status::Suspend;
     s = stepFailed(ex, step, base);
-    if (s != Status::Continue) return s;
+    if (s != Status::Continue) {
+      result = s;
+      break;
+    }
   }
-  return Status::Continue;
+  if (st.timedStep) [[unlikely]] {
+    if (result != Status::Suspend) closeTimedStep(st, statisticsNanos(), threadStripe());
+  }
+  return result;
 }
 
 bool pushBlock(Exchange& ex, const Block& block) noexcept {
@@ -166,12 +232,20 @@ bool enterRoute(Exchange& ex, const Route& route) noexcept {
             route.id);
     return false;
   }
-  st.frames[st.depth++] = Frame{route.top, 0, true, false};
-  route.counters.started();
   if (!st.fromRoute) {
     st.fromRoute = &route;
     if (route.captureOriginal) [[unlikely]] captureOriginal(ex);
+    // The exchange's first route decides whether it is one of the timed sample.
+    const ContextImpl& impl = route.context.implForEngine();
+    auto level = static_cast<StatisticsLevel>(impl.statistics_level.load(std::memory_order_relaxed));
+    if (level != StatisticsLevel::Off &&
+        timeThisExchange(impl.timing_sample.load(std::memory_order_relaxed))) {
+      st.timed = level == StatisticsLevel::Default ? 2 : 1;
+    }
   }
+  if (st.timed) [[unlikely]] st.routeStart[st.depth] = statisticsNanos();
+  st.frames[st.depth++] = Frame{route.top, 0, true, false};
+  route.counters.started();
   if (!route.onCompletions.empty()) [[unlikely]] registerOnCompletions(ex, route);
   return true;
 }

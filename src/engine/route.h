@@ -4,6 +4,7 @@
 // The compiled form of a route: flat arrays of steps (Blocks), owned by the Route, and the
 // Processor that consumers call to feed it.
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include <dromedary/spi/component.h>
 
 #include "engine/route_model.h"
+#include "engine/statistics.h"
 #include "engine/step.h"
 #include "engine/striped_counter.h"
 
@@ -37,6 +39,7 @@ struct Block {
   const Route* route = nullptr;  // set on a route's top block only
   BlockKind kind = BlockKind::Plain;
   const TryData* tryData = nullptr;  // TryBody and Catch blocks: their doTry
+  const Step* parent = nullptr;      // the step that owns it (null: a route's top, a clause)
 };
 
 /// The entry point consumers call: runs the route, or (when a `to` step of a running
@@ -74,6 +77,11 @@ struct Route {
   std::vector<std::unique_ptr<CompiledOnCompletion>> onCompletions;
   bool captureOriginal = false;  // some route of the context uses useOriginalMessage
   mutable RouteCounters counters;
+  std::unique_ptr<RouteStatistics> statistics;  // per processor; made when it compiles
+  struct Baseline {  // the route counters at the last resetStatistics
+    uint64_t started = 0, completed = 0, failed = 0, handled = 0, redeliveries = 0;
+  } baseline;
+  std::chrono::steady_clock::time_point startedAt;
   RouteStatus status = RouteStatus::Stopped;
   bool compiled = false;
 };

@@ -12,6 +12,7 @@ namespace dromedary {
 
 namespace detail {
 struct StepModel;
+class RouteStatistics;
 }
 
 /// Step::flags: work the executor does before the step (error handling, history).
@@ -30,6 +31,8 @@ class Step {
   // before it can fail).
   detail::Checkpoint checkpoint = detail::Checkpoint::None;
   const detail::StepModel* model = nullptr;  // what it was compiled from (describe, where)
+  detail::RouteStatistics* stats = nullptr;  // its route's statistics; its cells at `statsIndex`
+  uint32_t statsIndex = 0;
 };
 
 }  // namespace dromedary

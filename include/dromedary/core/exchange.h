@@ -109,6 +109,12 @@ struct ExecState {
   std::array<CompletionHook, kMaxCompletionHooks> hooks;
   uint32_t hookCount = 0;
   std::unique_ptr<FailureState, FailureStateDeleter> failure;
+  // Statistics: a timed exchange (1: its routes, 2: its routes and steps) reads the clock at
+  // node boundaries; the others only count.
+  uint8_t timed = 0;
+  const void* timedStep = nullptr;  ///< the step whose time runs (a Step)
+  int64_t timedStart = 0;
+  std::array<int64_t, kMaxFrames> routeStart;  ///< per frame depth, for timed exchanges
 };
 }  // namespace detail
 

@@ -38,6 +38,7 @@
 #include <dromedary/engine/error_handler.h>
 #include <dromedary/engine/exception_types.h>
 #include <dromedary/engine/route_builder.h>
+#include <dromedary/engine/statistics.h>
 #include <dromedary/spi/component.h>
 #include <dromedary/spi/language.h>
 #include <dromedary/spi/processor.h>
@@ -151,6 +152,16 @@ class Context {
     uint64_t deadLetterFailures = 0;  ///< the dead letter endpoint itself failed
   };
   FailureCounts failureCounts(std::string_view route_id) const;
+
+  // --- statistics (statistics.h) ------------------------------------------------------------
+  void setStatisticsLevel(StatisticsLevel level) noexcept;
+  StatisticsLevel statisticsLevel() const noexcept;
+  /// Times every Nth exchange per thread (1: every exchange); counts are always exact.
+  void setStatisticsTimingSample(uint32_t every) noexcept;
+  /// A route's statistics with its processors', or nullopt for an unknown id.
+  std::optional<RouteStats> routeStatistics(std::string_view route_id) const;
+  /// Zeroes a route's counters and times (not its in-flight count).
+  Result<void> resetStatistics(std::string_view route_id);
 
   // --- error handling ----------------------------------------------------------------------
   /// The error handler of routes that set none themselves (nor their RouteBuilder); by

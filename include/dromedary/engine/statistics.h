@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+/// Statistics of routes and their processors, as Camel's management exposes them.
+///
+/// Levels as Camel's: `Off` (only what graceful shutdown needs: exchanges started and
+/// finished per route), `RoutesOnly` (adds route processing times and a latency histogram),
+/// `Default` (adds per-processor counts and times). Counts cover every exchange; times are
+/// measured on every Nth exchange per thread (`Context::setStatisticsTimingSample`, default
+/// 16; 1 times all), because a clock read costs more than a step. The level can change while
+/// routes run.
+///
+/// Example:
+///   context.setStatisticsLevel(StatisticsLevel::Default);
+///   RouteStats s = *context.routeStatistics("orders");
+///   std::cout << s.exchangesTotal << " exchanges, p99 " << s.p99Millis << " ms\n";
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace dromedary {
+
+enum class StatisticsLevel : uint8_t { Off, RoutesOnly, Default };
+
+/// Times in milliseconds (fractions kept), of the timed exchanges.
+struct TimingStats {
+  uint64_t timed = 0;  ///< how many exchanges were timed
+  double minMillis = 0;
+  double maxMillis = 0;
+  double meanMillis = 0;
+  double lastMillis = 0;
+};
+
+struct ProcessorStats {
+  std::string id;           ///< node id
+  std::string description;  ///< e.g. to[direct:a]
+  uint32_t depth = 0;       ///< nesting in the route (0: top level)
+  uint64_t exchangesTotal = 0;
+  uint64_t exchangesFailed = 0;
+  TimingStats timing;
+};
+
+struct RouteStats {
+  std::string id;
+  std::string from;
+  std::string state;  ///< Started, Stopped, Suspended
+  uint64_t exchangesTotal = 0;
+  uint64_t exchangesCompleted = 0;
+  uint64_t exchangesFailed = 0;
+  uint64_t exchangesInflight = 0;
+  uint64_t failuresHandled = 0;
+  uint64_t redeliveries = 0;
+  uint64_t externalRedeliveries = 0;  ///< redelivered by a broker (always 0 until #10)
+  TimingStats timing;
+  double p50Millis = 0, p99Millis = 0, p999Millis = 0;
+  int64_t lastExchangeMillis = 0;  ///< epoch ms when the last timed exchange left the route
+  double uptimeMillis = 0;
+  std::vector<ProcessorStats> processors;  ///< in route order (nested blocks after their step)
+};
+
+}  // namespace dromedary

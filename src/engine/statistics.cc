@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "engine/statistics.h"
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+
+namespace dromedary::detail {
+
+void TimingCell::reset() noexcept {
+  total.store(0, std::memory_order_relaxed);
+  failed.store(0, std::memory_order_relaxed);
+  timed.store(0, std::memory_order_relaxed);
+  nanos.store(0, std::memory_order_relaxed);
+  minNanos.store(UINT64_MAX, std::memory_order_relaxed);
+  maxNanos.store(0, std::memory_order_relaxed);
+  lastNanos.store(0, std::memory_order_relaxed);
+  lastMillis.store(0, std::memory_order_relaxed);
+}
+
+uint32_t histogramBucket(uint64_t ns) noexcept {
+  if (ns < 4) return static_cast<uint32_t>(ns);
+  // 4 buckets per power of two: the exponent, then the next two bits.
+  uint32_t exponent = 63 - static_cast<uint32_t>(std::countl_zero(ns));
+  uint32_t sub = static_cast<uint32_t>((ns >> (exponent - 2)) & 3);
+  uint32_t bucket = (exponent - 1) * 4 + sub;
+  return std::min(bucket, kHistogramBuckets - 1);
+}
+
+uint64_t histogramBucketLimit(uint32_t bucket) noexcept {
+  if (bucket < 4) return bucket;
+  uint32_t exponent = bucket / 4 + 1;
+  uint64_t sub = bucket % 4;
+  // The bucket holds [(4 + sub) << (exponent - 2), (5 + sub) << (exponent - 2)).
+  return ((5 + sub) << (exponent - 2)) - 1;
+}
+
+RouteStatistics::RouteStatistics(uint32_t steps)
+    : steps_(steps),
+      stride_(1 + steps),
+      cells_(new TimingCell[static_cast<size_t>(kStripes) * (1 + steps)]),
+      histograms_(new Histogram[kStripes]) {
+  for (uint32_t s = 0; s < kStripes; ++s) {
+    for (auto& c : histograms_[s].counts) c.store(0, std::memory_order_relaxed);
+  }
+}
+
+void RouteStatistics::record(uint32_t stripe, uint64_t ns, int64_t now_ms) noexcept {
+  route(stripe).time(ns, now_ms);
+  addTo(histograms_[stripe].counts[histogramBucket(ns)], 1, stripe);
+}
+
+TimingTotals RouteStatistics::sum(uint32_t offset) const noexcept {
+  TimingTotals t;
+  uint64_t min = UINT64_MAX;
+  for (uint32_t s = 0; s < kStripes; ++s) {
+    const TimingCell& c = block(s)[offset];
+    t.total += c.total.load(std::memory_order_relaxed);
+    t.failed += c.failed.load(std::memory_order_relaxed);
+    uint64_t timed = c.timed.load(std::memory_order_relaxed);
+    if (timed == 0) continue;
+    t.timed += timed;
+    t.nanos += c.nanos.load(std::memory_order_relaxed);
+    min = std::min(min, c.minNanos.load(std::memory_order_relaxed));
+    t.maxNanos = std::max(t.maxNanos, c.maxNanos.load(std::memory_order_relaxed));
+    int64_t last = c.lastMillis.load(std::memory_order_relaxed);
+    if (last >= t.lastMillis) {
+      t.lastMillis = last;
+      t.lastNanos = c.lastNanos.load(std::memory_order_relaxed);
+    }
+  }
+  t.minNanos = t.timed ? min : 0;
+  return t;
+}
+
+TimingTotals RouteStatistics::routeTotals() const noexcept { return sum(0); }
+TimingTotals RouteStatistics::stepTotals(uint32_t index) const noexcept { return sum(1 + index); }
+
+std::vector<std::pair<uint64_t, uint64_t>> RouteStatistics::cumulativeBuckets() const {
+  std::vector<std::pair<uint64_t, uint64_t>> out;
+  uint64_t running = 0;
+  for (uint32_t b = 0; b < kHistogramBuckets; ++b) {
+    uint64_t n = 0;
+    for (uint32_t s = 0; s < kStripes; ++s) {
+      n += histograms_[s].counts[b].load(std::memory_order_relaxed);
+    }
+    if (n == 0) continue;
+    running += n;
+    out.emplace_back(histogramBucketLimit(b), running);
+  }
+  return out;
+}
+
+uint64_t RouteStatistics::quantile(double q) const noexcept {
+  auto buckets = cumulativeBuckets();
+  if (buckets.empty()) return 0;
+  uint64_t total = buckets.back().second;
+  auto rank = static_cast<uint64_t>(q * static_cast<double>(total) + 0.5);
+  rank = std::clamp<uint64_t>(rank, 1, total);
+  for (const auto& [limit, cumulative] : buckets) {
+    if (cumulative >= rank) return limit;
+  }
+  return buckets.back().first;
+}
+
+void RouteStatistics::reset() noexcept {
+  for (uint32_t s = 0; s < kStripes; ++s) {
+    for (uint32_t i = 0; i < stride_; ++i) block(s)[i].reset();
+    for (auto& c : histograms_[s].counts) c.store(0, std::memory_order_relaxed);
+  }
+}
+
+int64_t statisticsNanos() noexcept {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+bool timeThisExchange(uint32_t sample) noexcept {
+  thread_local uint32_t counter = 0;
+  if (sample <= 1) return true;
+  if (++counter < sample) return false;
+  counter = 0;
+  return true;
+}
+
+}  // namespace dromedary::detail

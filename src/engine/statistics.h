@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// Statistics per processor and route that scale with cores (DESIGN §5, issue #7).
+//
+// Every count is written by its thread into its own stripe with a plain load and store
+// (threadStripe(); the rare threads beyond the private stripes share the last one with
+// atomic adds). A route keeps one block of cells per stripe, the cells of its steps side by
+// side, so the steps of one exchange write a few adjacent cache lines of their thread's
+// block. Readers sum the stripes.
+//
+// Counts cover every exchange. Times are measured on a sample of exchanges (every Nth per
+// thread, N = Context::setStatisticsTimingSample, 1 = all): on the machines this runs on a
+// clock read costs 30-80 ns (a virtualised TSC / clock_gettime), more than a whole step, so
+// reading it at every node boundary of every exchange would multiply the cost of a route.
+// A timed exchange reads the clock once per node boundary (a step's end is the next one's
+// start) and once when it leaves each route.
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "engine/striped_counter.h"
+
+namespace dromedary::detail {
+
+/// Relaxed: a plain load and store for the owning thread, an atomic add on the shared stripe.
+inline void addTo(std::atomic<uint64_t>& cell, uint64_t n, uint32_t stripe) noexcept {
+  if (stripe == kSharedStripe) {
+    cell.fetch_add(n, std::memory_order_relaxed);
+  } else {
+    cell.store(cell.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
+  }
+}
+
+/// Counts and times of one step (or of a whole route) in one stripe.
+struct TimingCell {
+  std::atomic<uint64_t> total{0};   // exchanges (steps: runs; routes: unused, see counters)
+  std::atomic<uint64_t> failed{0};
+  std::atomic<uint64_t> timed{0};   // how many were timed (the mean's divisor)
+  std::atomic<uint64_t> nanos{0};   // their summed time
+  std::atomic<uint64_t> minNanos{UINT64_MAX};
+  std::atomic<uint64_t> maxNanos{0};
+  std::atomic<uint64_t> lastNanos{0};
+  std::atomic<int64_t> lastMillis{0};  // when the last timed one ended (epoch ms)
+
+  void time(uint64_t ns, int64_t now_ms) noexcept {
+    timed.store(timed.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    nanos.store(nanos.load(std::memory_order_relaxed) + ns, std::memory_order_relaxed);
+    if (ns < minNanos.load(std::memory_order_relaxed)) minNanos.store(ns, std::memory_order_relaxed);
+    if (ns > maxNanos.load(std::memory_order_relaxed)) maxNanos.store(ns, std::memory_order_relaxed);
+    lastNanos.store(ns, std::memory_order_relaxed);
+    lastMillis.store(now_ms, std::memory_order_relaxed);
+  }
+  void reset() noexcept;
+};
+
+/// A latency histogram: 4 buckets per power of two from 1 ns to about 5 minutes.
+inline constexpr uint32_t kHistogramBuckets = 4 * 39;
+uint32_t histogramBucket(uint64_t ns) noexcept;
+/// The upper bound of a bucket, in nanoseconds.
+uint64_t histogramBucketLimit(uint32_t bucket) noexcept;
+
+/// Sums over stripes, as readers see them.
+struct TimingTotals {
+  uint64_t total = 0, failed = 0, timed = 0, nanos = 0, minNanos = 0, maxNanos = 0,
+           lastNanos = 0;
+  int64_t lastMillis = 0;
+};
+
+/// One route's cells: [stripe][0] is the route itself, [stripe][1 + i] its step i.
+class RouteStatistics {
+ public:
+  explicit RouteStatistics(uint32_t steps);
+
+  TimingCell& route(uint32_t stripe) noexcept { return block(stripe)[0]; }
+  TimingCell& step(uint32_t stripe, uint32_t index) noexcept { return block(stripe)[1 + index]; }
+  void record(uint32_t stripe, uint64_t ns, int64_t now_ms) noexcept;  // route time + histogram
+
+  TimingTotals routeTotals() const noexcept;
+  TimingTotals stepTotals(uint32_t index) const noexcept;
+  /// The latency at quantile q (0..1) of the timed route exchanges, in nanoseconds (the
+  /// upper bound of its bucket), 0 when none was timed.
+  uint64_t quantile(double q) const noexcept;
+  /// (upper bound ns, cumulative count) per non-empty bucket, for Prometheus.
+  std::vector<std::pair<uint64_t, uint64_t>> cumulativeBuckets() const;
+  void reset() noexcept;
+
+  uint32_t steps() const noexcept { return steps_; }
+
+ private:
+  struct Histogram {
+    std::atomic<uint64_t> counts[kHistogramBuckets];
+  };
+  TimingCell* block(uint32_t stripe) noexcept { return cells_.get() + stripe * stride_; }
+  const TimingCell* block(uint32_t stripe) const noexcept {
+    return cells_.get() + stripe * stride_;
+  }
+  TimingTotals sum(uint32_t offset) const noexcept;
+
+  uint32_t steps_;
+  uint32_t stride_;  // cells per stripe (a whole number of cache lines)
+  std::unique_ptr<TimingCell[]> cells_;
+  std::unique_ptr<Histogram[]> histograms_;  // one per stripe
+};
+
+/// The clock of the timed exchanges: steady, in nanoseconds.
+int64_t statisticsNanos() noexcept;
+
+/// Whether this thread's next exchange is timed (every `sample`th per thread).
+bool timeThisExchange(uint32_t sample) noexcept;
+
+}  // namespace dromedary::detail

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: Apache-2.0
+// Route and processor statistics: exact counts from several threads, failures and
+// redeliveries, times (ordering, not values), levels, reset, and the processor tree.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <thread>
+
+#include "support/route_harness.h"
+
+namespace dromedary {
+namespace {
+
+using namespace std::chrono_literals;
+using testing::RouteHarness;
+
+const ProcessorStats& processor(const RouteStats& s, std::string_view id) {
+  for (const ProcessorStats& p : s.processors) {
+    if (p.id == id) return p;
+  }
+  ADD_FAILURE() << "no processor " << id;
+  static ProcessorStats none;
+  return none;
+}
+
+TEST(StatisticsTest, CountsAreExactWithTwoThreadsSendingAtOnce) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) {
+    b.from("direct:in").routeId("r")
+        .setHeader("a", constant(1)).id("a")
+        .process([](Exchange&) {}).id("p")
+        .to("mock:out?retainFirst=1").id("out");
+  });
+  constexpr int kPerThread = 5000;
+  auto send = [&] {
+    for (int i = 0; i < kPerThread; ++i) ASSERT_TRUE(h.producer.sendBody("direct:in", "x"));
+  };
+  std::thread t1(send), t2(send);
+  t1.join();
+  t2.join();
+  RouteStats s = *h.context.routeStatistics("r");
+  EXPECT_EQ(s.exchangesTotal, 2u * kPerThread);
+  EXPECT_EQ(s.exchangesCompleted, 2u * kPerThread);
+  EXPECT_EQ(s.exchangesFailed, 0u);
+  EXPECT_EQ(s.exchangesInflight, 0u);
+  for (const char* id : {"a", "p", "out"}) {
+    EXPECT_EQ(processor(s, id).exchangesTotal, 2u * kPerThread) << id;
+  }
+  EXPECT_EQ(s.state, "Started");
+  EXPECT_GT(s.uptimeMillis, 0.0);
+}
+
+TEST(StatisticsTest, FailuresAndRedeliveriesAreCounted) {
+  RouteHarness h;
+  int calls = 0;
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:in").routeId("r")
+        .errorHandler(defaultErrorHandler().maximumRedeliveries(2).redeliveryDelay(0ms))
+        .process([&](Exchange& ex) {
+          ++calls;
+          if (ex.message().body() == Value("bad") || calls % 3 != 0) {
+            throw std::runtime_error("x");
+          }
+        }).id("flaky");
+  });
+  ASSERT_TRUE(h.producer.sendBody("direct:in", "ok"));    // fails twice, then succeeds
+  ASSERT_FALSE(h.producer.sendBody("direct:in", "bad"));  // fails three times
+  RouteStats s = *h.context.routeStatistics("r");
+  EXPECT_EQ(s.exchangesTotal, 2u);
+  EXPECT_EQ(s.exchangesCompleted, 1u);
+  EXPECT_EQ(s.exchangesFailed, 1u);
+  EXPECT_EQ(s.redeliveries, 4u);
+  const ProcessorStats& p = processor(s, "flaky");
+  EXPECT_EQ(p.exchangesTotal, 6u) << "every attempt runs the processor";
+  EXPECT_EQ(p.exchangesFailed, 5u);
+}
+
+TEST(StatisticsTest, TimesOrderAsTheProcessorsDelays) {
+  RouteHarness h;
+  h.context.setStatisticsTimingSample(1);
+  h.start([](RouteBuilder& b) {
+    b.from("direct:in").routeId("r")
+        .process([](Exchange&) { std::this_thread::sleep_for(1ms); }).id("fast")
+        .process([](Exchange&) { std::this_thread::sleep_for(6ms); }).id("slow");
+  });
+  for (int i = 0; i < 5; ++i) ASSERT_TRUE(h.producer.sendBody("direct:in", "x"));
+  RouteStats s = *h.context.routeStatistics("r");
+  const TimingStats& fast = processor(s, "fast").timing;
+  const TimingStats& slow = processor(s, "slow").timing;
+  EXPECT_EQ(fast.timed, 5u);
+  EXPECT_EQ(slow.timed, 5u);
+  EXPECT_GE(fast.minMillis, 1.0);
+  EXPECT_LT(fast.meanMillis, slow.meanMillis);
+  EXPECT_LE(slow.minMillis, slow.meanMillis);
+  EXPECT_LE(slow.meanMillis, slow.maxMillis);
+  EXPECT_EQ(s.timing.timed, 5u);
+  EXPECT_GE(s.timing.minMillis, 7.0) << "the route's time covers both steps";
+  EXPECT_LE(s.p50Millis, s.p99Millis);
+  EXPECT_LE(s.p99Millis, s.p999Millis);
+  EXPECT_GE(s.p99Millis, s.timing.minMillis * 0.8);
+  EXPECT_GT(s.lastExchangeMillis, 0);
+}
+
+TEST(StatisticsTest, TimesAreSampledButCountsAreNot) {
+  RouteHarness h;
+  h.context.setStatisticsTimingSample(4);
+  h.start([](RouteBuilder& b) { b.from("direct:in").routeId("r").process([](Exchange&) {}); });
+  for (int i = 0; i < 40; ++i) ASSERT_TRUE(h.producer.sendBody("direct:in", "x"));
+  RouteStats s = *h.context.routeStatistics("r");
+  EXPECT_EQ(s.exchangesTotal, 40u);
+  EXPECT_EQ(s.processors[0].exchangesTotal, 40u);
+  EXPECT_EQ(s.timing.timed, 10u);
+  EXPECT_EQ(s.processors[0].timing.timed, 10u);
+}
+
+TEST(StatisticsTest, LevelsDecideWhatIsKeptAndCanChangeWhileRunning) {
+  RouteHarness h;
+  h.context.setStatisticsTimingSample(1);
+  h.context.setStatisticsLevel(StatisticsLevel::Off);
+  h.start([](RouteBuilder& b) { b.from("direct:in").routeId("r").process([](Exchange&) {}); });
+  ASSERT_TRUE(h.producer.sendBody("direct:in", "x"));
+  RouteStats off = *h.context.routeStatistics("r");
+  EXPECT_EQ(off.exchangesTotal, 1u) << "route counts are always kept";
+  EXPECT_EQ(off.timing.timed, 0u);
+  EXPECT_EQ(off.processors[0].exchangesTotal, 0u);
+
+  h.context.setStatisticsLevel(StatisticsLevel::RoutesOnly);
+  ASSERT_TRUE(h.producer.sendBody("direct:in", "x"));
+  RouteStats routes = *h.context.routeStatistics("r");
+  EXPECT_EQ(routes.timing.timed, 1u);
+  EXPECT_EQ(routes.processors[0].exchangesTotal, 0u);
+
+  h.context.setStatisticsLevel(StatisticsLevel::Default);
+  ASSERT_TRUE(h.producer.sendBody("direct:in", "x"));
+  RouteStats all = *h.context.routeStatistics("r");
+  EXPECT_EQ(all.timing.timed, 2u);
+  EXPECT_EQ(all.processors[0].exchangesTotal, 1u);
+  EXPECT_EQ(all.processors[0].timing.timed, 1u);
+}
+
+TEST(StatisticsTest, ResetZeroesCountsAndTimes) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) { b.from("direct:in").routeId("r").process([](Exchange&) {}); });
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(h.producer.sendBody("direct:in", "x"));
+  ASSERT_TRUE(h.context.resetStatistics("r"));
+  RouteStats s = *h.context.routeStatistics("r");
+  EXPECT_EQ(s.exchangesTotal, 0u);
+  EXPECT_EQ(s.processors[0].exchangesTotal, 0u);
+  EXPECT_EQ(s.timing.timed, 0u);
+  ASSERT_TRUE(h.producer.sendBody("direct:in", "x"));
+  EXPECT_EQ(h.context.routeStatistics("r")->exchangesTotal, 1u);
+  EXPECT_FALSE(h.context.resetStatistics("nope"));
+  EXPECT_FALSE(h.context.routeStatistics("nope"));
+}
+
+TEST(StatisticsTest, ProcessorsAreListedAsATree) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) {
+    b.from("direct:in").routeId("r")
+        .filter(constant(true)).id("f")
+          .setHeader("a", constant(1)).id("inner")
+        .end()
+        .to("mock:out").id("out");
+  });
+  ASSERT_TRUE(h.producer.sendBody("direct:in", "x"));
+  RouteStats s = *h.context.routeStatistics("r");
+  ASSERT_EQ(s.processors.size(), 3u);
+  EXPECT_EQ(s.processors[0].id, "f");
+  EXPECT_EQ(s.processors[0].depth, 0u);
+  EXPECT_EQ(s.processors[1].id, "inner");
+  EXPECT_EQ(s.processors[1].depth, 1u);
+  EXPECT_EQ(s.processors[1].description, "setHeader[a=constant{1}]");
+  EXPECT_EQ(s.processors[2].id, "out");
+  EXPECT_EQ(s.processors[2].depth, 0u);
+}
+
+}  // namespace
+}  // namespace dromedary
