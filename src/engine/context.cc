@@ -271,6 +271,8 @@ Result<void> compileRoute(Context& context, Route& route) {
   for (size_t i = 0; i < route.steps.size(); ++i) {
     route.steps[i]->stats = route.statistics.get();
     route.steps[i]->statsIndex = static_cast<uint32_t>(i);
+    route.steps[i]->statsStride = route.statistics->stride();
+    route.steps[i]->statsCell = route.statistics->stepCell0(static_cast<uint32_t>(i));
   }
   route.compiled = true;
   return {};
@@ -500,7 +502,7 @@ StatisticsLevel Context::statisticsLevel() const noexcept {
 }
 
 void Context::setStatisticsTimingSample(uint32_t every) noexcept {
-  impl_->timing_sample.store(std::max<uint32_t>(every, 1), std::memory_order_relaxed);
+  impl_->timing_sample.store(every, std::memory_order_relaxed);
 }
 
 namespace {

@@ -63,7 +63,7 @@ struct ContextImpl {
 
   // Statistics (read per exchange, changed at any time).
   std::atomic<uint8_t> statistics_level{static_cast<uint8_t>(StatisticsLevel::Default)};
-  std::atomic<uint32_t> timing_sample{16};
+  std::atomic<uint32_t> timing_sample{0};  // 0: one per thread per coarse-clock tick
   std::chrono::steady_clock::time_point started_at;
   std::chrono::milliseconds shutdown_timeout{45000};  // Camel's default
 

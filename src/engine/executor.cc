@@ -183,8 +183,8 @@ Status run(Exchange& ex) noexcept {
       if (step->flags & kStepCheckpoint) st.checkpoint = step->checkpoint;
       if (step->flags & kStepHistory) recordHistory(ex, *step);
     }
-    if (count_steps && step->stats) {
-      addTo(step->stats->step(stripe, step->statsIndex).total, 1, stripe);
+    if (count_steps && step->statsCell) {
+      addTo(step->statsCell[stripe * step->statsStride].total, 1, stripe);
       if (st.timed == 2) [[unlikely]] {
         // One clock read per node boundary: this step's start is the previous one's end.
         int64_t now = statisticsNanos();
@@ -239,7 +239,7 @@ bool enterRoute(Exchange& ex, const Route& route) noexcept {
     const ContextImpl& impl = route.context.implForEngine();
     auto level = static_cast<StatisticsLevel>(impl.statistics_level.load(std::memory_order_relaxed));
     if (level != StatisticsLevel::Off &&
-        timeThisExchange(impl.timing_sample.load(std::memory_order_relaxed))) {
+        timeThisExchange(impl.timing_sample.load(std::memory_order_relaxed), ex.createdMillis())) {
       st.timed = level == StatisticsLevel::Default ? 2 : 1;
     }
   }

@@ -116,9 +116,15 @@ int64_t statisticsNanos() noexcept {
       .count();
 }
 
-bool timeThisExchange(uint32_t sample) noexcept {
+bool timeThisExchange(uint32_t sample, int64_t created_ms) noexcept {
+  if (sample == 1) return true;
+  if (sample == 0) {
+    thread_local int64_t last_ms = 0;
+    if (created_ms == last_ms) return false;
+    last_ms = created_ms;
+    return true;
+  }
   thread_local uint32_t counter = 0;
-  if (sample <= 1) return true;
   if (++counter < sample) return false;
   counter = 0;
   return true;

@@ -9,10 +9,11 @@
 // side, so the steps of one exchange write a few adjacent cache lines of their thread's
 // block. Readers sum the stripes.
 //
-// Counts cover every exchange. Times are measured on a sample of exchanges (every Nth per
-// thread, N = Context::setStatisticsTimingSample, 1 = all): on the machines this runs on a
-// clock read costs 30-80 ns (a virtualised TSC / clock_gettime), more than a whole step, so
-// reading it at every node boundary of every exchange would multiply the cost of a route.
+// Counts cover every exchange. Times are measured on a sample of exchanges (by default at
+// most one per thread per tick of the coarse clock that stamps an exchange's creation, which
+// costs nothing more to read): on the machines this runs on a clock read costs 30-80 ns (a
+// virtualised TSC / clock_gettime), more than a whole step, so reading it at every node
+// boundary of every exchange would multiply the cost of a route.
 // A timed exchange reads the clock once per node boundary (a step's end is the next one's
 // start) and once when it leaves each route.
 
@@ -76,6 +77,9 @@ class RouteStatistics {
 
   TimingCell& route(uint32_t stripe) noexcept { return block(stripe)[0]; }
   TimingCell& step(uint32_t stripe, uint32_t index) noexcept { return block(stripe)[1 + index]; }
+  /// Step `index`'s cell in stripe 0; stripe s is `stride()` cells further.
+  TimingCell* stepCell0(uint32_t index) noexcept { return &block(0)[1 + index]; }
+  uint32_t stride() const noexcept { return stride_; }
   void record(uint32_t stripe, uint64_t ns, int64_t now_ms) noexcept;  // route time + histogram
 
   TimingTotals routeTotals() const noexcept;
@@ -108,7 +112,10 @@ class RouteStatistics {
 /// The clock of the timed exchanges: steady, in nanoseconds.
 int64_t statisticsNanos() noexcept;
 
-/// Whether this thread's next exchange is timed (every `sample`th per thread).
-bool timeThisExchange(uint32_t sample) noexcept;
+/// Whether an exchange created at `created_ms` is timed: with `sample` 0 (the default) at
+/// most one per thread per tick of the coarse clock the exchange's creation time comes from
+/// (so a quiet route has every exchange timed and a busy one pays for ~250 a second per
+/// thread); 1: every exchange; N: every Nth per thread.
+bool timeThisExchange(uint32_t sample, int64_t created_ms) noexcept;
 
 }  // namespace dromedary::detail

@@ -13,6 +13,7 @@ namespace dromedary {
 namespace detail {
 struct StepModel;
 class RouteStatistics;
+struct TimingCell;
 }
 
 /// Step::flags: work the executor does before the step (error handling, history).
@@ -33,6 +34,8 @@ class Step {
   const detail::StepModel* model = nullptr;  // what it was compiled from (describe, where)
   detail::RouteStatistics* stats = nullptr;  // its route's statistics; its cells at `statsIndex`
   uint32_t statsIndex = 0;
+  uint32_t statsStride = 0;                  // cells between its cell of one stripe and the next
+  detail::TimingCell* statsCell = nullptr;   // its cell in stripe 0
 };
 
 }  // namespace dromedary

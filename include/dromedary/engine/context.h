@@ -156,7 +156,9 @@ class Context {
   // --- statistics (statistics.h) ------------------------------------------------------------
   void setStatisticsLevel(StatisticsLevel level) noexcept;
   StatisticsLevel statisticsLevel() const noexcept;
-  /// Times every Nth exchange per thread (1: every exchange); counts are always exact.
+  /// Which exchanges are timed (counts are always exact): 0 (the default) at most one per
+  /// thread per tick of the coarse clock (~4 ms), so quiet routes time every exchange and
+  /// busy ones a few hundred a second per thread; 1 every exchange; N every Nth per thread.
   void setStatisticsTimingSample(uint32_t every) noexcept;
   /// A route's statistics with its processors', or nullopt for an unknown id.
   std::optional<RouteStats> routeStatistics(std::string_view route_id) const;

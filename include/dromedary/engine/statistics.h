@@ -6,9 +6,9 @@
 /// Levels as Camel's: `Off` (only what graceful shutdown needs: exchanges started and
 /// finished per route), `RoutesOnly` (adds route processing times and a latency histogram),
 /// `Default` (adds per-processor counts and times). Counts cover every exchange; times are
-/// measured on every Nth exchange per thread (`Context::setStatisticsTimingSample`, default
-/// 16; 1 times all), because a clock read costs more than a step. The level can change while
-/// routes run.
+/// measured on a sample (`Context::setStatisticsTimingSample`: by default at most one
+/// exchange per thread per coarse-clock tick, so a quiet route has all its exchanges timed),
+/// because a clock read costs more than a step. The level can change while routes run.
 ///
 /// Example:
 ///   context.setStatisticsLevel(StatisticsLevel::Default);
