@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <mutex>
@@ -170,6 +171,20 @@ Result<Endpoint*> Context::endpoint(std::string_view text) {
   Endpoint* e = created.get();
   impl_->endpoints.emplace(std::move(key), std::move(created));
   return e;
+}
+
+std::vector<std::string> Context::endpointUris() const {
+  std::vector<std::string> uris;
+  {
+    std::lock_guard lock(impl_->mutex);
+    for (const auto& [uri, endpoint] : impl_->endpoints) uris.push_back(uri);
+  }
+  std::sort(uris.begin(), uris.end());
+  return uris;
+}
+
+int64_t Context::uptimeMillis() const noexcept {
+  return impl_->started ? since(impl_->started_at).count() : 0;
 }
 
 Result<Producer*> Context::producer(std::string_view uri) {
@@ -406,6 +421,11 @@ std::vector<std::string> Context::routeIds() const {
   std::vector<std::string> ids;
   for (const auto& r : impl_->routes) ids.push_back(r->id);
   return ids;
+}
+
+bool Context::routeAutoStartup(std::string_view route_id) const {
+  const Route* r = impl_->findRoute(route_id);
+  return r && r->auto_startup;
 }
 
 RouteStatus Context::routeStatus(std::string_view route_id) const {

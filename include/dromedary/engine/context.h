@@ -123,6 +123,10 @@ class Context {
   }
   /// A started producer for `uri`, shared and cached by the URI text. Thread-safe.
   Result<Producer*> producer(std::string_view uri);
+  /// The normalised URIs of the endpoints created so far, sorted.
+  std::vector<std::string> endpointUris() const;
+  /// Milliseconds since start() (0 when not started).
+  int64_t uptimeMillis() const noexcept;
 
   // --- routes ------------------------------------------------------------------------------
   /// Adds the routes of `builder` (calling its configure()). On a started context they start.
@@ -130,6 +134,8 @@ class Context {
   Result<void> addRoutes(const std::function<void(RouteBuilder&)>& configure);
   std::vector<std::string> routeIds() const;
   RouteStatus routeStatus(std::string_view route_id) const;
+  /// Whether the route starts with the context (false for an unknown id).
+  bool routeAutoStartup(std::string_view route_id) const;
   Result<void> startRoute(std::string_view route_id);
   /// Stops the route's consumer and waits (up to the shutdown timeout) for its exchanges.
   Result<StopReport> stopRoute(std::string_view route_id);

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: Apache-2.0
+// The management API: one request in, one JSON response out. No socket here (the server
+// is management_server.cc), so every answer is testable directly and over HTTP.
+#include <nlohmann/json.hpp>
+
+#include <fmt/format.h>
+
+#include <dromedary/engine/context.h>
+#include <dromedary/management/management_server.h>
+#include <dromedary/version.h>
+
+namespace dromedary {
+
+namespace {
+
+using nlohmann::json;
+
+ManagementResponse jsonResponse(int status, const json& body) {
+  return ManagementResponse{status, "application/json", body.dump(2) + "\n"};
+}
+
+ManagementResponse error(int status, std::string message) {
+  return jsonResponse(status, json{{"error", std::move(message)}, {"status", status}});
+}
+
+json timing(const TimingStats& t) {
+  return json{{"timed", t.timed},          {"minMillis", t.minMillis},
+              {"maxMillis", t.maxMillis},  {"meanMillis", t.meanMillis},
+              {"lastMillis", t.lastMillis}};
+}
+
+json routeJson(const RouteStats& s, bool with_processors) {
+  json r{{"id", s.id},
+         {"from", s.from},
+         {"state", s.state},
+         {"uptimeMillis", s.uptimeMillis},
+         {"exchangesTotal", s.exchangesTotal},
+         {"exchangesCompleted", s.exchangesCompleted},
+         {"exchangesFailed", s.exchangesFailed},
+         {"exchangesInflight", s.exchangesInflight},
+         {"failuresHandled", s.failuresHandled},
+         {"redeliveries", s.redeliveries},
+         {"externalRedeliveries", s.externalRedeliveries},
+         {"processingTime", timing(s.timing)},
+         {"latencyMillis", {{"p50", s.p50Millis}, {"p99", s.p99Millis}, {"p999", s.p999Millis}}},
+         {"lastExchangeMillis", s.lastExchangeMillis}};
+  if (with_processors) {
+    json processors = json::array();
+    for (const ProcessorStats& p : s.processors) {
+      processors.push_back(json{{"id", p.id},
+                                {"processor", p.description},
+                                {"depth", p.depth},
+                                {"exchangesTotal", p.exchangesTotal},
+                                {"exchangesFailed", p.exchangesFailed},
+                                {"processingTime", timing(p.timing)}});
+    }
+    r["processors"] = std::move(processors);
+  }
+  return r;
+}
+
+std::string_view levelName(StatisticsLevel level) {
+  switch (level) {
+    case StatisticsLevel::Off: return "Off";
+    case StatisticsLevel::RoutesOnly: return "RoutesOnly";
+    default: return "Default";
+  }
+}
+
+bool isLoopback(std::string_view host) {
+  return host == "127.0.0.1" || host == "localhost" || host == "::1" || host.starts_with("127.");
+}
+
+// Why a control request may not run, or empty when it may.
+std::string refusal(const ManagementOptions& options, const ManagementRequest& request) {
+  if (!options.token.empty()) {
+    if (request.authorization == "Bearer " + options.token) return {};
+    return request.authorization.empty() ? "this request needs 'Authorization: Bearer <token>'"
+                                         : "the token is not valid";
+  }
+  if (options.allowLoopbackControl && isLoopback(options.host)) return {};
+  return "route control is disabled: configure a token (--management-token), or allow it on "
+         "loopback (--management-allow-loopback-control)";
+}
+
+ManagementResponse control(Context& context, const ManagementOptions& options,
+                           const ManagementRequest& request, const std::string& id,
+                           std::string_view action) {
+  if (std::string why = refusal(options, request); !why.empty()) {
+    return error(options.token.empty() || request.authorization.empty() ? 401 : 403, why);
+  }
+  if (!context.routeStatistics(id)) return error(404, fmt::format("no route '{}'", id));
+  Result<void> done;
+  if (action == "start") {
+    done = context.startRoute(id);
+  } else if (action == "stop") {
+    auto r = context.stopRoute(id);
+    if (!r) done = r.error();
+  } else if (action == "suspend") {
+    auto r = context.suspendRoute(id);
+    if (!r) done = r.error();
+  } else if (action == "resume") {
+    done = context.resumeRoute(id);
+  } else {
+    done = context.resetStatistics(id);
+  }
+  if (!done) return error(409, done.error().message);
+  return jsonResponse(200, json{{"route", id}, {"action", action},
+                                {"state", context.routeStatistics(id)->state}});
+}
+
+ManagementResponse health(Context& context) {
+  json checks = json::array();
+  bool up = context.isStarted();
+  if (!up) checks.push_back(json{{"check", "context"}, {"status", "DOWN"}, {"reason", "not started"}});
+  for (const std::string& id : context.routeIds()) {
+    RouteStats s = *context.routeStatistics(id);
+    bool route_up = s.state == "Started" || !context.routeAutoStartup(id);
+    up = up && route_up;
+    json c{{"check", "route:" + id}, {"status", route_up ? "UP" : "DOWN"}, {"state", s.state}};
+    if (!route_up) c["reason"] = "an auto-started route is " + s.state;
+    checks.push_back(std::move(c));
+  }
+  return jsonResponse(up ? 200 : 503, json{{"status", up ? "UP" : "DOWN"}, {"checks", checks}});
+}
+
+}  // namespace
+
+ManagementResponse handleManagementRequest(Context& context, const ManagementOptions& options,
+                                           const ManagementRequest& request) {
+  std::string path = request.target.substr(0, request.target.find('?'));
+  while (path.size() > 1 && path.back() == '/') path.pop_back();
+  const bool get = request.method == "GET" || request.method == "HEAD";
+  auto only = [&](std::string_view method) {
+    return error(405, fmt::format("{} {} is not supported; use {}", request.method, path, method));
+  };
+  try {
+    if (path == "/metrics") {
+      if (!get) return only("GET");
+      return ManagementResponse{200, "text/plain; version=0.0.4; charset=utf-8",
+                                prometheusMetrics(context)};
+    }
+    if (path == "/api/context") {
+      if (!get) return only("GET");
+      uint64_t total = 0, failed = 0, inflight = 0;
+      for (const std::string& id : context.routeIds()) {
+        RouteStats s = *context.routeStatistics(id);
+        total += s.exchangesTotal;
+        failed += s.exchangesFailed;
+        inflight += s.exchangesInflight;
+      }
+      return jsonResponse(200, json{{"name", context.name()},
+                                    {"version", kVersion},
+                                    {"state", context.isStarted() ? "Started" : "Stopped"},
+                                    {"uptimeMillis", context.uptimeMillis()},
+                                    {"statisticsLevel", levelName(context.statisticsLevel())},
+                                    {"routes", context.routeIds().size()},
+                                    {"exchangesTotal", total},
+                                    {"exchangesFailed", failed},
+                                    {"exchangesInflight", inflight}});
+    }
+    if (path == "/api/routes") {
+      if (!get) return only("GET");
+      json routes = json::array();
+      for (const std::string& id : context.routeIds()) {
+        routes.push_back(routeJson(*context.routeStatistics(id), false));
+      }
+      return jsonResponse(200, routes);
+    }
+    if (path == "/api/endpoints") {
+      if (!get) return only("GET");
+      json endpoints = json::array();
+      for (const std::string& uri : context.endpointUris()) endpoints.push_back(json{{"uri", uri}});
+      return jsonResponse(200, endpoints);
+    }
+    if (path == "/api/health") {
+      if (!get) return only("GET");
+      return health(context);
+    }
+    constexpr std::string_view kRoutes = "/api/routes/";
+    if (path.starts_with(kRoutes)) {
+      std::string rest = path.substr(kRoutes.size());
+      size_t slash = rest.find('/');
+      std::string id = rest.substr(0, slash);
+      if (slash == std::string::npos) {
+        if (!get) return only("GET");
+        auto s = context.routeStatistics(id);
+        if (!s) return error(404, fmt::format("no route '{}'", id));
+        return jsonResponse(200, routeJson(*s, true));
+      }
+      std::string action = rest.substr(slash + 1);
+      for (std::string_view a : {"start", "stop", "suspend", "resume", "reset-stats"}) {
+        if (action != a) continue;
+        if (request.method != "POST") return only("POST");
+        return control(context, options, request, id, action);
+      }
+      return error(404, fmt::format("no action '{}' on routes; expected start, stop, suspend, "
+                                    "resume or reset-stats",
+                                    action));
+    }
+    return error(404, fmt::format("no such path '{}'; see /api/context, /api/routes, "
+                                  "/api/endpoints, /api/health, /metrics",
+                                  path));
+  } catch (const std::exception& e) {
+    return error(500, e.what());
+  }
+}
+
+}  // namespace dromedary

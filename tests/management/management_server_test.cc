@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: Apache-2.0
+// The management server over real sockets: each endpoint's JSON, Prometheus text, route
+// control and its refusal, errors with the right status codes, the request size bound, and
+// the loopback default.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <fstream>
+#include <stdexcept>
+
+#include <dromedary/management/management_server.h>
+
+#include "support/http_client.h"
+#include "support/route_harness.h"
+
+namespace dromedary::testing {
+namespace {
+
+using nlohmann::json;
+
+class ManagementServerTest : public ::testing::Test {
+ protected:
+  void start(ManagementOptions options = {}) {
+    h.start([](RouteBuilder& b) {
+      b.from("direct:orders").routeId("orders")
+          .filter(header("ok") == true).id("only-ok")
+            .to("mock:out").id("deliver")
+          .end();
+      b.from("direct:idle").routeId("idle").autoStartup(false).to("mock:idle");
+    });
+    server = std::make_unique<ManagementServer>(h.context, options);
+    auto started = server->start();
+    ASSERT_TRUE(started) << started.error().toString();
+  }
+  HttpReply get(const std::string& target) { return httpRequest(server->port(), "GET", target); }
+  json getJson(const std::string& target, int status = 200) {
+    HttpReply r = get(target);
+    EXPECT_EQ(r.status, status) << target << ": " << r.body;
+    EXPECT_EQ(r.contentType, "application/json");
+    return json::parse(r.body);
+  }
+
+  RouteHarness h;
+  std::unique_ptr<ManagementServer> server;
+};
+
+TEST_F(ManagementServerTest, RoutesAndTheirProcessorsAsJson) {
+  start();
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:orders", "x", "ok", i != 1));
+  json routes = getJson("/api/routes");
+  ASSERT_TRUE(routes.is_array());
+  ASSERT_EQ(routes.size(), 2u);
+  EXPECT_EQ(routes[0]["id"], "orders");
+  EXPECT_EQ(routes[0]["state"], "Started");
+  EXPECT_EQ(routes[0]["exchangesTotal"], 3);
+  EXPECT_EQ(routes[1]["state"], "Stopped");
+  for (const char* key : {"from", "exchangesCompleted", "exchangesFailed", "exchangesInflight",
+                          "failuresHandled", "redeliveries", "processingTime", "latencyMillis",
+                          "uptimeMillis"}) {
+    EXPECT_TRUE(routes[0].contains(key)) << key;
+  }
+  json orders = getJson("/api/routes/orders");
+  ASSERT_EQ(orders["processors"].size(), 2u);
+  EXPECT_EQ(orders["processors"][0]["id"], "only-ok");
+  EXPECT_EQ(orders["processors"][0]["exchangesTotal"], 3);
+  EXPECT_EQ(orders["processors"][1]["id"], "deliver");
+  EXPECT_EQ(orders["processors"][1]["depth"], 1);
+  EXPECT_EQ(orders["processors"][1]["exchangesTotal"], 2);
+  EXPECT_EQ(orders["processors"][1]["processor"], "to[mock:out]");
+  for (const char* key : {"min", "max", "mean", "last"}) {
+    EXPECT_TRUE(orders["processors"][0]["processingTime"].contains(std::string(key) + "Millis"));
+  }
+}
+
+TEST_F(ManagementServerTest, ContextEndpointsAndHealth) {
+  start();
+  json context = getJson("/api/context");
+  EXPECT_EQ(context["name"], h.context.name());
+  EXPECT_EQ(context["state"], "Started");
+  EXPECT_EQ(context["routes"], 2);
+  EXPECT_EQ(context["statisticsLevel"], "Default");
+  json endpoints = getJson("/api/endpoints");
+  std::vector<std::string> uris;
+  for (const auto& e : endpoints) uris.push_back(e["uri"]);
+  EXPECT_NE(std::find(uris.begin(), uris.end(), "direct://orders"), uris.end());
+  json health = getJson("/api/health");
+  EXPECT_EQ(health["status"], "UP") << "a route without autoStartup does not count";
+  ASSERT_TRUE(h.context.stopRoute("orders"));
+  json down = getJson("/api/health", 503);
+  EXPECT_EQ(down["status"], "DOWN");
+  bool named = false;
+  for (const auto& c : down["checks"]) {
+    named = named || (c["check"] == "route:orders" && c["status"] == "DOWN");
+  }
+  EXPECT_TRUE(named) << down.dump();
+}
+
+TEST_F(ManagementServerTest, MetricsInPrometheusTextFormat) {
+  start();
+  ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:orders", "x", "ok", true));
+  HttpReply r = get("/metrics");
+  ASSERT_EQ(r.status, 200);
+  EXPECT_EQ(r.contentType, "text/plain; version=0.0.4; charset=utf-8");
+  const std::string& m = r.body;
+  EXPECT_NE(m.find("# TYPE dromedary_route_exchanges_total counter\n"), std::string::npos);
+  EXPECT_NE(m.find("dromedary_route_exchanges_total{context=\"" + h.context.name() +
+                   "\",route_id=\"orders\"} 1\n"),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("dromedary_processor_exchanges_total{context=\"" + h.context.name() +
+                   "\",route_id=\"orders\",node_id=\"deliver\"} 1\n"),
+            std::string::npos);
+  EXPECT_NE(m.find("dromedary_route_processing_seconds_bucket{context=\"" + h.context.name() +
+                   "\",route_id=\"orders\",le=\"+Inf\"} 1\n"),
+            std::string::npos);
+  // Prometheus' own parser, when Debian's prometheus package (promtool) is installed.
+  if (std::system("command -v promtool > /dev/null 2>&1") == 0) {
+    std::string file = ::testing::TempDir() + "/metrics.txt";
+    std::ofstream(file) << m;
+    EXPECT_EQ(std::system(("promtool check metrics < " + file + " > /dev/null 2>&1").c_str()), 0)
+        << "promtool rejected:\n" << m;
+  } else {
+    GTEST_LOG_(INFO) << "promtool not installed: the exposition was checked by the asserts only";
+  }
+}
+
+TEST_F(ManagementServerTest, RouteControlNeedsAuthorisation) {
+  start();
+  HttpReply refused = httpRequest(server->port(), "POST", "/api/routes/idle/start");
+  EXPECT_EQ(refused.status, 401);
+  EXPECT_NE(json::parse(refused.body)["error"].get<std::string>().find("route control is disabled"),
+            std::string::npos);
+  EXPECT_EQ(h.context.routeStatus("idle"), RouteStatus::Stopped);
+}
+
+TEST_F(ManagementServerTest, RouteControlWithAToken) {
+  ManagementOptions options;
+  options.token = "s3cret";
+  start(options);
+  EXPECT_EQ(httpRequest(server->port(), "POST", "/api/routes/idle/start", "Bearer wrong").status,
+            403);
+  HttpReply ok = httpRequest(server->port(), "POST", "/api/routes/idle/start", "Bearer s3cret");
+  EXPECT_EQ(ok.status, 200) << ok.body;
+  EXPECT_EQ(json::parse(ok.body)["state"], "Started");
+  EXPECT_EQ(h.context.routeStatus("idle"), RouteStatus::Started);
+  EXPECT_EQ(httpRequest(server->port(), "POST", "/api/routes/orders/suspend", "Bearer s3cret").status,
+            200);
+  EXPECT_EQ(h.context.routeStatus("orders"), RouteStatus::Suspended);
+  EXPECT_EQ(httpRequest(server->port(), "POST", "/api/routes/orders/resume", "Bearer s3cret").status,
+            200);
+  ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:orders", "x", "ok", true));
+  EXPECT_EQ(httpRequest(server->port(), "POST", "/api/routes/orders/reset-stats", "Bearer s3cret")
+                .status,
+            200);
+  EXPECT_EQ(h.context.routeStatistics("orders")->exchangesTotal, 0u);
+  EXPECT_EQ(httpRequest(server->port(), "POST", "/api/routes/nope/stop", "Bearer s3cret").status,
+            404);
+}
+
+TEST_F(ManagementServerTest, LoopbackControlWhenAllowed) {
+  ManagementOptions options;
+  options.allowLoopbackControl = true;
+  start(options);
+  EXPECT_EQ(httpRequest(server->port(), "POST", "/api/routes/orders/stop").status, 200);
+  EXPECT_EQ(h.context.routeStatus("orders"), RouteStatus::Stopped);
+}
+
+TEST_F(ManagementServerTest, BadPathsMethodsAndSizesGetJsonErrors) {
+  start();
+  HttpReply missing = get("/api/nope");
+  EXPECT_EQ(missing.status, 404);
+  EXPECT_EQ(json::parse(missing.body)["status"], 404);
+  EXPECT_EQ(get("/api/routes/nope").status, 404);
+  EXPECT_EQ(get("/api/routes/orders/explode").status, 404);
+  EXPECT_EQ(httpRequest(server->port(), "DELETE", "/api/routes").status, 405);
+  EXPECT_EQ(get("/api/routes/orders/stop").status, 405) << "control is POST only";
+  HttpReply big = httpRequest(server->port(), "POST", "/api/routes/orders/stop", "",
+                              std::string(64 * 1024, 'x'));
+  EXPECT_EQ(big.status, 413);
+}
+
+TEST_F(ManagementServerTest, BindsToLoopbackByDefault) {
+  EXPECT_EQ(ManagementOptions{}.host, "127.0.0.1");
+  ManagementOptions bad;
+  bad.host = "not-an-address";
+  ManagementServer s(h.context, bad);
+  auto r = s.start();
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message, "management host 'not-an-address' is not an IP address");
+}
+
+}  // namespace
+}  // namespace dromedary::testing
