@@ -10,6 +10,7 @@
 #include <dromedary/dromedary.h>
 
 #include "eval_command.h"
+#include "get_command.h"
 #include "run_command.h"
 
 namespace {
@@ -61,7 +62,24 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--log-level", run.log_level, "TRACE, DEBUG, INFO, WARN, ERROR or OFF")
       ->capture_default_str();
   run_cmd->add_option("--management-port", run.management_port,
-                      "the management HTTP port (not available yet)");
+                      "serve the management API and /metrics on this port (off by default)");
+  run_cmd->add_option("--management-host", run.management_host,
+                      "the address the management server binds")
+      ->capture_default_str();
+  run_cmd->add_option("--management-token", run.management_token,
+                      "allow route control (POST) with 'Authorization: Bearer TOKEN' "
+                      "(or $DROMEDARY_MANAGEMENT_TOKEN)");
+  run_cmd->add_flag("--management-allow-loopback-control", run.management_loopback_control,
+                    "allow route control without a token when bound to loopback");
+
+  dromedary::cli::GetOptions get;
+  CLI::App* get_cmd = app.add_subcommand(
+      "get", "show a running instance's routes, endpoints, health or context (management API)");
+  get_cmd->add_option("what", get.what, "routes, endpoints, health or context")
+      ->required()
+      ->check(CLI::IsMember({"routes", "endpoints", "health", "context"}));
+  get_cmd->add_option("--url", get.url, "the management API of the instance")
+      ->capture_default_str();
 
   dromedary::cli::RunOptions validate;
   validate.log_level = "WARN";
@@ -101,6 +119,7 @@ int main(int argc, char** argv) {
   if (app.got_subcommand(components)) return listComponents(scheme);
   if (app.got_subcommand(run_cmd)) return dromedary::cli::runRoutes(run);
   if (app.got_subcommand(validate_cmd)) return dromedary::cli::validateRoutes(validate);
+  if (app.got_subcommand(get_cmd)) return dromedary::cli::runGet(get);
   eval.has_body = eval_cmd->count("--body") > 0;
   return dromedary::cli::runEval(eval);
 }

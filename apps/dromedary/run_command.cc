@@ -5,11 +5,14 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <memory>
 #include <ctime>
 
 #include <fmt/format.h>
 
 #include <dromedary/dromedary.h>
+#include <dromedary/management/management_server.h>
 #include <dromedary/dsl/route_loader.h>
 
 namespace dromedary::cli {
@@ -79,9 +82,9 @@ int validateRoutes(const RunOptions& options) {
 
 int runRoutes(const RunOptions& options) {
   if (!setLevel(options.log_level)) return 2;
-  if (options.management_port != 0) {
-    std::fprintf(stderr,
-                 "dromedary: --management-port: the management server is not available yet\n");
+  if (options.management_port < 0 || options.management_port > 65535) {
+    std::fprintf(stderr, "dromedary: --management-port must be within 1..65535, not %d\n",
+                 options.management_port);
     return 2;
   }
   Context context("dromedary");
@@ -91,6 +94,30 @@ int runRoutes(const RunOptions& options) {
   if (!started) {
     std::fprintf(stderr, "dromedary: %s\n", started.error().toString().c_str());
     return 1;
+  }
+  std::unique_ptr<ManagementServer> management;
+  if (options.management_port != 0) {
+    ManagementOptions m;
+    m.host = options.management_host;
+    m.port = static_cast<uint16_t>(options.management_port);
+    m.token = options.management_token;
+    if (m.token.empty()) {
+      if (const char* env = std::getenv("DROMEDARY_MANAGEMENT_TOKEN")) m.token = env;
+    }
+    m.allowLoopbackControl = options.management_loopback_control;
+    management = std::make_unique<ManagementServer>(context, m);
+    auto serving = management->start();
+    if (!serving) {
+      std::fprintf(stderr, "dromedary: %s\n", serving.error().toString().c_str());
+      context.stop();
+      return 1;
+    }
+    log.log(LoggingLevel::Info,
+            fmt::format("management API on http://{}:{} (route control {})", m.host,
+                        management->port(),
+                        !m.token.empty()           ? "with a token"
+                        : m.allowLoopbackControl ? "allowed on loopback"
+                                                 : "disabled"));
   }
 
   // Wait for a stop signal, the message limit or the time limit.
@@ -113,6 +140,7 @@ int runRoutes(const RunOptions& options) {
     }
   }
   log.log(LoggingLevel::Info, fmt::format("stopping: {}", reason));
+  if (management) management->stop();
   StopReport report = context.stop();
   return report.graceful ? 0 : 1;
 }

@@ -15,7 +15,10 @@ struct RunOptions {
   uint64_t max_messages = 0;            ///< 0: no limit
   double max_seconds = 0;               ///< 0: no limit
   std::string log_level = "INFO";
-  int management_port = 0;
+  int management_port = 0;               ///< 0: no management server
+  std::string management_host = "127.0.0.1";
+  std::string management_token;          ///< else $DROMEDARY_MANAGEMENT_TOKEN
+  bool management_loopback_control = false;
 };
 
 /// Loads, starts and runs until SIGINT/SIGTERM, --max-messages or --max-seconds, then stops

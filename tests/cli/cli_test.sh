@@ -60,6 +60,27 @@ code=$?
   grep -q "dead letter: 5 (No consumers available on endpoint: direct://warehouse)" "$tmp/out"
 check "run examples/error-handling: onException and the dead letter channel (got $code)" $?
 
+# The management API: run --management-port, then `get` reads it; a dead URL exits 1.
+port=$((20000 + $$ % 20000))
+timeout 60 "$bin" run "$src/examples/hello" --management-port $port --max-seconds 4 \
+  > "$tmp/run-mgmt" 2>&1 &
+mgmt=$!
+for _ in $(seq 50); do
+  "$bin" get health --url "http://127.0.0.1:$port" > "$tmp/health" 2>&1 && break
+  sleep 0.1
+done
+grep -q "^UP$" "$tmp/health"
+check "get health reads the management API (UP)" $?
+"$bin" get routes --url "http://127.0.0.1:$port" > "$tmp/routes" 2>&1
+code=$?
+[ $code -eq 0 ] && grep -q "^hello .*Started" "$tmp/routes"
+check "get routes prints the routes table (got $code)" $?
+wait $mgmt
+"$bin" get routes --url "http://127.0.0.1:$port" > "$tmp/routes" 2>&1
+code=$?
+[ $code -eq 1 ] && grep -q "cannot reach http://127.0.0.1:$port" "$tmp/routes"
+check "get against nothing exits 1 (got $code)" $?
+
 # SIGTERM and SIGINT stop gracefully with exit 0.
 for sig in TERM INT; do
   "$bin" run "$src/examples/hello" > "$tmp/out" 2>&1 &

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "get_command.h"
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <nlohmann/json.hpp>
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <vector>
+
+namespace dromedary::cli {
+
+namespace {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+using nlohmann::json;
+
+struct Url {
+  std::string host;
+  std::string port;
+};
+
+bool parseUrl(const std::string& url, Url& out) {
+  std::string rest = url;
+  if (rest.starts_with("http://")) rest = rest.substr(7);
+  if (rest.empty() || url.starts_with("https://")) return false;
+  rest = rest.substr(0, rest.find('/'));
+  size_t colon = rest.rfind(':');
+  out.host = rest.substr(0, colon);
+  out.port = colon == std::string::npos ? "80" : rest.substr(colon + 1);
+  return !out.host.empty() && !out.port.empty();
+}
+
+// GET path; the body, or an error text in `error`.
+bool fetch(const Url& url, const std::string& path, int& status, std::string& body,
+           std::string& error) {
+  try {
+    boost::asio::io_context io;
+    boost::asio::ip::tcp::resolver resolver(io);
+    beast::tcp_stream stream(io);
+    stream.expires_after(std::chrono::seconds(10));
+    stream.connect(resolver.resolve(url.host, url.port));
+    http::request<http::empty_body> req(http::verb::get, path, 11);
+    req.set(http::field::host, url.host);
+    http::write(stream, req);
+    beast::flat_buffer buffer;
+    http::response<http::string_body> res;
+    http::read(stream, buffer, res);
+    status = static_cast<int>(res.result_int());
+    body = res.body();
+    return true;
+  } catch (const std::exception& e) {
+    error = e.what();
+    return false;
+  }
+}
+
+// Prints rows as columns sized to their widest cell.
+void table(const std::vector<std::vector<std::string>>& rows) {
+  std::vector<size_t> widths;
+  for (const auto& row : rows) {
+    widths.resize(std::max(widths.size(), row.size()));
+    for (size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], row[i].size());
+  }
+  for (const auto& row : rows) {
+    std::string line;
+    for (size_t i = 0; i < row.size(); ++i) {
+      line += row[i];
+      if (i + 1 < row.size()) line += std::string(widths[i] - row[i].size() + 2, ' ');
+    }
+    std::printf("%s\n", line.c_str());
+  }
+}
+
+std::string millis(const json& v) { return fmt::format("{:.3f}", v.get<double>()); }
+
+std::string age(double ms) {
+  auto s = static_cast<int64_t>(ms / 1000);
+  if (s < 60) return fmt::format("{}s", s);
+  if (s < 3600) return fmt::format("{}m{}s", s / 60, s % 60);
+  return fmt::format("{}h{}m", s / 3600, (s % 3600) / 60);
+}
+
+}  // namespace
+
+int runGet(const GetOptions& options) {
+  Url url;
+  if (!parseUrl(options.url, url)) {
+    std::fprintf(stderr, "dromedary: --url must be http://HOST:PORT, not '%s'\n",
+                 options.url.c_str());
+    return 2;
+  }
+  const std::string path = options.what == "context" ? "/api/context" : "/api/" + options.what;
+  int status = 0;
+  std::string body, error;
+  if (!fetch(url, path, status, body, error)) {
+    std::fprintf(stderr, "dromedary: cannot reach %s: %s (is `dromedary run --management-port` "
+                         "running there?)\n",
+                 options.url.c_str(), error.c_str());
+    return 1;
+  }
+  json doc = json::parse(body, nullptr, false);
+  if (doc.is_discarded()) {
+    std::fprintf(stderr, "dromedary: %s%s answered %d with something that is not JSON\n",
+                 options.url.c_str(), path.c_str(), status);
+    return 1;
+  }
+  if (status >= 400 && options.what != "health") {
+    std::fprintf(stderr, "dromedary: %s%s: %d %s\n", options.url.c_str(), path.c_str(), status,
+                 doc.value("error", std::string()).c_str());
+    return 1;
+  }
+  std::vector<std::vector<std::string>> rows;
+  if (options.what == "routes") {
+    rows.push_back({"ID", "FROM", "STATE", "AGE", "TOTAL", "FAILED", "INFLIGHT", "MEAN(ms)",
+                    "MAX(ms)", "P99(ms)"});
+    for (const json& r : doc) {
+      rows.push_back({r["id"], r["from"], r["state"], age(r["uptimeMillis"].get<double>()),
+                      std::to_string(r["exchangesTotal"].get<uint64_t>()),
+                      std::to_string(r["exchangesFailed"].get<uint64_t>()),
+                      std::to_string(r["exchangesInflight"].get<uint64_t>()),
+                      millis(r["processingTime"]["meanMillis"]),
+                      millis(r["processingTime"]["maxMillis"]), millis(r["latencyMillis"]["p99"])});
+    }
+  } else if (options.what == "endpoints") {
+    rows.push_back({"URI"});
+    for (const json& e : doc) rows.push_back({e["uri"]});
+  } else if (options.what == "health") {
+    rows.push_back({"CHECK", "STATUS", "DETAIL"});
+    for (const json& c : doc["checks"]) {
+      rows.push_back({c["check"], c["status"], c.value("reason", c.value("state", ""))});
+    }
+    table(rows);
+    std::printf("\n%s\n", doc["status"].get<std::string>().c_str());
+    return doc["status"] == "UP" ? 0 : 1;
+  } else {
+    rows.push_back({"NAME", "VERSION", "STATE", "AGE", "ROUTES", "TOTAL", "FAILED", "INFLIGHT"});
+    rows.push_back({doc["name"], doc["version"], doc["state"],
+                    age(doc["uptimeMillis"].get<double>()),
+                    std::to_string(doc["routes"].get<uint64_t>()),
+                    std::to_string(doc["exchangesTotal"].get<uint64_t>()),
+                    std::to_string(doc["exchangesFailed"].get<uint64_t>()),
+                    std::to_string(doc["exchangesInflight"].get<uint64_t>())});
+  }
+  table(rows);
+  return 0;
+}
+
+}  // namespace dromedary::cli
