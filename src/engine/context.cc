@@ -594,6 +594,11 @@ std::optional<RouteStats> Context::routeStatistics(std::string_view route_id) co
     detail::TimingTotals t = r->statistics->routeTotals();
     s.timing = timingOf(t);
     s.lastExchangeMillis = t.lastMillis;
+    auto stamps = r->statistics->stamps();
+    s.firstCompletedMillis = stamps.firstCompleted;
+    s.lastCompletedMillis = stamps.lastCompleted;
+    s.firstFailedMillis = stamps.firstFailed;
+    s.lastFailedMillis = stamps.lastFailed;
     s.p50Millis = static_cast<double>(r->statistics->quantile(0.5)) / 1e6;
     s.p99Millis = static_cast<double>(r->statistics->quantile(0.99)) / 1e6;
     s.p999Millis = static_cast<double>(r->statistics->quantile(0.999)) / 1e6;

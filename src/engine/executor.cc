@@ -26,6 +26,14 @@ void runCompletionHooks(Exchange& ex) noexcept {
   }
 }
 
+// The statistics level of the exchange's context (Off without one).
+StatisticsLevel levelOf(const Exchange& ex) noexcept {
+  Context* c = ex.context();
+  return c ? static_cast<StatisticsLevel>(
+                 c->implForEngine().statistics_level.load(std::memory_order_relaxed))
+           : StatisticsLevel::Off;
+}
+
 int64_t epochMillis() noexcept {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
              std::chrono::system_clock::now().time_since_epoch())
@@ -42,12 +50,16 @@ void closeTimedStep(ExecState& st, int64_t now, uint32_t stripe) noexcept {
       .time(static_cast<uint64_t>(std::max<int64_t>(0, now - st.timedStart)), 0);
 }
 
-void popFrame(Exchange& ex, bool failed) noexcept {
+// `stamped`: the caller already recorded the route's first/last exchange stamps.
+void popFrame(Exchange& ex, bool failed, bool stamped = false) noexcept {
   ExecState& st = ex.execForEngine();
   const Frame& f = st.frames[--st.depth];
   if (f.routeEntry) {
     const Route& route = *f.block->route;
     route.counters.finished(failed);
+    if (!stamped && route.statistics && levelOf(ex) != StatisticsLevel::Off) {
+      route.statistics->stamp(threadStripe(), failed, ex.createdMillis());
+    }
     if (st.timed) [[unlikely]] {
       int64_t now = statisticsNanos();
       uint32_t stripe = threadStripe();
@@ -64,13 +76,6 @@ void popFrame(Exchange& ex, bool failed) noexcept {
   }
 }
 
-// The statistics level of the exchange's context (Off without one).
-StatisticsLevel levelOf(const Exchange& ex) noexcept {
-  Context* c = ex.context();
-  return c ? static_cast<StatisticsLevel>(
-                 c->implForEngine().statistics_level.load(std::memory_order_relaxed))
-           : StatisticsLevel::Off;
-}
 
 
 // Lets a thread wait for an exchange that suspended to complete elsewhere.
@@ -167,14 +172,21 @@ Status run(Exchange& ex) noexcept {
     if (s != Status::Continue || st.depth <= base) return s;
   }
   // Per-step counts at the Default level: this thread's cells, no shared write.
-  const bool count_steps = levelOf(ex) == StatisticsLevel::Default;
-  const uint32_t stripe = count_steps ? threadStripe() : 0;
+  const StatisticsLevel level = levelOf(ex);
+  const bool count_steps = level == StatisticsLevel::Default;
+  const bool stamp_routes = level != StatisticsLevel::Off;
+  const uint32_t stripe = stamp_routes ? threadStripe() : 0;
   Status result = Status::Continue;
   while (st.depth > base) {
     Frame& f = st.frames[st.depth - 1];
     const std::vector<Step*>& steps = f.block->steps;
     if (f.index == steps.size()) {
-      popFrame(ex, false);
+      if (f.routeEntry && stamp_routes && f.block->route->statistics) {
+        f.block->route->statistics->stamp(stripe, false, ex.createdMillis());
+        popFrame(ex, false, true);
+      } else {
+        popFrame(ex, false);
+      }
       continue;
     }
     Step* step = steps[f.index++];

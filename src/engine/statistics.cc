@@ -39,7 +39,8 @@ RouteStatistics::RouteStatistics(uint32_t steps)
     : steps_(steps),
       stride_(1 + steps),
       cells_(new TimingCell[static_cast<size_t>(kStripes) * (1 + steps)]),
-      histograms_(new Histogram[kStripes]) {
+      histograms_(new Histogram[kStripes]),
+      stamps_(new Stamps[kStripes]) {
   for (uint32_t s = 0; s < kStripes; ++s) {
     for (auto& c : histograms_[s].counts) c.store(0, std::memory_order_relaxed);
   }
@@ -70,6 +71,19 @@ TimingTotals RouteStatistics::sum(uint32_t offset) const noexcept {
     }
   }
   t.minNanos = t.timed ? min : 0;
+  return t;
+}
+
+RouteStatistics::StampTotals RouteStatistics::stamps() const noexcept {
+  StampTotals t;
+  auto earliest = [](int64_t a, int64_t b) { return a == 0 ? b : (b == 0 ? a : std::min(a, b)); };
+  for (uint32_t s = 0; s < kStripes; ++s) {
+    const Stamps& st = stamps_[s];
+    t.firstCompleted = earliest(t.firstCompleted, st.firstCompleted.load(std::memory_order_relaxed));
+    t.firstFailed = earliest(t.firstFailed, st.firstFailed.load(std::memory_order_relaxed));
+    t.lastCompleted = std::max(t.lastCompleted, st.lastCompleted.load(std::memory_order_relaxed));
+    t.lastFailed = std::max(t.lastFailed, st.lastFailed.load(std::memory_order_relaxed));
+  }
   return t;
 }
 
@@ -107,6 +121,10 @@ void RouteStatistics::reset() noexcept {
   for (uint32_t s = 0; s < kStripes; ++s) {
     for (uint32_t i = 0; i < stride_; ++i) block(s)[i].reset();
     for (auto& c : histograms_[s].counts) c.store(0, std::memory_order_relaxed);
+    stamps_[s].firstCompleted.store(0, std::memory_order_relaxed);
+    stamps_[s].lastCompleted.store(0, std::memory_order_relaxed);
+    stamps_[s].firstFailed.store(0, std::memory_order_relaxed);
+    stamps_[s].lastFailed.store(0, std::memory_order_relaxed);
   }
 }
 

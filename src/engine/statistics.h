@@ -82,6 +82,19 @@ class RouteStatistics {
   uint32_t stride() const noexcept { return stride_; }
   void record(uint32_t stripe, uint64_t ns, int64_t now_ms) noexcept;  // route time + histogram
 
+  /// An exchange left the route (every exchange, at any level but Off): the first and last
+  /// completed / failed stamps, to the exchange's creation time (no clock read).
+  void stamp(uint32_t stripe, bool failed, int64_t created_ms) noexcept {
+    Stamps& s = stamps_[stripe];
+    std::atomic<int64_t>& first = failed ? s.firstFailed : s.firstCompleted;
+    if (first.load(std::memory_order_relaxed) == 0) first.store(created_ms, std::memory_order_relaxed);
+    (failed ? s.lastFailed : s.lastCompleted).store(created_ms, std::memory_order_relaxed);
+  }
+  struct StampTotals {
+    int64_t firstCompleted = 0, lastCompleted = 0, firstFailed = 0, lastFailed = 0;
+  };
+  StampTotals stamps() const noexcept;
+
   TimingTotals routeTotals() const noexcept;
   TimingTotals stepTotals(uint32_t index) const noexcept;
   /// The latency at quantile q (0..1) of the timed route exchanges, in nanoseconds (the
@@ -97,6 +110,9 @@ class RouteStatistics {
   struct Histogram {
     std::atomic<uint64_t> counts[kHistogramBuckets];
   };
+  struct alignas(64) Stamps {
+    std::atomic<int64_t> firstCompleted{0}, lastCompleted{0}, firstFailed{0}, lastFailed{0};
+  };
   TimingCell* block(uint32_t stripe) noexcept { return cells_.get() + stripe * stride_; }
   const TimingCell* block(uint32_t stripe) const noexcept {
     return cells_.get() + stripe * stride_;
@@ -107,6 +123,7 @@ class RouteStatistics {
   uint32_t stride_;  // cells per stripe (a whole number of cache lines)
   std::unique_ptr<TimingCell[]> cells_;
   std::unique_ptr<Histogram[]> histograms_;  // one per stripe
+  std::unique_ptr<Stamps[]> stamps_;         // one per stripe
 };
 
 /// The clock of the timed exchanges: steady, in nanoseconds.

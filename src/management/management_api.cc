@@ -43,7 +43,11 @@ json routeJson(const RouteStats& s, bool with_processors) {
          {"externalRedeliveries", s.externalRedeliveries},
          {"processingTime", timing(s.timing)},
          {"latencyMillis", {{"p50", s.p50Millis}, {"p99", s.p99Millis}, {"p999", s.p999Millis}}},
-         {"lastExchangeMillis", s.lastExchangeMillis}};
+         {"lastExchangeMillis", s.lastExchangeMillis},
+         {"firstExchangeCompletedMillis", s.firstCompletedMillis},
+         {"lastExchangeCompletedMillis", s.lastCompletedMillis},
+         {"firstExchangeFailedMillis", s.firstFailedMillis},
+         {"lastExchangeFailedMillis", s.lastFailedMillis}};
   if (with_processors) {
     json processors = json::array();
     for (const ProcessorStats& p : s.processors) {

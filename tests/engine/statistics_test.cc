@@ -73,6 +73,10 @@ TEST(StatisticsTest, FailuresAndRedeliveriesAreCounted) {
   const ProcessorStats& p = processor(s, "flaky");
   EXPECT_EQ(p.exchangesTotal, 6u) << "every attempt runs the processor";
   EXPECT_EQ(p.exchangesFailed, 5u);
+  EXPECT_GT(s.firstCompletedMillis, 0);
+  EXPECT_GE(s.lastCompletedMillis, s.firstCompletedMillis);
+  EXPECT_GT(s.firstFailedMillis, 0);
+  EXPECT_GE(s.lastFailedMillis, s.firstCompletedMillis);
 }
 
 TEST(StatisticsTest, TimesOrderAsTheProcessorsDelays) {

@@ -55,6 +55,10 @@ struct RouteStats {
   TimingStats timing;
   double p50Millis = 0, p99Millis = 0, p999Millis = 0;
   int64_t lastExchangeMillis = 0;  ///< epoch ms when the last timed exchange left the route
+  /// Epoch ms of the first and last exchanges that completed / failed here (their creation
+  /// times, to the coarse clock's tick); 0 when none. Not kept at level Off.
+  int64_t firstCompletedMillis = 0, lastCompletedMillis = 0;
+  int64_t firstFailedMillis = 0, lastFailedMillis = 0;
   double uptimeMillis = 0;
   std::vector<ProcessorStats> processors;  ///< in route order (nested blocks after their step)
 };
