@@ -286,8 +286,8 @@ Result<void> compileRoute(Context& context, Route& route) {
   for (size_t i = 0; i < route.steps.size(); ++i) {
     route.steps[i]->stats = route.statistics.get();
     route.steps[i]->statsIndex = static_cast<uint32_t>(i);
-    route.steps[i]->statsStride = route.statistics->stride();
-    route.steps[i]->statsCell = route.statistics->stepCell0(static_cast<uint32_t>(i));
+    route.steps[i]->countStride = route.statistics->countStride();
+    route.steps[i]->statsCount = route.statistics->stepCount0(static_cast<uint32_t>(i));
   }
   route.compiled = true;
   return {};

@@ -195,8 +195,8 @@ Status run(Exchange& ex) noexcept {
       if (step->flags & kStepCheckpoint) st.checkpoint = step->checkpoint;
       if (step->flags & kStepHistory) recordHistory(ex, *step);
     }
-    if (count_steps && step->statsCell) {
-      addTo(step->statsCell[stripe * step->statsStride].total, 1, stripe);
+    if (count_steps && step->statsCount) {
+      addTo(step->statsCount[stripe * step->countStride], 1, stripe);
       if (st.timed == 2) [[unlikely]] {
         // One clock read per node boundary: this step's start is the previous one's end.
         int64_t now = statisticsNanos();

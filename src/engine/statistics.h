@@ -77,9 +77,11 @@ class RouteStatistics {
 
   TimingCell& route(uint32_t stripe) noexcept { return block(stripe)[0]; }
   TimingCell& step(uint32_t stripe, uint32_t index) noexcept { return block(stripe)[1 + index]; }
-  /// Step `index`'s cell in stripe 0; stripe s is `stride()` cells further.
-  TimingCell* stepCell0(uint32_t index) noexcept { return &block(0)[1 + index]; }
-  uint32_t stride() const noexcept { return stride_; }
+  /// Step `index`'s run counter in stripe 0; stripe s is `countStride()` counters further.
+  /// The counters of a route's steps are packed (8 bytes each) apart from the timing cells, so
+  /// an exchange through 10 steps writes 2 cache lines of its thread's block, not 10.
+  std::atomic<uint64_t>* stepCount0(uint32_t index) noexcept { return &counts_[index]; }
+  uint32_t countStride() const noexcept { return count_stride_; }
   void record(uint32_t stripe, uint64_t ns, int64_t now_ms) noexcept;  // route time + histogram
 
   /// An exchange left the route (every exchange, at any level but Off): the first and last
@@ -121,7 +123,9 @@ class RouteStatistics {
 
   uint32_t steps_;
   uint32_t stride_;  // cells per stripe (a whole number of cache lines)
+  uint32_t count_stride_;  // counters per stripe, a multiple of 8 (whole cache lines)
   std::unique_ptr<TimingCell[]> cells_;
+  std::unique_ptr<std::atomic<uint64_t>[]> counts_;  // [stripe][step]: runs
   std::unique_ptr<Histogram[]> histograms_;  // one per stripe
   std::unique_ptr<Stamps[]> stamps_;         // one per stripe
 };

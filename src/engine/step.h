@@ -4,6 +4,8 @@
 // Step: one compiled node of a route. Built-in steps never throw and never allocate in
 // steady state; they return a Status and record failures on the exchange.
 
+#include <atomic>
+#include <cstdint>
 #include <string>
 
 #include <dromedary/core/exchange.h>
@@ -34,8 +36,8 @@ class Step {
   const detail::StepModel* model = nullptr;  // what it was compiled from (describe, where)
   detail::RouteStatistics* stats = nullptr;  // its route's statistics; its cells at `statsIndex`
   uint32_t statsIndex = 0;
-  uint32_t statsStride = 0;                  // cells between its cell of one stripe and the next
-  detail::TimingCell* statsCell = nullptr;   // its cell in stripe 0
+  uint32_t countStride = 0;                       // counters between two stripes
+  std::atomic<uint64_t>* statsCount = nullptr;  // its run counter in stripe 0
 };
 
 }  // namespace dromedary
