@@ -76,6 +76,10 @@ code=$?
 [ $code -eq 0 ] && grep -q "^hello .*Started" "$tmp/routes"
 check "get routes prints the routes table (got $code)" $?
 wait $mgmt
+"$bin" run "$src/examples/hello" --management-port 70000 > "$tmp/out" 2>&1
+code=$?
+[ $code -eq 2 ] && grep -q "management-port must be within 1..65535, not 70000" "$tmp/out"
+check "a management port out of range is a usage error (got $code)" $?
 "$bin" get routes --url "http://127.0.0.1:$port" > "$tmp/routes" 2>&1
 code=$?
 [ $code -eq 1 ] && grep -q "cannot reach http://127.0.0.1:$port" "$tmp/routes"

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <fmt/format.h>
+
 #include <cstdlib>
 #include <fstream>
 #include <stdexcept>
@@ -179,6 +181,27 @@ TEST_F(ManagementServerTest, BadPathsMethodsAndSizesGetJsonErrors) {
   HttpReply big = httpRequest(server->port(), "POST", "/api/routes/orders/stop", "",
                               std::string(64 * 1024, 'x'));
   EXPECT_EQ(big.status, 413);
+}
+
+TEST_F(ManagementServerTest, APortInUseFailsNamingTheAddress) {
+  start();
+  ManagementOptions same;
+  same.port = server->port();
+  ManagementServer second(h.context, same);
+  auto r = second.start();
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message,
+            fmt::format("cannot bind the management server on 127.0.0.1:{}: Address already in use",
+                        server->port()));
+}
+
+TEST_F(ManagementServerTest, ControlThatCannotBeDoneIsAConflict) {
+  ManagementOptions options;
+  options.token = "t";
+  start(options);
+  HttpReply r = httpRequest(server->port(), "POST", "/api/routes/orders/resume", "Bearer t");
+  EXPECT_EQ(r.status, 409) << r.body;
+  EXPECT_FALSE(json::parse(r.body)["error"].get<std::string>().empty());
 }
 
 TEST_F(ManagementServerTest, BindsToLoopbackByDefault) {
