@@ -405,21 +405,41 @@ class Translator {
       auto bad = [&](std::string_view expected) {
         return fileError(scalar.where, fmt::format("{} must be {}, not '{}'", key, expected, v));
       };
+      // The engine's own checks (ranges, delayPattern syntax), run now so the error points
+      // at the value in the file rather than at the route when it starts.
+      auto checked = [&](const detail::RedeliveryPolicyModel& m) -> Result<void> {
+        detail::RedeliveryPolicy scratch;
+        if (auto r = detail::applyPolicy(scratch, m); !r) {
+          return fileError(scalar.where, r.error().message);
+        }
+        return {};
+      };
+      detail::RedeliveryPolicyModel one;
       if (key == "maximumRedeliveries") {
         auto n = parseInteger(v);
         if (!n) return bad("a whole number");
+        one.maximumRedeliveries = static_cast<int>(*n);
+        DROMEDARY_TRY_VOID(checked(one));
         t.maximumRedeliveries(static_cast<int>(*n));
       } else if (key == "redeliveryDelay" || key == "maximumRedeliveryDelay") {
         auto n = parseInteger(v);
         if (!n) return bad("a number of milliseconds");
+        one.redeliveryDelayMs = *n;
+        DROMEDARY_TRY_VOID(checked(one));
         key == "redeliveryDelay" ? t.redeliveryDelay(std::chrono::milliseconds(*n))
                                  : t.maximumRedeliveryDelay(std::chrono::milliseconds(*n));
       } else if (key == "backOffMultiplier" || key == "collisionAvoidanceFactor") {
         char* end = nullptr;
         double d = std::strtod(v.c_str(), &end);
         if (v.empty() || end != v.c_str() + v.size()) return bad("a number");
+        if (key == "collisionAvoidanceFactor") {
+          one.collisionAvoidanceFactor = d;
+          DROMEDARY_TRY_VOID(checked(one));
+        }
         key == "backOffMultiplier" ? t.backOffMultiplier(d) : t.collisionAvoidanceFactor(d);
       } else if (key == "delayPattern") {
+        one.delayPattern = v;
+        DROMEDARY_TRY_VOID(checked(one));
         t.delayPattern(v);
       } else if (key == "retryAttemptedLogLevel" || key == "retriesExhaustedLogLevel") {
         auto level = parseLoggingLevel(v);

@@ -8,7 +8,6 @@
 namespace dromedary::detail {
 
 void TimingCell::reset() noexcept {
-  total.store(0, std::memory_order_relaxed);
   failed.store(0, std::memory_order_relaxed);
   timed.store(0, std::memory_order_relaxed);
   nanos.store(0, std::memory_order_relaxed);
@@ -61,7 +60,6 @@ TimingTotals RouteStatistics::sum(uint32_t offset) const noexcept {
   uint64_t min = UINT64_MAX;
   for (uint32_t s = 0; s < kStripes; ++s) {
     const TimingCell& c = block(s)[offset];
-    t.total += c.total.load(std::memory_order_relaxed);
     t.failed += c.failed.load(std::memory_order_relaxed);
     uint64_t timed = c.timed.load(std::memory_order_relaxed);
     if (timed == 0) continue;
@@ -95,7 +93,6 @@ RouteStatistics::StampTotals RouteStatistics::stamps() const noexcept {
 TimingTotals RouteStatistics::routeTotals() const noexcept { return sum(0); }
 TimingTotals RouteStatistics::stepTotals(uint32_t index) const noexcept {
   TimingTotals t = sum(1 + index);
-  t.total = 0;
   for (uint32_t s = 0; s < kStripes; ++s) {
     t.total += counts_[static_cast<size_t>(s) * count_stride_ + index].load(std::memory_order_relaxed);
   }

@@ -35,9 +35,9 @@ inline void addTo(std::atomic<uint64_t>& cell, uint64_t n, uint32_t stripe) noex
   }
 }
 
-/// Counts and times of one step (or of a whole route) in one stripe.
-struct TimingCell {
-  std::atomic<uint64_t> total{0};   // exchanges (steps: runs; routes: unused, see counters)
+/// Failures and times of one step (or of a whole route) in one stripe; a cache line of its
+/// own. (A step's runs are counted apart, packed: RouteStatistics::stepCount0.)
+struct alignas(64) TimingCell {
   std::atomic<uint64_t> failed{0};
   std::atomic<uint64_t> timed{0};   // how many were timed (the mean's divisor)
   std::atomic<uint64_t> nanos{0};   // their summed time

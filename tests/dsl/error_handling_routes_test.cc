@@ -6,12 +6,12 @@
 
 #include <stdexcept>
 
-#include "support/route_harness.h"
+#include "support/route_file_fixture.h"
 
 namespace dromedary::testing {
 namespace {
 
-class ErrorHandlingRoutesTest : public ::testing::Test {
+class ErrorHandlingRoutesTest : public RouteFileTest {
  protected:
   ErrorHandlingRoutesTest() {
     h.context.bindProcessor("boom", processorOf([](Exchange& ex) {
@@ -21,27 +21,6 @@ class ErrorHandlingRoutesTest : public ::testing::Test {
       if (++calls <= 2) throw std::runtime_error("flaky");
     }));
   }
-  void loadYaml(const char* yaml) {
-    auto r = loadYamlRoutes(h.context, yaml, "routes.yaml");
-    ASSERT_TRUE(r) << r.error().toString();
-    auto started = h.context.start();
-    ASSERT_TRUE(started) << started.error().toString();
-  }
-  void loadXml(const char* xml) {
-    auto r = loadXmlRoutes(h.context, xml, "routes.xml");
-    ASSERT_TRUE(r) << r.error().toString();
-    auto started = h.context.start();
-    ASSERT_TRUE(started) << started.error().toString();
-  }
-  std::string yamlError(const char* yaml) {
-    auto r = loadYamlRoutes(h.context, yaml, "routes.yaml");
-    if (r) {
-      auto started = h.context.start();
-      return started ? std::string() : started.error().toString();
-    }
-    return r.error().toString();
-  }
-  RouteHarness h;
   int calls = 0;
 };
 
@@ -254,6 +233,17 @@ TEST_F(ErrorHandlingRoutesTest, ErrorsNameFileLineAndWhatWasExpected) {
 )"),
             "unknown key 'maximumRedeliverys' in redeliveryPolicy at routes.yaml:6:31; did you "
             "mean 'maximumRedeliveries'?");
+  EXPECT_EQ(yamlError(R"(
+- routeConfiguration:
+    errorHandler:
+      defaultErrorHandler:
+        redeliveryPolicy:
+          delayPattern: "1:100;x"
+- from: {uri: direct:a6, steps: [{to: mock:b}]}
+)"),
+            "invalid delayPattern '1:100;x' at 'x': expected groups 'attempt:delayMillis' "
+            "separated by ';' with increasing attempts, e.g. '1:1000;5:5000' at "
+            "routes.yaml:6:25");
   EXPECT_EQ(yamlError(R"(
 - route:
     routeConfigurationId: nope

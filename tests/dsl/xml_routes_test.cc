@@ -2,29 +2,15 @@
 // Camel's XML DSL and Spring XML's <camelContext>, and the load errors word for word.
 #include <dromedary/dsl/route_loader.h>
 
-#include "support/route_harness.h"
+#include "support/route_file_fixture.h"
 
 namespace dromedary::testing {
 namespace {
 
-class XmlRoutesTest : public ::testing::Test {
+class XmlRoutesTest : public RouteFileTest {
  protected:
-  LoadReport load(const char* xml) {
-    auto r = loadXmlRoutes(h.context, xml, "routes.xml");
-    EXPECT_TRUE(r) << r.error().toString();
-    auto started = h.context.start();
-    EXPECT_TRUE(started) << started.error().toString();
-    return r ? *r : LoadReport{};
-  }
-  std::string error(const char* xml) {
-    auto r = loadXmlRoutes(h.context, xml, "routes.xml");
-    if (r) {
-      auto started = h.context.start();
-      return started ? std::string() : started.error().toString();
-    }
-    return r.error().toString();
-  }
-  RouteHarness h;
+  LoadReport load(const char* xml) { return loadXml(xml); }
+  std::string error(const char* xml) { return xmlError(xml); }
 };
 
 TEST_F(XmlRoutesTest, LoneRouteElement) {

@@ -2,28 +2,15 @@
 // Camel's YAML DSL: the forms Camel documents, and every load error word for word.
 #include <dromedary/dsl/route_loader.h>
 
-#include "support/route_harness.h"
+#include "support/route_file_fixture.h"
 
 namespace dromedary::testing {
 namespace {
 
-class YamlRoutesTest : public ::testing::Test {
+class YamlRoutesTest : public RouteFileTest {
  protected:
-  void load(const char* yaml) {
-    auto r = loadYamlRoutes(h.context, yaml, "routes.yaml");
-    ASSERT_TRUE(r) << r.error().toString();
-    auto started = h.context.start();
-    ASSERT_TRUE(started) << started.error().toString();
-  }
-  std::string error(const char* yaml) {
-    auto r = loadYamlRoutes(h.context, yaml, "routes.yaml");
-    if (r) {
-      auto started = h.context.start();
-      return started ? std::string() : started.error().toString();
-    }
-    return r.error().toString();
-  }
-  RouteHarness h;
+  void load(const char* yaml) { loadYaml(yaml); }
+  std::string error(const char* yaml) { return yamlError(yaml); }
 };
 
 TEST_F(YamlRoutesTest, ShortFormsOfSteps) {

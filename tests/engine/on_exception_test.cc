@@ -215,6 +215,43 @@ TEST_F(OnExceptionTest, RegisteringUnderAnUnknownParentFails) {
             "a registered exception type");
 }
 
+TEST_F(OnExceptionTest, MisplacedClausesAreReportedByAddRoutes) {
+  auto first_error = [&](const std::function<void(RouteBuilder&)>& configure) {
+    Context c;
+    auto added = c.addRoutes(configure);
+    return added ? std::string() : added.error().message;
+  };
+  EXPECT_EQ(first_error([](RouteBuilder& b) {
+              b.from("direct:a").routeId("r").filter(constant(true)).onException().end().end();
+            }),
+            "onException() must be given at the top of a route, not inside a block (in route 'r' "
+            "from 'direct:a')");
+  EXPECT_EQ(first_error([](RouteBuilder& b) {
+              b.from("direct:a").routeId("r").onCompleteOnly();
+            }),
+            "onCompleteOnly() outside onCompletion() (in route 'r' from 'direct:a')");
+  EXPECT_EQ(first_error([](RouteBuilder& b) {
+              b.from("direct:a").routeId("r").doTry().to("mock:a").doFinally().to("mock:b")
+                  .doFinally().end();
+            }),
+            "doFinally() given twice in one doTry() (in route 'r' from 'direct:a')");
+  EXPECT_EQ(first_error([](RouteBuilder& b) {
+              b.from("direct:a").routeId("r").onWhen(constant(true));
+            }),
+            "onWhen() outside onException(), doCatch() or onCompletion() (in route 'r' from "
+            "'direct:a')");
+}
+
+TEST_F(OnExceptionTest, HandledAndContinuedTogetherFailAtStart) {
+  ASSERT_TRUE(h.context.addRoutes([](RouteBuilder& b) {
+    b.from("direct:in").routeId("r").onException().handled(true).continued(true).end()
+        .to("mock:out");
+  }));
+  auto started = h.context.start();
+  ASSERT_FALSE(started);
+  EXPECT_EQ(started.error().message, "onException cannot be both handled and continued (in route 'r')");
+}
+
 TEST_F(OnExceptionTest, MisplacedOptionsAreReportedByAddRoutes) {
   auto added = h.context.addRoutes([](RouteBuilder& b) {
     b.from("direct:in").routeId("r").handled(true).to("mock:out");
