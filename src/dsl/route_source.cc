@@ -336,6 +336,16 @@ class Translator {
 
   // --- error handling ---------------------------------------------------------------------
 
+  // A processor name (onRedeliveryRef), checked now so that a mistake points at it.
+  Result<std::string> boundProcessor(const Scalar& ref) {
+    DROMEDARY_TRY(name, resolve(ref));
+    if (!context_.processorByName(name)) {
+      return fileError(ref.where, fmt::format("no processor bound as '{}' for onRedeliveryRef", name),
+                       fmt::format("bind one with Context::bindProcessor(\"{}\", ...)", name));
+    }
+    return name;
+  }
+
   // The exception type names, checked now so that a mistake points at the name itself.
   Result<std::vector<std::string>> exceptionNames(const StepSource& s) {
     std::vector<std::string> names;
@@ -501,7 +511,7 @@ class Translator {
     DROMEDARY_TRY(original_body, flag(s, "useOriginalBody"));
     if (original_body) h.useOriginalBody();
     if (const Scalar* ref = attribute(s.attributes, "onRedeliveryRef")) {
-      DROMEDARY_TRY(v, resolve(*ref));
+      DROMEDARY_TRY(v, boundProcessor(*ref));
       h.onRedeliveryRef(v);
     }
     if (attribute(s.attributes, "deadLetterHandleNewException")) {
@@ -530,7 +540,7 @@ class Translator {
     DROMEDARY_TRY(original_body, flag(s, "useOriginalBody"));
     if (original_body) d.useOriginalBody();
     if (const Scalar* ref = attribute(s.attributes, "onRedeliveryRef")) {
-      DROMEDARY_TRY(v, resolve(*ref));
+      DROMEDARY_TRY(v, boundProcessor(*ref));
       d.onRedeliveryRef(v);
     }
     DROMEDARY_TRY_VOID(steps(d, s.steps));

@@ -274,5 +274,62 @@ TEST_F(ErrorHandlingRoutesTest, ErrorsNameFileLineAndWhatWasExpected) {
             "unknown key 'handled' in to at routes.yaml:7:21");
 }
 
+TEST_F(ErrorHandlingRoutesTest, MoreErrorsNameWhereAndWhat) {
+  EXPECT_EQ(yamlError(R"(
+- errorHandler:
+    noErrorHandler: {}
+- errorHandler:
+    deadLetterChannel: {deadLetterUri: mock:dead}
+- from: {uri: direct:b1, steps: [{to: mock:b}]}
+)"),
+            "a second error handler for every route at routes.yaml:5:5; give one of the "
+            "routeConfigurations an id and name it in routeConfigurationId");
+  EXPECT_EQ(yamlError(R"(
+- routeConfiguration:
+    onCompletion:
+      - onCompletion:
+          onCompleteOnly: true
+          onFailureOnly: true
+- from: {uri: direct:b2, steps: [{to: mock:b}]}
+)"),
+            "onCompletion cannot be both onCompleteOnly and onFailureOnly at routes.yaml:4:9");
+  EXPECT_EQ(yamlError(R"(
+- routeConfiguration:
+    onCompletion:
+      - onCompletion:
+          mode: BeforeConsumer
+- from: {uri: direct:b3, steps: [{to: mock:b}]}
+)"),
+            "onCompletion mode 'BeforeConsumer' is not supported at routes.yaml:5:11; onCompletion "
+            "runs after the exchange completes (AfterConsumer)");
+  EXPECT_EQ(yamlError(R"(
+- routeConfiguration:
+    errorHandler:
+      deadLetterChannel:
+        useOriginalMessage: true
+- from: {uri: direct:b4, steps: [{to: mock:b}]}
+)"),
+            "deadLetterChannel needs 'deadLetterUri' at routes.yaml:4:7");
+  EXPECT_EQ(yamlError(R"(
+- routeConfiguration:
+    errorHandler:
+      defaultErrorHandler:
+        onRedeliveryRef: nobody
+- from: {uri: direct:b5, steps: [{to: mock:b}]}
+)"),
+            "no processor bound as 'nobody' for onRedeliveryRef at routes.yaml:5:9; bind one with "
+            "Context::bindProcessor(\"nobody\", ...)");
+  EXPECT_EQ(xmlError(R"(<routes><routeConfiguration><errorHandler/></routeConfiguration>
+<route><from uri="direct:b6"/><to uri="mock:b"/></route></routes>)"),
+            "<errorHandler> needs a handler at routes.xml:1:29; <deadLetterChannel>, "
+            "<defaultErrorHandler> or <noErrorHandler>");
+  EXPECT_EQ(xmlError(R"(<camelContext><errorHandler type="DeadLetterChannel"/>
+<route><from uri="direct:b7"/><to uri="mock:b"/></route></camelContext>)"),
+            "<errorHandler> needs 'id' at routes.xml:1:15");
+  EXPECT_EQ(xmlError(R"(<routes><route><from uri="direct:b8"/>
+<doTry><to uri="mock:a"/></doTry></route></routes>)"),
+            "doTry needs at least one doCatch or a doFinally at routes.xml:2:1");
+}
+
 }  // namespace
 }  // namespace dromedary::testing
