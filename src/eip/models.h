@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <dromedary/core/logging.h>
+#include <dromedary/engine/aggregation_strategy.h>
 #include <dromedary/engine/expression_builder.h>
 #include <dromedary/spi/processor.h>
 
@@ -182,6 +183,104 @@ struct LogModel final : StepModel {
   ExpressionDefinition message;
   std::string_view kind() const override { return "log"; }
   std::string describe() const override { return "log[" + message.describe() + "]"; }
+  Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
+};
+
+struct FanOutOptions;
+
+/// The aggregation and threading options shared by split, multicast and recipientList.
+struct AggregationOptionsModel {
+  std::shared_ptr<AggregationStrategy> strategy;
+  std::string strategyRef;  // a strategy bound in the context, or one of Camel's class names
+  bool parallelProcessing = false;
+  bool stopOnException = false;
+  bool streaming = false;
+  bool shareUnitOfWork = false;
+  int64_t timeoutMillis = 0;
+  /// The options to run with; `useOriginalByDefault` for split (Camel keeps its input).
+  Result<FanOutOptions> compile(RouteCompiler& compiler, const StepModel& step,
+                                bool useOriginalByDefault) const;
+};
+
+/// split(expression): each item of the expression's value (a list's elements, a map's
+/// entries, a text's comma-separated parts, or tokenize()'s tokens) runs `body` as its own
+/// sub-exchange (split.cc).
+struct SplitModel final : StepModel {
+  explicit SplitModel(ExpressionDefinition e) : expression(std::move(e)) {}
+  ExpressionDefinition expression;
+  std::optional<Tokenizer> tokenizer;
+  AggregationOptionsModel options;
+  BlockModel body;
+  std::string_view kind() const override { return "split"; }
+  std::string describe() const override;
+  Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
+};
+
+/// multicast(): each step of `body` is a branch that gets its own copy of the exchange.
+struct MulticastModel final : StepModel {
+  AggregationOptionsModel options;
+  BlockModel body;
+  std::string_view kind() const override { return "multicast"; }
+  Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
+};
+
+/// pipeline(): its steps in order, as one step (a multicast branch of several steps).
+struct PipelineModel final : StepModel {
+  BlockModel body;
+  std::string_view kind() const override { return "pipeline"; }
+  Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
+};
+
+/// recipientList(expression): a copy to each endpoint the expression names.
+struct RecipientListModel final : StepModel {
+  explicit RecipientListModel(ExpressionDefinition e) : expression(std::move(e)) {}
+  ExpressionDefinition expression;
+  std::string delimiter = ",";
+  bool ignoreInvalidEndpoints = false;
+  int cacheSize = 1000;
+  AggregationOptionsModel options;
+  std::string_view kind() const override { return "recipientList"; }
+  std::string describe() const override { return "recipientList[" + expression.describe() + "]"; }
+  Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
+};
+
+/// routingSlip(expression) and dynamicRouter(expression): the exchange itself goes through
+/// the endpoints named, one after the other (routing_slip.cc).
+struct RoutingSlipModel final : StepModel {
+  RoutingSlipModel(bool dynamic_router, ExpressionDefinition e)
+      : dynamic(dynamic_router), expression(std::move(e)) {}
+  bool dynamic;
+  ExpressionDefinition expression;
+  std::string delimiter = ",";
+  bool ignoreInvalidEndpoints = false;
+  std::string_view kind() const override { return dynamic ? "dynamicRouter" : "routingSlip"; }
+  std::string describe() const override {
+    return std::string(kind()) + "[" + expression.describe() + "]";
+  }
+  Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
+};
+
+/// wireTap(uri): a copy goes to the endpoint on a worker; the exchange goes on at once.
+struct WireTapModel final : StepModel {
+  bool failureAtomic() const override { return true; }
+  std::string uri;
+  bool dynamicUri = true;  // Camel's wireTap URIs are toD templates
+  std::string_view kind() const override { return "wireTap"; }
+  std::string describe() const override { return "wireTap[" + uri + "]"; }
+  Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
+};
+
+/// loop(count) / loop(predicate) with doWhile: the body again and again (loop.cc).
+struct LoopModel final : StepModel {
+  explicit LoopModel(ExpressionDefinition e) : count(std::move(e)) {}
+  ExpressionDefinition count;             // the number of iterations
+  std::optional<PredicateDefinition> whilePredicate;  // doWhile: loop while it holds
+  bool copy = false;  // each iteration starts from a copy of the input message
+  BlockModel body;
+  std::string_view kind() const override { return "loop"; }
+  std::string describe() const override {
+    return "loop[" + (whilePredicate ? whilePredicate->describe() : count.describe()) + "]";
+  }
   Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
 };
 

@@ -129,6 +129,19 @@ std::shared_ptr<Processor> Context::processorByName(std::string_view name) const
   return it == impl_->processors.end() ? nullptr : it->second;
 }
 
+void Context::bindAggregationStrategy(std::string name,
+                                      std::shared_ptr<AggregationStrategy> strategy) {
+  std::lock_guard lock(impl_->mutex);
+  impl_->strategies[std::move(name)] = std::move(strategy);
+}
+
+std::shared_ptr<AggregationStrategy> Context::aggregationStrategyByName(
+    std::string_view name) const {
+  std::lock_guard lock(impl_->mutex);
+  auto it = impl_->strategies.find(name);
+  return it == impl_->strategies.end() ? nullptr : it->second;
+}
+
 std::vector<std::string> Context::processorNames() const {
   std::lock_guard lock(impl_->mutex);
   std::vector<std::string> out;
@@ -219,6 +232,7 @@ Result<detail::Block*> RouteCompiler::compileBlock(const detail::BlockModel& mod
   auto block = std::make_unique<detail::Block>();
   detail::Block* raw = block.get();
   raw->kind = kind;
+  raw->route = &route_;
   route_.blocks.push_back(std::move(block));
   auto& counters = context_.implForEngine().node_counters;
   for (const auto& step_model : model.steps) {

@@ -468,7 +468,7 @@ Status handleFailure(Exchange& ex, uint32_t base) noexcept try {
       case BlockKind::Plain:
         break;
     }
-    if (!f.routeEntry) {
+    if (!f.routeEntry && !f.unitEntry) {
       --i;
       continue;
     }

@@ -73,6 +73,8 @@ void popFrame(Exchange& ex, bool failed, bool stamped = false) noexcept {
       }
     }
     if (st.depth == 0 && st.hookCount > 0) runCompletionHooks(ex);
+  } else if (f.unitEntry && st.depth == 0 && st.hookCount > 0) {
+    runCompletionHooks(ex);  // a sub-exchange's unit of work is done
   }
 }
 
@@ -153,7 +155,8 @@ void unwindTo(Exchange& ex, uint32_t base, bool failed) noexcept {
 
 const Route* currentRoute(const ExecState& st) noexcept {
   for (uint32_t i = st.depth; i > 0; --i) {
-    if (st.frames[i - 1].routeEntry) return st.frames[i - 1].block->route;
+    const Frame& f = st.frames[i - 1];
+    if (f.routeEntry || f.unitEntry) return f.block->route;
   }
   return nullptr;
 }

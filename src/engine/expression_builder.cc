@@ -554,4 +554,12 @@ PredicateDefinition operator!(const PredicateDefinition& a) {
   return PredicateDefinition(std::make_shared<NotSpec>(a));
 }
 
+Tokenizer tokenize(std::string token, bool regex, int group) {
+  Tokenizer t;
+  t.token = std::move(token);
+  t.regex = regex;
+  t.group = group;
+  return t;
+}
+
 }  // namespace dromedary

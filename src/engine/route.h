@@ -36,7 +36,7 @@ enum class BlockKind : uint8_t {
 /// A flat array of steps; child blocks (a filter's body, a choice's branches) are separate.
 struct Block {
   std::vector<Step*> steps;
-  const Route* route = nullptr;  // set on a route's top block only
+  const Route* route = nullptr;  // the route it belongs to (a route frame's block: that route)
   BlockKind kind = BlockKind::Plain;
   const TryData* tryData = nullptr;  // TryBody and Catch blocks: their doTry
   const Step* parent = nullptr;      // the step that owns it (null: a route's top, a clause)

@@ -222,13 +222,16 @@ RouteDefinition& RouteDefinition::otherwise() {
 
 RouteDefinition& RouteDefinition::end() {
   switch (scopes_.back().kind) {
-    case Scope::Root: misuse("end() without an open block (filter or choice)"); break;
+    case Scope::Root:
+      misuse("end() without an open block (filter, choice, split, multicast, loop ...)");
+      break;
     case Scope::When:
     case Scope::Otherwise:
       scopes_.pop_back();  // the branch
       scopes_.pop_back();  // and its choice
       break;
     case Scope::Filter:
+    case Scope::Block:
     case Scope::Choice:
     case Scope::OnException:
     case Scope::OnCompletion: scopes_.pop_back(); break;

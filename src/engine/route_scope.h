@@ -12,7 +12,8 @@ namespace dromedary {
 
 struct RouteDefinition::Scope {
   enum Kind {
-    Root, Filter, Choice, When, Otherwise, OnException, Try, Catch, Finally, OnCompletion
+    Root, Filter, Choice, When, Otherwise, OnException, Try, Catch, Finally, OnCompletion,
+    Block  // split, multicast, loop, pipeline: end() closes it
   } kind;
   detail::BlockModel* block;  // where steps go (null for Choice)
   eip::ChoiceModel* choice = nullptr;

@@ -24,7 +24,7 @@ TEST(RouteBuilderTest, WhenOutsideChoiceIsReported) {
 TEST(RouteBuilderTest, EndWithoutOpenBlockIsReported) {
   Error e = addError([](RouteBuilder& b) { b.from("direct:a").routeId("r").to("mock:x").end(); });
   EXPECT_EQ(e.message,
-            "end() without an open block (filter or choice) (in route 'r' from 'direct:a')");
+            "end() without an open block (filter, choice, split, multicast, loop ...) (in route 'r' from 'direct:a')");
 }
 
 TEST(RouteBuilderTest, StepDirectlyInsideChoiceIsReported) {

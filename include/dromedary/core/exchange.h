@@ -70,6 +70,11 @@ struct Frame {
   uint32_t index;
   bool routeEntry;  ///< this frame is a route's top block (route exit runs when it pops)
   bool rethrow = false;  ///< a doFinally block run for a failure it passes on when done
+  /// The base of a sub-exchange's own unit of work (a split item, a multicast branch): the
+  /// route of its block handles failures inside it, as a route frame does.
+  bool unitEntry = false;
+  uint32_t counter = 0;  ///< loop(): iterations done, and how many to do
+  uint32_t limit = 0;
 };
 inline constexpr uint32_t kMaxFrames = 32;
 /// A function run when the exchange has left its last route.
@@ -93,6 +98,12 @@ struct FailureState;
 struct FailureStateDeleter {
   void operator()(FailureState* state) const noexcept;
 };
+/// The state of a split, multicast or recipient list at work on this exchange (at most one
+/// at a time), created on first use and kept with the pooled exchange; defined by src/eip.
+struct FanOutState;
+struct FanOutStateDeleter {
+  void operator()(FanOutState* state) const noexcept;
+};
 /// Engine-owned execution state, in plain fields.
 struct ExecState {
   std::array<Frame, kMaxFrames> frames;
@@ -109,6 +120,7 @@ struct ExecState {
   std::array<CompletionHook, kMaxCompletionHooks> hooks;
   uint32_t hookCount = 0;
   std::unique_ptr<FailureState, FailureStateDeleter> failure;
+  std::unique_ptr<FanOutState, FanOutStateDeleter> fanOut;
   // Statistics: a timed exchange (1: its routes, 2: its routes and steps) reads the clock at
   // node boundaries; the others only count.
   uint8_t timed = 0;

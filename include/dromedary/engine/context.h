@@ -46,6 +46,8 @@
 
 namespace dromedary {
 
+class AggregationStrategy;
+
 namespace detail {
 struct ContextImpl;
 }
@@ -104,6 +106,10 @@ class Context {
   void bindProcessor(std::string name, std::shared_ptr<Processor> processor);
   std::shared_ptr<Processor> processorByName(std::string_view name) const;
   std::vector<std::string> processorNames() const;
+  /// Binds an aggregation strategy to a name, for `aggregationStrategy: name` in route files
+  /// and aggregationStrategyRef("name") in C++.
+  void bindAggregationStrategy(std::string name, std::shared_ptr<AggregationStrategy> strategy);
+  std::shared_ptr<AggregationStrategy> aggregationStrategyByName(std::string_view name) const;
 
   // --- properties ----------------------------------------------------------------------
   Properties& properties() noexcept;

@@ -19,6 +19,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <dromedary/core/value.h>
@@ -108,6 +109,20 @@ PredicateDefinition operator<(const ExpressionDefinition& a, const Value& b);
 PredicateDefinition operator<=(const ExpressionDefinition& a, const Value& b);
 PredicateDefinition operator>(const ExpressionDefinition& a, const Value& b);
 PredicateDefinition operator>=(const ExpressionDefinition& a, const Value& b);
+
+/// How split() cuts a text into items: Camel's tokenize language. Tokens are produced one at
+/// a time from the text (no list is built), so a split of a large body runs in bounded memory.
+///   .split(tokenize("\n"))                     // the body's lines
+///   .split(tokenize("\\s*;\\s*", true))          // a regular expression
+///   .split(tokenize("\n", false, 100))         // 100 lines per item, joined by the token
+struct Tokenizer {
+  std::string token = ",";
+  bool regex = false;      ///< the token is a regular expression (RE2)
+  int group = 0;           ///< more than 1: this many tokens per item
+  bool skipFirst = false;  ///< leave out the first token (a header line)
+  std::optional<ExpressionDefinition> text;  ///< what to cut (default: the body)
+};
+Tokenizer tokenize(std::string token, bool regex = false, int group = 0);
 
 PredicateDefinition operator&&(const PredicateDefinition& a, const PredicateDefinition& b);
 PredicateDefinition operator||(const PredicateDefinition& a, const PredicateDefinition& b);

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include <dromedary/core/logging.h>
+#include <dromedary/engine/aggregation_strategy.h>
 #include <dromedary/engine/error_handler.h>
 #include <dromedary/engine/expression_builder.h>
 #include <dromedary/spi/processor.h>
@@ -103,6 +104,62 @@ class RouteDefinition {
   RouteDefinition& endChoice();
   /// Ends the exchange here, successfully (Camel's stop()).
   RouteDefinition& stop();
+
+  // --- splitting and composing (docs/eip.md) -----------------------------------------
+  /// Runs the steps up to end() once per item of the expression's value (a list's elements,
+  /// a map's entries, a text's comma-separated parts), each on a copy of the exchange with
+  /// CamelSplitIndex/CamelSplitSize/CamelSplitComplete. The exchange then goes on as it came
+  /// in, unless an aggregation strategy combines the items' results.
+  RouteDefinition& split(ExpressionDefinition expression);
+  RouteDefinition& split(ExpressionDefinition expression,
+                         std::shared_ptr<AggregationStrategy> strategy);
+  /// Splits a text into tokens (see Tokenizer), produced one at a time.
+  RouteDefinition& split(Tokenizer tokenizer);
+  RouteDefinition& split(Tokenizer tokenizer, std::shared_ptr<AggregationStrategy> strategy);
+  /// Sends a copy of the exchange to each step up to end() (each a branch: to, pipeline ...);
+  /// the last branch's result goes on, unless an aggregation strategy says otherwise.
+  RouteDefinition& multicast();
+  RouteDefinition& multicast(std::shared_ptr<AggregationStrategy> strategy);
+  /// Sends a copy to each endpoint the expression names: a list, or a text cut at
+  /// `delimiter`. Options (aggregationStrategy, parallelProcessing ...) follow it.
+  RouteDefinition& recipientList(ExpressionDefinition expression, std::string delimiter = ",");
+  /// The exchange goes through each endpoint the expression names, in turn.
+  RouteDefinition& routingSlip(ExpressionDefinition expression, std::string delimiter = ",");
+  /// As routingSlip, re-evaluating the expression after each endpoint until it gives null.
+  RouteDefinition& dynamicRouter(ExpressionDefinition expression);
+  /// A copy goes to `uri` (a Simple template when it has ${...}) on a worker thread; the
+  /// exchange goes on at once.
+  RouteDefinition& wireTap(std::string uri);
+  /// The steps up to end() as one step (a multicast branch of several steps).
+  RouteDefinition& pipeline();
+  /// The steps up to end(), `count` times (CamelLoopIndex, CamelLoopSize).
+  RouteDefinition& loop(ExpressionDefinition count);
+  RouteDefinition& loop(int64_t count);
+  /// The steps up to end() while the predicate holds (Camel's loop with doWhile).
+  RouteDefinition& loopDoWhile(PredicateDefinition predicate);
+
+  // Options of the last split, multicast, recipientList, routingSlip or loop:
+  RouteDefinition& aggregationStrategy(std::shared_ptr<AggregationStrategy> strategy);
+  /// A strategy bound with Context::bindAggregationStrategy, or Camel's class name of a
+  /// built-in one ("UseLatestAggregationStrategy" ...), resolved when the route starts.
+  RouteDefinition& aggregationStrategyRef(std::string name);
+  /// Items run at once on the context's workers; results are aggregated in item order.
+  RouteDefinition& parallelProcessing(bool parallel = true);
+  /// The first failed item ends the step, failing the exchange with that failure.
+  RouteDefinition& stopOnException(bool stop = true);
+  /// Tokens are counted as they come (CamelSplitSize only on the last item).
+  RouteDefinition& streaming(bool streaming = true);
+  /// Accepted for Camel compatibility: every item is its own unit of work here.
+  RouteDefinition& shareUnitOfWork(bool share = true);
+  /// With parallelProcessing: after this long, what has finished is aggregated and the
+  /// exchange goes on.
+  RouteDefinition& timeout(std::chrono::milliseconds timeout);
+  /// recipientList / routingSlip: endpoints that cannot be resolved are skipped.
+  RouteDefinition& ignoreInvalidEndpoints(bool ignore = true);
+  /// recipientList: accepted (resolved endpoints are cached per thread, unbounded).
+  RouteDefinition& cacheSize(int size);
+  /// loop: each iteration starts from a copy of the message the loop began with.
+  RouteDefinition& copy(bool copy = true);
 
   // --- time -------------------------------------------------------------------------
   /// Waits the expression's value in milliseconds (Camel's delay(), asynchronous): the
@@ -185,6 +242,10 @@ class RouteDefinition {
   RouteDefinition& add(std::unique_ptr<detail::StepModel> step);
   detail::RedeliveryPolicyModel* openPolicy(const char* option);
   detail::OnExceptionModel* openOnException(const char* option);
+  RouteDefinition& openBlock(std::unique_ptr<detail::StepModel> step, detail::BlockModel* body);
+  template <class Model>
+  Model* lastOf(const char* option);
+  detail::StepModel* lastEip_ = nullptr;  // the step the options above apply to
   void misuse(std::string message);
 
   std::unique_ptr<detail::RouteModel> model_;

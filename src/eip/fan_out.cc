@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "eip/fan_out.h"
+
+#include <atomic>
+#include <mutex>
+
+#include <fmt/format.h>
+
+#include <dromedary/engine/context.h>
+
+#include "eip/aggregation.h"
+#include "eip/models.h"
+
+#include "engine/error_handling.h"
+#include "engine/executor.h"
+
+namespace dromedary::detail {
+
+FanOutState::~FanOutState() {
+  // Plain deletes, not the pool: this may run while a thread's pool is being torn down.
+  delete work.release();
+  delete result.release();
+  delete spare.release();
+}
+
+void FanOutStateDeleter::operator()(FanOutState* state) const noexcept { delete state; }
+
+FanOutState& fanOutState(Exchange& ex) {
+  auto& slot = ex.execForEngine().fanOut;
+  if (!slot) slot.reset(new FanOutState());
+  return *slot;
+}
+
+}  // namespace dromedary::detail
+
+namespace dromedary::eip {
+
+using detail::FanOutState;
+
+namespace {
+
+// A sub-exchange for the next item: the spare one kept from earlier items, or the pool's.
+ExchangePtr takeExchange(FanOutState& s, Context* context) noexcept {
+  if (s.spare) {
+    ExchangePtr e = std::move(s.spare);
+    e->resetForReuse(context);
+    return e;
+  }
+  return acquireExchange(context);
+}
+
+void keepSpare(FanOutState& s, ExchangePtr& e) noexcept {
+  if (!e) return;
+  if (!s.spare) {
+    s.spare = std::move(e);
+  } else {
+    e.reset();
+  }
+}
+
+// Moves `from`'s failure onto `to`, which passes it on as already handled: the sub-exchange's
+// error handler (the route's) has dealt with it, so the input's does not redeliver it again.
+void takeFailure(Exchange& to, Exchange& from) noexcept {
+  to.mutableErrorForEngine() = std::move(from.mutableErrorForEngine());
+  from.clearError();
+  to.execForEngine().failureHandled = true;
+}
+
+}  // namespace
+
+void copyForSub(Exchange& sub, const Exchange& input, bool with_body) noexcept {
+  try {
+    if (!with_body) {
+      sub.setPattern(input.pattern());
+      sub.message().headers() = input.message().headers();
+      sub.properties() = input.properties();
+      return;
+    }
+    sub.copyFrom(input);
+  } catch (...) {
+    sub.setException(std::current_exception());
+  }
+}
+
+bool beginUnit(Exchange& sub, const Exchange& input, const detail::Block& block) noexcept {
+  detail::ExecState& st = sub.execForEngine();
+  st.fromRoute = input.execForEngine().fromRoute;
+  if (!detail::pushBlock(sub, block)) return false;
+  st.frames[st.depth - 1].unitEntry = true;
+  if (block.route && block.route->captureOriginal) detail::captureOriginal(sub);
+  return true;
+}
+
+FanOutStep::FanOutStep(FanOutOptions options, bool sets_body)
+    : options_(std::move(options)), setsBody_(sets_body) {
+  bool propagate = true;
+  if (isUseOriginal(options_.strategy.get(), &propagate)) {
+    options_.useOriginal = true;
+    options_.propagateException = propagate;
+    options_.strategy = nullptr;
+  }
+  if (!options_.strategy && !options_.useOriginal) {
+    options_.strategy = AggregationStrategies::useLatest();
+  }
+}
+
+Status FanOutStep::run(Exchange& input) noexcept {
+  FanOutState* sp;
+  try {
+    sp = &detail::fanOutState(input);
+  } catch (...) {
+    input.setException(std::current_exception());
+    return Status::Fail;
+  }
+  FanOutState& s = *sp;
+  s.step = this;
+  s.index = 0;
+  s.cursor = 0;
+  s.size = 0;
+  s.sized = false;
+  s.stopped = false;
+  s.producing = true;
+  s.hasPending = false;
+  s.source = nullptr;
+  keepSpare(s, s.result);
+  if (begin(input, s) == Status::Fail) return Status::Fail;
+  if (options_.parallelProcessing) return runParallel(input, s);
+  return proceed(input, s);
+}
+
+Status FanOutStep::proceed(Exchange& input, FanOutState& s) noexcept {
+  Context* context = input.context();
+  while (!s.stopped) {
+    if (!s.work) s.work = takeExchange(s, context);
+    else s.work->resetForReuse(context);
+    Exchange& sub = *s.work;
+    copyForSub(sub, input, !setsBody_);
+    FanOutWork w = next(input, s, sub);
+    if (!w.block) {
+      if (input.failed()) {
+        keepSpare(s, s.result);
+        return Status::Fail;
+      }
+      break;
+    }
+    if (!sub.failed() && beginUnit(sub, input, *w.block)) {
+      detail::ExecState& st = sub.execForEngine();
+      st.onDone = &FanOutStep::subDone;
+      st.onDoneArg = &input;
+      // Suspended: the sub-exchange's completion continues with the next item (subDone).
+      if (detail::run(sub) == Status::Suspend) return Status::Suspend;
+    }
+    if (!aggregateOne(input, s, s.work)) break;
+  }
+  return finish(input, s);
+}
+
+void FanOutStep::subDone(Exchange&, void* arg) noexcept {
+  Exchange& input = *static_cast<Exchange*>(arg);
+  FanOutState& s = *input.execForEngine().fanOut;
+  auto* self = static_cast<FanOutStep*>(s.step);
+  Status r = self->aggregateOne(input, s, s.work) ? self->proceed(input, s) : self->finish(input, s);
+  if (r == Status::Suspend) return;
+  input.resume();  // a failed input resumes failed: its route's error handling takes over
+}
+
+bool FanOutStep::aggregateOne(Exchange& input, FanOutState& s, ExchangePtr& sub_ptr) noexcept {
+  Exchange& sub = *sub_ptr;
+  const bool failed = sub.failed();
+  if (failed && options_.stopOnException) {
+    // Camel's stopOnException: the failing sub-exchange's failure ends the whole step.
+    s.pending = std::move(sub.mutableErrorForEngine());
+    sub.clearError();
+    s.hasPending = true;
+    s.stopped = true;
+    return false;
+  }
+  if (options_.useOriginal) {
+    if (failed && options_.propagateException) {
+      s.pending = std::move(sub.mutableErrorForEngine());  // the latest failure wins
+      sub.clearError();
+      s.hasPending = true;
+    }
+    return true;
+  }
+  Exchange* old = s.result.get();
+  Exchange* got;
+  try {
+    got = options_.strategy->aggregate(old, sub);
+  } catch (...) {
+    input.setException(std::current_exception());
+    s.stopped = true;
+    return false;
+  }
+  if (got == &sub) {
+    s.result.swap(sub_ptr);  // the old result (if any) becomes the next item's exchange
+  } else if (got == nullptr) {
+    keepSpare(s, s.result);
+  } else if (got != old) {
+    input.fail(ErrorCode::InvalidRoute,
+               "The aggregation strategy returned an exchange other than the two it was given");
+    s.stopped = true;
+    return false;
+  }
+  return true;
+}
+
+Status FanOutStep::finish(Exchange& input, FanOutState& s) noexcept {
+  s.step = nullptr;
+  if (input.failed()) {  // the strategy itself failed
+    keepSpare(s, s.result);
+    return Status::Fail;
+  }
+  if (s.hasPending) {
+    s.hasPending = false;
+    keepSpare(s, s.result);
+    input.mutableErrorForEngine() = std::move(s.pending);
+    input.execForEngine().failureHandled = true;
+    return Status::Fail;
+  }
+  if (!s.result) return Status::Continue;
+  Exchange& r = *s.result;
+  try {
+    options_.strategy->onCompletion(r);
+    // Camel's copyResults: the result's message and properties become the input's.
+    std::swap(input.message(), r.messageForEngine());
+    for (const Headers::Entry& p : r.properties()) input.properties().set(p.name, p.value);
+  } catch (...) {
+    input.setException(std::current_exception());
+  }
+  if (r.failed()) takeFailure(input, r);
+  keepSpare(s, s.result);
+  return input.failed() ? Status::Fail : Status::Continue;
+}
+
+// --- parallelProcessing ---------------------------------------------------------------------
+
+// Every item's sub-exchange runs on the context's workers; the run is shared by them and
+// freed by the last one to let go of it.
+struct ParallelRun {
+  FanOutStep* step;
+  Exchange* input;
+  std::mutex mutex;
+  std::vector<ExchangePtr> subs;
+  std::vector<uint8_t> done;
+  size_t finished = 0;
+  bool producing = true;
+  bool closed = false;  // aggregated (all done, or timed out): late finishers only let go
+  Scheduler::TimerId timer = 0;
+  std::atomic<int> refs{1};
+
+  void release() noexcept {
+    if (refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
+  }
+
+  // Aggregates the sub-exchanges marked in `which` (those finished when the run closed) in
+  // item order onto the input.
+  Status complete(const std::vector<uint8_t>& which) noexcept {
+    if (timer != 0 && input->context()->scheduler().cancel(timer)) release();  // its ref
+    FanOutState& s = *input->execForEngine().fanOut;
+    for (size_t i = 0; i < subs.size(); ++i) {
+      if (!which[i]) continue;
+      if (!s.stopped) step->aggregateOne(*input, s, subs[i]);
+      subs[i].reset();
+    }
+    return step->finish(*input, s);
+  }
+
+  static void subFinished(Exchange& sub, void* arg) noexcept {
+    auto* run = static_cast<ParallelRun*>(arg);
+    size_t i = sub.execForEngine().fanOut->parallelIndex;
+    bool complete_now = false;
+    {
+      std::lock_guard lock(run->mutex);
+      run->done[i] = 1;
+      ++run->finished;
+      if (run->closed) {
+        run->subs[i].reset();  // too late: the run timed out without it
+      } else if (!run->producing && run->finished == run->subs.size()) {
+        run->closed = true;
+        complete_now = true;
+      }
+    }
+    // All have finished: nobody writes `done` any more.
+    if (complete_now && run->complete(run->done) != Status::Suspend) run->input->resume();
+    run->release();
+  }
+
+  static void runSub(void* arg) noexcept {
+    auto* sub = static_cast<Exchange*>(arg);
+    void* run = sub->execForEngine().onDoneArg;
+    if (detail::run(*sub) != Status::Suspend) subFinished(*sub, run);
+  }
+
+  static void timedOut(void* arg) noexcept {
+    auto* run = static_cast<ParallelRun*>(arg);
+    // Camel's timeout: what has finished is aggregated; the rest is let go when it ends.
+    std::vector<uint8_t> finished;
+    bool complete_now = false;
+    try {
+      std::lock_guard lock(run->mutex);
+      if (!run->closed) {
+        run->closed = true;
+        complete_now = true;
+        finished = run->done;
+        run->timer = 0;
+      }
+    } catch (...) {
+      complete_now = false;  // out of memory: the run completes when its items do
+    }
+    if (complete_now && run->complete(finished) != Status::Suspend) run->input->resume();
+    run->release();
+  }
+};
+
+Status FanOutStep::runParallel(Exchange& input, FanOutState& s) noexcept {
+  Context* context = input.context();
+  auto* run = new (std::nothrow) ParallelRun{};
+  if (!run) {
+    input.fail(ErrorCode::Internal, "Out of memory starting a parallel split");
+    return Status::Fail;
+  }
+  run->step = this;
+  run->input = &input;
+  try {
+    for (;;) {
+      ExchangePtr sub = acquireExchange(context);
+      copyForSub(*sub, input, !setsBody_);
+      FanOutWork w = next(input, s, *sub);
+      if (!w.block) break;
+      detail::fanOutState(*sub).parallelIndex = run->subs.size();
+      if (!sub->failed()) beginUnit(*sub, input, *w.block);
+      run->subs.push_back(std::move(sub));
+    }
+  } catch (...) {
+    input.setException(std::current_exception());
+  }
+  if (input.failed()) {
+    delete run;
+    return Status::Fail;
+  }
+  run->done.assign(run->subs.size(), 0);
+  run->refs.fetch_add(static_cast<int>(run->subs.size()), std::memory_order_relaxed);
+  for (ExchangePtr& sub : run->subs) {
+    detail::ExecState& st = sub->execForEngine();
+    st.onDone = &ParallelRun::subFinished;
+    st.onDoneArg = run;
+    if (sub->failed()) {
+      ParallelRun::subFinished(*sub, run);  // it could not begin: it counts as failed
+    } else {
+      context->submit({&ParallelRun::runSub, sub.get()});
+    }
+  }
+  bool complete_now = false;
+  {
+    std::lock_guard lock(run->mutex);
+    run->producing = false;
+    if (run->finished == run->subs.size()) {
+      run->closed = true;
+      complete_now = true;
+    }
+  }
+  if (complete_now) {
+    Status r = run->complete(run->done);
+    run->release();
+    return r;
+  }
+  if (options_.timeoutMillis > 0) {
+    // Scheduled under the lock, so a completion cannot miss the timer it must cancel.
+    std::lock_guard lock(run->mutex);
+    if (!run->closed) {
+      run->refs.fetch_add(1, std::memory_order_relaxed);
+      run->timer = context->scheduler().scheduleAfter(
+          std::chrono::milliseconds(options_.timeoutMillis), {&ParallelRun::timedOut, run});
+      if (run->timer == 0) run->release();
+    }
+  }
+  run->release();
+  return Status::Suspend;
+}
+
+Result<FanOutOptions> AggregationOptionsModel::compile(RouteCompiler& compiler,
+                                                       const StepModel& step,
+                                                       bool useOriginalByDefault) const {
+  FanOutOptions o;
+  o.strategy = strategy;
+  if (!strategyRef.empty()) {
+    o.strategy = compiler.context().aggregationStrategyByName(strategyRef);
+    if (!o.strategy) o.strategy = AggregationStrategies::byClassName(strategyRef);
+    if (!o.strategy) {
+      std::string known;
+      for (std::string_view n : AggregationStrategies::classNames()) {
+        known += known.empty() ? "" : ", ";
+        known += n;
+      }
+      return compiler.error(
+          step, makeError(ErrorCode::InvalidRoute,
+                          fmt::format("no aggregation strategy bound as '{}' (bind one with "
+                                      "Context::bindAggregationStrategy, or name one of: {})",
+                                      strategyRef, known)));
+    }
+  }
+  if (!o.strategy && useOriginalByDefault) o.useOriginal = true;
+  if (timeoutMillis < 0) {
+    return compiler.error(step, makeError(ErrorCode::InvalidRoute,
+                                          fmt::format("timeout must not be negative, not {}",
+                                                      timeoutMillis)));
+  }
+  o.parallelProcessing = parallelProcessing;
+  o.stopOnException = stopOnException;
+  o.timeoutMillis = timeoutMillis;
+  o.shareUnitOfWork = shareUnitOfWork;
+  return o;
+}
+
+}  // namespace dromedary::eip

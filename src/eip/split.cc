@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: Apache-2.0
+// split(expression): each item runs the split's steps as a sub-exchange of its own, with
+// Camel's CamelSplitIndex, CamelSplitSize and CamelSplitComplete properties.
+//
+// Items are taken from the value in place: a list's elements one by one, a text's tokens
+// by scanning it (nothing is built up front, whether or not `streaming` is set). Without
+// `streaming`, a tokenized text is scanned once more first to count its tokens, so that
+// every item knows CamelSplitSize, as in Camel; with it, only the last item does.
+#include <string_view>
+
+#include <re2/re2.h>
+
+#include <fmt/format.h>
+
+#include "eip/fan_out.h"
+#include "eip/models.h"
+
+namespace dromedary::eip {
+
+using detail::FanOutState;
+
+namespace {
+
+constexpr std::string_view kSplitIndex = "CamelSplitIndex";
+constexpr std::string_view kSplitSize = "CamelSplitSize";
+constexpr std::string_view kSplitComplete = "CamelSplitComplete";
+constexpr size_t kEnd = std::string_view::npos;
+
+std::string_view textOf(const Value& v) noexcept {
+  if (v.isString()) return v.getString();
+  if (v.isBytes()) return v.getBytes().view();
+  return {};
+}
+
+// Cuts a text into tokens, from a position, without copying it.
+class TokenScanner {
+ public:
+  explicit TokenScanner(const Tokenizer& t) : token_(t.token), group_(t.group > 1 ? t.group : 1) {
+    if (t.regex) regex_ = std::make_unique<RE2>(t.token);
+  }
+
+  // The token (or group of tokens) starting at `cursor`; moves `cursor` past it and its
+  // delimiter, to kEnd after the last one (a trailing delimiter ends the text).
+  std::string_view next(std::string_view text, size_t& cursor) const noexcept {
+    const size_t start = cursor;
+    size_t end = start;
+    for (int i = 0; i < group_ && cursor != kEnd; ++i) {
+      size_t at, len;
+      find(text, cursor, at, len);
+      if (at == kEnd) {
+        end = text.size();
+        cursor = kEnd;
+      } else {
+        end = at;
+        cursor = at + len;
+        if (cursor >= text.size()) cursor = kEnd;
+      }
+    }
+    return text.substr(start, end - start);
+  }
+
+  // Moves `cursor` past one token (not a group): skipFirst.
+  void skipOne(std::string_view text, size_t& cursor) const noexcept {
+    size_t at, len;
+    find(text, cursor, at, len);
+    cursor = at == kEnd || at + len >= text.size() ? kEnd : at + len;
+  }
+
+  // The items left from `cursor`.
+  size_t count(std::string_view text, size_t cursor) const noexcept {
+    size_t n = 0;
+    while (cursor != kEnd) {
+      next(text, cursor);
+      ++n;
+    }
+    return n;
+  }
+
+ private:
+  void find(std::string_view text, size_t from, size_t& at, size_t& len) const noexcept {
+    if (regex_) {
+      re2::StringPiece match;
+      re2::StringPiece input(text.data(), text.size());
+      // An empty match would never advance: such a pattern does not cut.
+      if (regex_->Match(input, from, text.size(), RE2::UNANCHORED, &match, 1) &&
+          !match.empty()) {
+        at = static_cast<size_t>(match.data() - text.data());
+        len = match.size();
+        return;
+      }
+      at = kEnd;
+      len = 0;
+      return;
+    }
+    at = token_.empty() ? kEnd : text.find(token_, from);
+    len = token_.size();
+  }
+
+  std::string token_;
+  int group_;
+  std::unique_ptr<RE2> regex_;
+};
+
+class SplitStep final : public FanOutStep {
+ public:
+  SplitStep(FanOutOptions options, std::unique_ptr<Expression> expression,
+            std::optional<Tokenizer> tokenizer, bool streaming, const detail::Block& body)
+      : FanOutStep(std::move(options), true),
+        expression_(std::move(expression)),
+        tokenizer_(std::move(tokenizer)),
+        streaming_(streaming),
+        body_(body),
+        scanner_(tokenizer_ ? *tokenizer_ : defaultTokenizer()) {}
+
+
+ protected:
+  Status begin(Exchange& input, FanOutState& s) noexcept override {
+    const Value* v = expression_->evaluate(input, s.items);
+    if (!v) return Status::Fail;
+    s.source = v;
+    if (!tokenizer_ && !v->isString() && !v->isBytes()) {
+      if (v->isList()) {
+        s.size = v->getList().size();
+      } else if (v->isMap()) {
+        s.size = v->getMap().size();
+      } else {
+        s.size = v->isNull() ? 0 : 1;  // any other value is one item
+      }
+      s.sized = true;
+      return Status::Continue;
+    }
+    // Text: cut into tokens (a plain text splits on commas, as in Camel).
+    if (!v->isString() && !v->isBytes()) {
+      try {
+        std::string text;
+        v->appendTo(text);
+        s.items = Value(std::move(text));
+      } catch (...) {
+        input.setException(std::current_exception());
+        return Status::Fail;
+      }
+      s.source = &s.items;
+    }
+    std::string_view text = textOf(*s.source);
+    s.cursor = text.empty() ? kEnd : 0;
+    if (tokenizer_ && tokenizer_->skipFirst && s.cursor != kEnd) scanner_.skipOne(text, s.cursor);
+    if (!streaming_) {
+      s.size = scanner_.count(text, s.cursor);
+      s.sized = true;
+    }
+    return Status::Continue;
+  }
+
+  FanOutWork next(Exchange&, FanOutState& s, Exchange& sub) noexcept override {
+    const Value& source = *s.source;
+    bool last;
+    try {
+      if (source.isString() || source.isBytes()) {
+        if (s.cursor == kEnd) return {};
+        sub.message().setBody(scanner_.next(textOf(source), s.cursor));
+        last = s.cursor == kEnd;
+      } else {
+        if (s.index >= s.size) return {};
+        if (source.isList()) {
+          sub.message().setBody(source.getList()[s.index]);
+        } else if (source.isMap()) {
+          const auto& entry = source.getMap()[s.index];
+          sub.message().setBody(Value(ValueMap{entry}));
+        } else {
+          sub.message().setBody(source);
+        }
+        last = s.index + 1 == s.size;
+      }
+      Headers& props = sub.properties();
+      props.slot(kSplitIndex) = static_cast<int64_t>(s.index);
+      ++s.index;
+      if (s.sized || last) props.slot(kSplitSize) = static_cast<int64_t>(s.sized ? s.size : s.index);
+      props.slot(kSplitComplete) = last;
+    } catch (...) {
+      sub.setException(std::current_exception());  // this item fails; the split goes on
+    }
+    return {&body_};
+  }
+
+ private:
+  static const Tokenizer& defaultTokenizer() {
+    static const Tokenizer comma;
+    return comma;
+  }
+
+  std::unique_ptr<Expression> expression_;
+  std::optional<Tokenizer> tokenizer_;
+  bool streaming_;
+  const detail::Block& body_;
+  TokenScanner scanner_;
+};
+
+}  // namespace
+
+std::string SplitModel::describe() const {
+  if (tokenizer) {
+    return fmt::format("split[tokenize({}{})]", tokenizer->token, tokenizer->regex ? ", regex" : "");
+  }
+  return "split[" + expression.describe() + "]";
+}
+
+Result<std::unique_ptr<Step>> SplitModel::compile(RouteCompiler& compiler) const {
+  std::unique_ptr<Expression> e;
+  if (tokenizer && tokenizer->text) {
+    auto c = tokenizer->text->compile(compiler.context());
+    if (!c) return compiler.error(*this, c.error());
+    e = std::move(*c);
+  } else {
+    auto c = expression.compile(compiler.context());
+    if (!c) return compiler.error(*this, c.error());
+    e = std::move(*c);
+  }
+  if (tokenizer) {
+    if (tokenizer->token.empty()) {
+      return compiler.error(*this, makeError(ErrorCode::InvalidRoute, "tokenize needs a token"));
+    }
+    if (tokenizer->group < 0) {
+      return compiler.error(*this, makeError(ErrorCode::InvalidRoute,
+                                             fmt::format("group must not be negative, not {}",
+                                                         tokenizer->group)));
+    }
+    if (tokenizer->regex) {
+      RE2 check(tokenizer->token, RE2::Quiet);
+      if (!check.ok()) {
+        return compiler.error(*this, makeError(ErrorCode::InvalidExpression,
+                                               fmt::format("invalid tokenize regex '{}': {}",
+                                                           tokenizer->token, check.error())));
+      }
+    }
+  }
+  auto options = this->options.compile(compiler, *this, true);
+  if (!options) return options.error();
+  auto block = compiler.compileBlock(body);
+  if (!block) return block.error();
+  return std::unique_ptr<Step>(new SplitStep(std::move(*options), std::move(e), tokenizer,
+                                             this->options.streaming, **block));
+}
+
+}  // namespace dromedary::eip

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: Apache-2.0
+// RouteDefinition's splitting and composing EIPs: split, multicast, recipientList,
+// routingSlip, dynamicRouter, wireTap, pipeline, loop, and the options that follow them.
+#include <dromedary/engine/route_builder.h>
+
+#include "engine/route_scope.h"
+
+namespace dromedary {
+
+using detail::BlockModel;
+using detail::StepModel;
+
+RouteDefinition& RouteDefinition::openBlock(std::unique_ptr<StepModel> step, BlockModel* body) {
+  BlockModel* block = currentBlock();
+  if (!block) return *this;
+  lastEip_ = step.get();
+  block->steps.push_back(std::move(step));
+  scopes_.push_back({Scope::Block, body, nullptr});
+  return *this;
+}
+
+template <class Model>
+Model* RouteDefinition::lastOf(const char* option) {
+  if (auto* m = dynamic_cast<Model*>(lastEip_)) return m;
+  misuse(std::string(option) + "() needs a step it applies to before it");
+  return nullptr;
+}
+
+namespace {
+eip::AggregationOptionsModel* optionsOf(StepModel* step) {
+  if (auto* s = dynamic_cast<eip::SplitModel*>(step)) return &s->options;
+  if (auto* m = dynamic_cast<eip::MulticastModel*>(step)) return &m->options;
+  if (auto* r = dynamic_cast<eip::RecipientListModel*>(step)) return &r->options;
+  return nullptr;
+}
+}  // namespace
+
+RouteDefinition& RouteDefinition::split(ExpressionDefinition expression) {
+  auto step = std::make_unique<eip::SplitModel>(std::move(expression));
+  BlockModel* body = &step->body;
+  return openBlock(std::move(step), body);
+}
+
+RouteDefinition& RouteDefinition::split(ExpressionDefinition expression,
+                                        std::shared_ptr<AggregationStrategy> strategy) {
+  split(std::move(expression));
+  return aggregationStrategy(std::move(strategy));
+}
+
+RouteDefinition& RouteDefinition::split(Tokenizer tokenizer) {
+  auto step = std::make_unique<eip::SplitModel>(body());
+  step->tokenizer = std::move(tokenizer);
+  BlockModel* block = &step->body;
+  return openBlock(std::move(step), block);
+}
+
+RouteDefinition& RouteDefinition::split(Tokenizer tokenizer,
+                                        std::shared_ptr<AggregationStrategy> strategy) {
+  split(std::move(tokenizer));
+  return aggregationStrategy(std::move(strategy));
+}
+
+RouteDefinition& RouteDefinition::multicast() {
+  auto step = std::make_unique<eip::MulticastModel>();
+  BlockModel* body = &step->body;
+  return openBlock(std::move(step), body);
+}
+
+RouteDefinition& RouteDefinition::multicast(std::shared_ptr<AggregationStrategy> strategy) {
+  multicast();
+  return aggregationStrategy(std::move(strategy));
+}
+
+RouteDefinition& RouteDefinition::pipeline() {
+  auto step = std::make_unique<eip::PipelineModel>();
+  BlockModel* body = &step->body;
+  StepModel* keep = lastEip_;
+  openBlock(std::move(step), body);
+  lastEip_ = keep;  // options after a pipeline still mean the multicast around it
+  return *this;
+}
+
+RouteDefinition& RouteDefinition::recipientList(ExpressionDefinition expression,
+                                                std::string delimiter) {
+  auto step = std::make_unique<eip::RecipientListModel>(std::move(expression));
+  step->delimiter = std::move(delimiter);
+  lastEip_ = step.get();
+  return add(std::move(step));
+}
+
+RouteDefinition& RouteDefinition::routingSlip(ExpressionDefinition expression,
+                                              std::string delimiter) {
+  auto step = std::make_unique<eip::RoutingSlipModel>(false, std::move(expression));
+  step->delimiter = std::move(delimiter);
+  lastEip_ = step.get();
+  return add(std::move(step));
+}
+
+RouteDefinition& RouteDefinition::dynamicRouter(ExpressionDefinition expression) {
+  auto step = std::make_unique<eip::RoutingSlipModel>(true, std::move(expression));
+  lastEip_ = step.get();
+  return add(std::move(step));
+}
+
+RouteDefinition& RouteDefinition::wireTap(std::string uri) {
+  auto step = std::make_unique<eip::WireTapModel>();
+  step->uri = std::move(uri);
+  return add(std::move(step));
+}
+
+RouteDefinition& RouteDefinition::loop(ExpressionDefinition count) {
+  auto step = std::make_unique<eip::LoopModel>(std::move(count));
+  BlockModel* body = &step->body;
+  return openBlock(std::move(step), body);
+}
+
+RouteDefinition& RouteDefinition::loop(int64_t count) { return loop(constant(Value(count))); }
+
+RouteDefinition& RouteDefinition::loopDoWhile(PredicateDefinition predicate) {
+  auto step = std::make_unique<eip::LoopModel>(constant(Value(int64_t{0})));
+  step->whilePredicate = std::move(predicate);
+  BlockModel* body = &step->body;
+  return openBlock(std::move(step), body);
+}
+
+RouteDefinition& RouteDefinition::aggregationStrategy(
+    std::shared_ptr<AggregationStrategy> strategy) {
+  if (auto* o = optionsOf(lastEip_)) {
+    o->strategy = std::move(strategy);
+    o->strategyRef.clear();
+  } else {
+    misuse("aggregationStrategy() needs a split, multicast or recipientList before it");
+  }
+  return *this;
+}
+
+RouteDefinition& RouteDefinition::aggregationStrategyRef(std::string name) {
+  if (auto* o = optionsOf(lastEip_)) {
+    o->strategyRef = std::move(name);
+    o->strategy = nullptr;
+  } else {
+    misuse("aggregationStrategyRef() needs a split, multicast or recipientList before it");
+  }
+  return *this;
+}
+
+#define DROMEDARY_FAN_OUT_FLAG(method, field)                                           \
+  RouteDefinition& RouteDefinition::method(bool value) {                                \
+    if (auto* o = optionsOf(lastEip_)) {                                                \
+      o->field = value;                                                                 \
+    } else {                                                                            \
+      misuse(#method "() needs a split, multicast or recipientList before it");         \
+    }                                                                                   \
+    return *this;                                                                       \
+  }
+DROMEDARY_FAN_OUT_FLAG(parallelProcessing, parallelProcessing)
+DROMEDARY_FAN_OUT_FLAG(stopOnException, stopOnException)
+DROMEDARY_FAN_OUT_FLAG(shareUnitOfWork, shareUnitOfWork)
+#undef DROMEDARY_FAN_OUT_FLAG
+
+RouteDefinition& RouteDefinition::streaming(bool value) {
+  if (auto* s = lastOf<eip::SplitModel>("streaming")) s->options.streaming = value;
+  return *this;
+}
+
+RouteDefinition& RouteDefinition::timeout(std::chrono::milliseconds timeout) {
+  if (auto* o = optionsOf(lastEip_)) {
+    o->timeoutMillis = timeout.count();
+  } else {
+    misuse("timeout() needs a split, multicast or recipientList before it");
+  }
+  return *this;
+}
+
+RouteDefinition& RouteDefinition::ignoreInvalidEndpoints(bool ignore) {
+  if (auto* r = dynamic_cast<eip::RecipientListModel*>(lastEip_)) {
+    r->ignoreInvalidEndpoints = ignore;
+  } else if (auto* s = lastOf<eip::RoutingSlipModel>("ignoreInvalidEndpoints")) {
+    s->ignoreInvalidEndpoints = ignore;
+  }
+  return *this;
+}
+
+RouteDefinition& RouteDefinition::cacheSize(int size) {
+  if (auto* r = lastOf<eip::RecipientListModel>("cacheSize")) r->cacheSize = size;
+  return *this;
+}
+
+RouteDefinition& RouteDefinition::copy(bool copy) {
+  if (auto* l = lastOf<eip::LoopModel>("copy")) l->copy = copy;
+  return *this;
+}
+
+}  // namespace dromedary
