@@ -20,6 +20,8 @@ CAMEL = {
     "to_dynamic_overhead": (49, 216, "normalizeUri per toD exchange"),
     "convert_user_type": (895, 1480, "convertTo(LoggingLevel, \"INFO\")"),
     "mt_10": (1e9 / 942e3, None, "10 nodes, 1 thread, no management: 942k ops/s"),
+    "split_100": (34000, 103944, "split of 100 items, sequential"),
+    "multicast_3": (None, 6704, "multicast to 3"),
     "simple_ognl": (361, 3800, "${body.name}: BeanExpression + exchange copy per call"),
     "simple_date": (532, 2000, "${date:now:pattern}: SimpleDateFormat per call"),
 }

@@ -96,6 +96,42 @@ class Typical final : public RoutingRun {
 };
 DROMEDARY_SCENARIO("typical", Typical);
 
+// split_100: a 100-item list into one no-op processor, sequential (Camel: 34 us, 104 KB).
+class Split100 final : public RoutingRun {
+ public:
+  Split100() : RoutingRun([this](RouteBuilder& b) { split100Route(b, noop_); }) {}
+  void once() override { check(producer_.sendBody("direct:split", items_).has_value(), "send"); }
+
+ private:
+  Value items_ = hundredItems();
+};
+DROMEDARY_SCENARIO("split_100", Split100);
+
+// split_100_streaming_tokenize: a 100-line text, tokenized and streamed.
+class Split100Tokenize final : public RoutingRun {
+ public:
+  Split100Tokenize() : RoutingRun([this](RouteBuilder& b) { splitTokenizeRoute(b, noop_); }) {}
+  void once() override { check(producer_.sendBody("direct:lines", lines_).has_value(), "send"); }
+
+ private:
+  Value lines_ = hundredLines();
+};
+DROMEDARY_SCENARIO("split_100_streaming_tokenize", Split100Tokenize);
+
+// multicast_3: three no-op branches, a copy of a small message each (Camel: 6,704 B).
+class Multicast3 final : public RoutingRun {
+ public:
+  Multicast3() : RoutingRun([this](RouteBuilder& b) { multicast3Route(b, noop_); }) {}
+  void once() override {
+    check(producer_.sendBodyAndHeaders("direct:multicast", "order-1", headers_).has_value(),
+          "send");
+  }
+
+ private:
+  Headers headers_{{"type", "order"}, {"amount", 500}};
+};
+DROMEDARY_SCENARIO("multicast_3", Multicast3);
+
 // remove_headers_pattern: 12 headers, removeHeaders("Camel*"); includes setting the 12.
 class RemoveHeadersPattern final : public RoutingRun {
  public:

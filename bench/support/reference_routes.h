@@ -99,4 +99,31 @@ inline void fillSimpleMessage(Exchange& ex, bool map_body) {
   }
 }
 
+// split_100: a 100-item list split into one no-op processor, sequential.
+inline void split100Route(RouteBuilder& b, const std::shared_ptr<Processor>& noop) {
+  b.from("direct:split").split(body()).process(noop).end();
+}
+
+// split_100_streaming_tokenize: a 100-line text, tokenized on newlines, streaming.
+inline void splitTokenizeRoute(RouteBuilder& b, const std::shared_ptr<Processor>& noop) {
+  b.from("direct:lines").split(tokenize("\n")).streaming().process(noop).end();
+}
+
+// multicast_3: three branches, each a no-op processor; the last one's result goes on.
+inline void multicast3Route(RouteBuilder& b, const std::shared_ptr<Processor>& noop) {
+  b.from("direct:multicast").multicast().process(noop).process(noop).process(noop).end();
+}
+
+inline Value hundredItems() {
+  ValueList list;
+  for (int i = 0; i < 100; ++i) list.push_back(Value("item-" + std::to_string(i)));
+  return Value(std::move(list));
+}
+
+inline Value hundredLines() {
+  std::string text;
+  for (int i = 0; i < 100; ++i) text += "line-" + std::to_string(i) + "\n";
+  return Value(std::move(text));
+}
+
 }  // namespace dromedary::bench

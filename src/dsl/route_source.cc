@@ -60,6 +60,34 @@ const std::vector<StepSpec>& stepSpecs() {
        Expr::None, false},
       {"process", {"ref", "id", "description"}, {"ref"}, Expr::None, false},
       {"doTry", {"id", "description"}, {}, Expr::None, true},
+      {"split",
+       {"streaming", "parallelProcessing", "stopOnException", "aggregationStrategy",
+        "strategyRef", "timeout", "shareUnitOfWork", "id", "description"},
+       {},
+       Expr::Required,
+       true},
+      {"multicast",
+       {"parallelProcessing", "stopOnException", "aggregationStrategy", "strategyRef",
+        "timeout", "shareUnitOfWork", "id", "description"},
+       {},
+       Expr::None,
+       true},
+      {"recipientList",
+       {"delimiter", "ignoreInvalidEndpoints", "cacheSize", "parallelProcessing",
+        "stopOnException", "aggregationStrategy", "strategyRef", "timeout", "shareUnitOfWork",
+        "id", "description"},
+       {},
+       Expr::Required,
+       false},
+      {"routingSlip", {"uriDelimiter", "ignoreInvalidEndpoints", "cacheSize", "id", "description"},
+       {}, Expr::Required, false},
+      {"dynamicRouter",
+       {"uriDelimiter", "ignoreInvalidEndpoints", "cacheSize", "id", "description"}, {},
+       Expr::Required, false},
+      {"wireTap", {"uri", "copy", "dynamicUri", "id", "description"}, {"uri"}, Expr::None, false},
+      {"loop", {"copy", "doWhile", "breakOnShutdown", "id", "description"}, {}, Expr::Required,
+       true},
+      {"pipeline", {"id", "description"}, {}, Expr::None, true},
   };
   return specs;
 }
@@ -196,8 +224,14 @@ class Translator {
   Result<ExpressionDefinition> expression(const ExpressionSource& e) {
     const auto& languages = expressionLanguages();
     if (std::find(languages.begin(), languages.end(), e.language) == languages.end()) {
+      std::vector<std::string_view> general(languages.begin(), languages.end());
+      std::erase(general, std::string_view("tokenize"));  // split's own
       return fileError(e.where, fmt::format("unknown language '{}'", e.language),
-                       suggestion(e.language, languages));
+                       suggestion(e.language, general));
+    }
+    if (e.language == "tokenize") {
+      return fileError(e.where, "tokenize cuts a split's text; it is not an expression here",
+                       "write it as simple, constant, header or exchangeProperty");
     }
     if (e.language == "simple") return simple(e.text);
     if (e.language == "constant") return constant(Value(e.text));
@@ -270,7 +304,13 @@ class Translator {
     }
     DROMEDARY_TRY_VOID(validate(s, *spec));
     std::optional<ExpressionDefinition> expr;
-    if (s.expression) {
+    if (s.expression && s.expression->language == "tokenize") {
+      if (s.kind != "split") {
+        return fileError(s.expression->where,
+                         fmt::format("tokenize cuts a split's text; {} takes simple, constant, "
+                                     "header or exchangeProperty", s.kind));
+      }
+    } else if (s.expression) {
       DROMEDARY_TRY(e, expression(*s.expression));
       expr = std::move(e);
     }
@@ -322,6 +362,47 @@ class Translator {
     } else if (k == "filter") {
       def.filter(*expr);
       place(def, s);
+      DROMEDARY_TRY_VOID(steps(def, s.steps));
+      def.end();
+      return {};
+    } else if (k == "split") {
+      return split(def, s, expr);
+    } else if (k == "multicast" || k == "pipeline") {
+      k == "multicast" ? def.multicast() : def.pipeline();
+      place(def, s);
+      if (k == "multicast") DROMEDARY_TRY_VOID(aggregationOptions(def, s));
+      DROMEDARY_TRY_VOID(steps(def, s.steps));
+      def.end();
+      return {};
+    } else if (k == "recipientList") {
+      std::string delimiter = ",";
+      if (const Scalar* d = attribute(s.attributes, "delimiter")) {
+        DROMEDARY_TRY(v, resolve(*d));
+        delimiter = v;
+      }
+      def.recipientList(*expr, delimiter);
+      place(def, s);
+      DROMEDARY_TRY_VOID(aggregationOptions(def, s));
+      DROMEDARY_TRY_VOID(endpointOptions(def, s, true));
+      return {};
+    } else if (k == "routingSlip" || k == "dynamicRouter") {
+      std::string delimiter = ",";
+      if (const Scalar* d = attribute(s.attributes, "uriDelimiter")) {
+        DROMEDARY_TRY(v, resolve(*d));
+        delimiter = v;
+      }
+      k == "routingSlip" ? def.routingSlip(*expr, delimiter) : def.dynamicRouter(*expr);
+      place(def, s);
+      return endpointOptions(def, s, false);
+    } else if (k == "wireTap") {
+      DROMEDARY_TRY(uri, text(s, "uri"));
+      def.wireTap(uri);
+    } else if (k == "loop") {
+      DROMEDARY_TRY(do_while, flag(s, "doWhile"));
+      do_while ? def.loopDoWhile(*expr) : def.loop(*expr);
+      place(def, s);
+      DROMEDARY_TRY(copy, flag(s, "copy"));
+      if (copy) def.copy();
       DROMEDARY_TRY_VOID(steps(def, s.steps));
       def.end();
       return {};
@@ -645,6 +726,121 @@ class Translator {
     return *n;
   }
 
+  // --- split, multicast, recipientList ---------------------------------------------------
+
+  Result<void> split(RouteDefinition& def, const StepSource& s,
+                     const std::optional<ExpressionDefinition>& expr) {
+    if (expr) {
+      def.split(*expr);
+    } else {
+      DROMEDARY_TRY(t, tokenizer(*s.expression));
+      def.split(std::move(t));
+    }
+    place(def, s);
+    DROMEDARY_TRY(streaming, flag(s, "streaming"));
+    if (streaming) def.streaming();
+    DROMEDARY_TRY_VOID(aggregationOptions(def, s));
+    DROMEDARY_TRY_VOID(steps(def, s.steps));
+    def.end();
+    return {};
+  }
+
+  // tokenize: {token, regex, group, skipFirst} (YAML keys or XML attributes).
+  Result<Tokenizer> tokenizer(const ExpressionSource& e) {
+    Tokenizer t;
+    bool has_token = false;
+    static const std::vector<std::string_view> kKeys = {"token", "regex", "group", "skipFirst",
+                                                        "id", "trim"};
+    for (const auto& [key, scalar] : e.options) {
+      DROMEDARY_TRY(v, resolve(scalar));
+      if (key == "token") {
+        t.token = v;
+        has_token = true;
+      } else if (key == "regex" || key == "skipFirst") {
+        if (v != "true" && v != "false") {
+          return fileError(scalar.where, fmt::format("{} must be true or false, not '{}'", key, v));
+        }
+        (key == "regex" ? t.regex : t.skipFirst) = v == "true";
+      } else if (key == "group") {
+        auto n = parseInteger(v);
+        if (!n || *n < 0) {
+          return fileError(scalar.where,
+                           fmt::format("group must be a whole number of tokens, not '{}'", v));
+        }
+        t.group = static_cast<int>(*n);
+      } else if (key != "id" && key != "trim") {
+        return fileError(scalar.where, fmt::format("unknown key '{}' in tokenize", key),
+                         suggestion(key, kKeys));
+      }
+    }
+    if (!has_token && !e.text.empty()) {
+      t.token = e.text;
+      has_token = true;
+    }
+    if (!has_token) return fileError(e.where, "tokenize needs 'token'");
+    if (!t.regex) {
+      // Route files write control characters escaped (token="\n" in XML has no newline).
+      std::string token;
+      for (size_t i = 0; i < t.token.size(); ++i) {
+        char c = t.token[i];
+        if (c == '\\' && i + 1 < t.token.size()) {
+          char n = t.token[i + 1];
+          if (n == 'n' || n == 'r' || n == 't') {
+            token += n == 'n' ? '\n' : n == 'r' ? '\r' : '\t';
+            ++i;
+            continue;
+          }
+        }
+        token += c;
+      }
+      t.token = std::move(token);
+    }
+    return t;
+  }
+
+  Result<void> aggregationOptions(RouteDefinition& def, const StepSource& s) {
+    for (std::string_view key : {"aggregationStrategy", "strategyRef"}) {
+      if (const Scalar* a = attribute(s.attributes, key)) {
+        DROMEDARY_TRY(v, resolve(*a));
+        std::string name = v.starts_with("#bean:") ? v.substr(6) : v;
+        if (!context_.aggregationStrategyByName(name) &&
+            !AggregationStrategies::byClassName(name)) {
+          std::vector<std::string_view> known = AggregationStrategies::classNames();
+          return fileError(a->where, fmt::format("no aggregation strategy '{}'", name),
+                           fmt::format("bind one with Context::bindAggregationStrategy(\"{}\", "
+                                       "...) or name one of: {}",
+                                       name, fmt::join(known, ", ")));
+        }
+        def.aggregationStrategyRef(name);
+      }
+    }
+    DROMEDARY_TRY(parallel, flag(s, "parallelProcessing"));
+    if (parallel) def.parallelProcessing();
+    DROMEDARY_TRY(stop, flag(s, "stopOnException"));
+    if (stop) def.stopOnException();
+    DROMEDARY_TRY(share, flag(s, "shareUnitOfWork"));
+    if (share) def.shareUnitOfWork();
+    DROMEDARY_TRY(timeout, number(s, "timeout", 0));
+    if (timeout < 0) {
+      return fileError(attribute(s.attributes, "timeout")->where,
+                       fmt::format("timeout must not be negative, not {}", timeout));
+    }
+    if (timeout > 0) def.timeout(std::chrono::milliseconds(timeout));
+    return {};
+  }
+
+  Result<void> endpointOptions(RouteDefinition& def, const StepSource& s, bool cache) {
+    DROMEDARY_TRY(ignore, flag(s, "ignoreInvalidEndpoints"));
+    if (ignore) def.ignoreInvalidEndpoints();
+    DROMEDARY_TRY(size, number(s, "cacheSize", 1000));
+    if (size == 0 || size < -1) {
+      return fileError(attribute(s.attributes, "cacheSize")->where,
+                       fmt::format("cacheSize must be -1 or at least 1, not {}", size));
+    }
+    if (cache) def.cacheSize(static_cast<int>(size));
+    return {};
+  }
+
   Result<bool> flag(const StepSource& s, std::string_view key) {
     const Scalar* a = attribute(s.attributes, key);
     if (!a) return false;
@@ -757,7 +953,7 @@ std::string suggestion(std::string_view word, const std::vector<std::string_view
 
 const std::vector<std::string_view>& expressionLanguages() {
   static const std::vector<std::string_view> languages = {"simple", "constant", "header",
-                                                          "exchangeProperty"};
+                                                          "exchangeProperty", "tokenize"};
   return languages;
 }
 

@@ -25,9 +25,10 @@ struct Scalar {
 };
 
 struct ExpressionSource {
-  std::string language;  ///< simple, constant, header, exchangeProperty
+  std::string language;  ///< simple, constant, header, exchangeProperty, tokenize
   std::string text;
   SourceRef where;
+  std::vector<std::pair<std::string, Scalar>> options;  ///< tokenize: token, regex, group ...
 };
 
 struct StepSource {

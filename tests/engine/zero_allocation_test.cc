@@ -54,6 +54,41 @@ TEST(ZeroAllocationTest, FailingTwiceThenRedelivered) {
   EXPECT_EQ(allocationsPerSend(h, "direct:flaky", nullptr), 0u);
 }
 
+// Split and multicast: the sub-exchanges are reused from item to item and from exchange to
+// exchange (kept with the pooled exchange), so the steady state allocates nothing either.
+uint64_t allocationsPerBodySend(RouteHarness& h, std::string_view uri, const Value& body) {
+  auto send = [&] {
+    auto r = h.producer.sendBody(uri, body);
+    EXPECT_TRUE(r) << r.error().message;
+  };
+  for (int i = 0; i < 100; ++i) send();
+  AllocationScope scope;
+  for (int i = 0; i < 1000; ++i) send();
+  return scope.allocations();
+}
+
+TEST(ZeroAllocationTest, SplitOfAHundredItems) {
+  RouteHarness h;
+  auto noop = std::make_shared<NoOp>();
+  h.start([&](RouteBuilder& b) { bench::split100Route(b, noop); });
+  EXPECT_EQ(allocationsPerBodySend(h, "direct:split", bench::hundredItems()), 0u);
+}
+
+TEST(ZeroAllocationTest, StreamingTokenizedSplit) {
+  RouteHarness h;
+  auto noop = std::make_shared<NoOp>();
+  h.start([&](RouteBuilder& b) { bench::splitTokenizeRoute(b, noop); });
+  EXPECT_EQ(allocationsPerBodySend(h, "direct:lines", bench::hundredLines()), 0u);
+}
+
+TEST(ZeroAllocationTest, MulticastOfASmallMessage) {
+  RouteHarness h;
+  auto noop = std::make_shared<NoOp>();
+  h.start([&](RouteBuilder& b) { bench::multicast3Route(b, noop); });
+  Headers headers{{"type", "order"}, {"amount", 500}};
+  EXPECT_EQ(allocationsPerSend(h, "direct:multicast", &headers), 0u);
+}
+
 TEST(ZeroAllocationTest, TypicalRouteOfBuiltinSteps) {
   RouteHarness h;
   auto noop = std::make_shared<NoOp>();

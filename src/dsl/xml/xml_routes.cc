@@ -248,7 +248,7 @@ class XmlReader {
     }
     s.predicates.emplace_back(std::string(localName(node)),
                               ExpressionSource{std::string(localName(language)),
-                                               language.child_value(), at(language)});
+                                               language.child_value(), at(language), {}});
     return {};
   }
 
@@ -323,7 +323,12 @@ class XmlReader {
         DROMEDARY_TRY(f, step(child));
         s.finally.push_back(std::move(f));
       } else if (isLanguage(name) && !s.expression && s.steps.empty() && s.whens.empty()) {
-        s.expression = ExpressionSource{std::string(name), child.child_value(), at(child)};
+        s.expression = ExpressionSource{std::string(name), child.child_value(), at(child), {}};
+        if (name == "tokenize") {  // <tokenize token="\n" group="10"/>: options as attributes
+          for (pugi::xml_attribute a : child.attributes()) {
+            s.expression->options.emplace_back(a.name(), Scalar{a.value(), at(child, a)});
+          }
+        }
       } else if (name == "expressionDefinition" || name == "language") {
         return fileError(at(child), fmt::format("<{}> is not supported", name),
                          "write the expression as <simple>, <constant>, <header> or "

@@ -207,7 +207,7 @@ class YamlReader {
   // The short forms: `to: uri`, `toD: uri`, `log: message`, `convertBodyTo: Type`,
   // `removeHeader(s): name`, `stop: {}`.
   static std::string_view shortKey(std::string_view kind) {
-    if (kind == "to" || kind == "toD") return "uri";
+    if (kind == "to" || kind == "toD" || kind == "wireTap") return "uri";
     if (kind == "log") return "message";
     if (kind == "convertBodyTo") return "type";
     if (kind == "removeHeader" || kind == "removeProperty") return "name";
@@ -301,12 +301,33 @@ class YamlReader {
       }
       auto inner = *value.begin();
       std::string language = inner.first.as<std::string>();
+      if (language == "tokenize") return tokenize(inner.first, inner.second, s);
       DROMEDARY_TRY(text, expressionText(inner.second, language));
-      s.expression = ExpressionSource{language, text, at(inner.first)};
+      s.expression = ExpressionSource{language, text, at(inner.first), {}};
       return {};
     }
+    if (key == "tokenize") return tokenize(key_node, value, s);
     DROMEDARY_TRY(text, expressionText(value, key));
-    s.expression = ExpressionSource{key, text, at(key_node)};
+    s.expression = ExpressionSource{key, text, at(key_node), {}};
+    return {};
+  }
+
+  // `tokenize: "\n"` or `tokenize: {token: "\n", group: 10, regex: false, skipFirst: true}`.
+  Result<void> tokenize(const YAML::Node& key_node, const YAML::Node& value, StepSource& s) {
+    ExpressionSource e{"tokenize", {}, at(key_node), {}};
+    if (value.IsScalar()) {
+      e.text = value.Scalar();
+    } else if (value.IsMap()) {
+      for (const auto& kv : value) {
+        std::string key = kv.first.as<std::string>();
+        DROMEDARY_TRY(v, scalar(kv.second, key));
+        v.where = at(kv.first);
+        e.options.emplace_back(key, std::move(v));
+      }
+    } else {
+      return fileError(at(value), "tokenize needs its token", "e.g. tokenize: {token: \"\\n\"}");
+    }
+    s.expression = std::move(e);
     return {};
   }
 
@@ -403,7 +424,7 @@ class YamlReader {
   Result<void> predicate(const YAML::Node& key_node, const YAML::Node& value, StepSource& s) {
     std::string key = key_node.as<std::string>();
     if (value.IsScalar()) {
-      s.predicates.emplace_back(key, ExpressionSource{"constant", value.Scalar(), at(value)});
+      s.predicates.emplace_back(key, ExpressionSource{"constant", value.Scalar(), at(value), {}});
       return {};
     }
     if (!value.IsMap() || value.size() != 1) {

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: Apache-2.0
+// split, multicast, recipientList, routingSlip, dynamicRouter, wireTap, loop and pipeline in
+// route files, with Camel's YAML keys and XML elements.
+#include <thread>
+
+#include "support/route_file_fixture.h"
+
+namespace dromedary::testing {
+namespace {
+
+class EipRoutesTest : public RouteFileTest {
+ protected:
+  std::vector<std::string> bodies(std::string_view uri) {
+    std::vector<std::string> out;
+    for (const auto& ex : h.mock(uri).receivedExchanges()) {
+      out.push_back(ex->message().body().as<std::string>());
+    }
+    return out;
+  }
+};
+
+TEST_F(EipRoutesTest, YamlSplitWithTokenizeAndAStrategy) {
+  loadYaml(R"(
+- route:
+    from:
+      uri: direct:in
+      steps:
+        - split:
+            tokenize: {token: ",", skipFirst: true}
+            streaming: true
+            aggregationStrategy: "#class:org.apache.camel.processor.aggregate.GroupedBodyAggregationStrategy"
+            steps:
+              - transform: {simple: "${body}!"}
+              - to: mock:item
+        - to: mock:after
+)");
+  ASSERT_TRUE(h.producer.sendBody("direct:in", "head,a,b"));
+  EXPECT_EQ(bodies("mock:item"), (std::vector<std::string>{"a!", "b!"}));
+  EXPECT_EQ(h.mock("mock:after").receivedExchanges()[0]->message().body(),
+            Value(ValueList{"a!", "b!"}));
+}
+
+TEST_F(EipRoutesTest, YamlSplitOfAnExpressionWithABoundStrategy) {
+  h.context.bindAggregationStrategy("joined", AggregationStrategies::string("|"));
+  loadYaml(R"(
+- from:
+    uri: direct:in
+    steps:
+      - split:
+          expression: {simple: "${header.items}"}
+          aggregationStrategy: joined
+          parallelProcessing: true
+          steps:
+            - to: mock:item
+      - to: mock:after
+)");
+  ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:in", "x", "items", "p,q,r"));
+  EXPECT_EQ(h.mock("mock:item").receivedCount(), 3u);
+  EXPECT_EQ(bodies("mock:after"), (std::vector<std::string>{"p|q|r"}));
+}
+
+TEST_F(EipRoutesTest, YamlMulticastRecipientListSlipAndTap) {
+  loadYaml(R"(
+- from:
+    uri: direct:in
+    steps:
+      - multicast:
+          steps:
+            - to: mock:a
+            - pipeline:
+                steps:
+                  - setBody: {constant: piped}
+                  - to: mock:b
+      - recipientList:
+          header: to
+          delimiter: ";"
+      - routingSlip:
+          header: slip
+      - wireTap: mock:tap
+      - loop:
+          constant: 2
+          steps:
+            - to: mock:loop
+)");
+  Headers headers{{"to", "mock:r1;mock:r2"}, {"slip", "mock:s1,mock:s2"}};
+  ASSERT_TRUE(h.producer.sendBodyAndHeaders("direct:in", "x", headers));
+  EXPECT_EQ(bodies("mock:a"), (std::vector<std::string>{"x"}));
+  EXPECT_EQ(bodies("mock:b"), (std::vector<std::string>{"piped"}));
+  EXPECT_EQ(h.mock("mock:r1").receivedCount() + h.mock("mock:r2").receivedCount(), 2u);
+  EXPECT_EQ(h.mock("mock:s2").receivedCount(), 1u);
+  EXPECT_EQ(h.mock("mock:loop").receivedCount(), 2u);
+  auto& tap = h.mock("mock:tap");
+  for (int i = 0; i < 500 && tap.receivedCount() == 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  EXPECT_EQ(tap.receivedCount(), 1u);
+}
+
+TEST_F(EipRoutesTest, XmlSplitMulticastAndLoop) {
+  loadXml(R"(<routes xmlns="http://camel.apache.org/schema/spring">
+  <route>
+    <from uri="direct:in"/>
+    <split streaming="true">
+      <tokenize token="\n"/>
+      <to uri="mock:line"/>
+    </split>
+    <multicast parallelProcessing="true">
+      <to uri="mock:a"/>
+      <to uri="mock:b"/>
+    </multicast>
+    <loop copy="true">
+      <constant>3</constant>
+      <to uri="mock:loop"/>
+    </loop>
+    <recipientList ignoreInvalidEndpoints="true">
+      <header>to</header>
+    </recipientList>
+    <dynamicRouter>
+      <exchangeProperty>next</exchangeProperty>
+    </dynamicRouter>
+  </route>
+</routes>)");
+  ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:in", "1\n2", "to", "mock:r,bad:x"));
+  EXPECT_EQ(bodies("mock:line"), (std::vector<std::string>{"1", "2"}));
+  EXPECT_EQ(h.mock("mock:a").receivedCount(), 1u);
+  EXPECT_EQ(h.mock("mock:b").receivedCount(), 1u);
+  EXPECT_EQ(h.mock("mock:loop").receivedCount(), 3u);
+  EXPECT_EQ(h.mock("mock:r").receivedCount(), 1u);
+}
+
+TEST_F(EipRoutesTest, XmlTokenizeSplitsLines) {
+  loadXml(R"(<routes>
+  <route>
+    <from uri="direct:in"/>
+    <split><tokenize token="," group="2"/><to uri="mock:item"/></split>
+  </route>
+</routes>)");
+  ASSERT_TRUE(h.producer.sendBody("direct:in", "a,b,c"));
+  EXPECT_EQ(bodies("mock:item"), (std::vector<std::string>{"a,b", "c"}));
+}
+
+TEST_F(EipRoutesTest, UnknownStrategyIsReportedAtItsPosition) {
+  std::string e = yamlError(R"(
+- from:
+    uri: direct:in
+    steps:
+      - split:
+          simple: "${body}"
+          aggregationStrategy: nope
+          steps:
+            - to: mock:x
+)");
+  EXPECT_NE(e.find("no aggregation strategy 'nope' at routes.yaml:7:11"), std::string::npos) << e;
+  EXPECT_NE(e.find("UseLatestAggregationStrategy"), std::string::npos) << e;
+}
+
+TEST_F(EipRoutesTest, TokenizeOutsideSplitIsReported) {
+  std::string e = yamlError(R"(
+- from:
+    uri: direct:in
+    steps:
+      - setBody:
+          tokenize: ","
+)");
+  EXPECT_NE(e.find("tokenize cuts a split's text"), std::string::npos) << e;
+}
+
+TEST_F(EipRoutesTest, BadTokenizeOptionsAreReported) {
+  std::string e = yamlError(R"(
+- from:
+    uri: direct:in
+    steps:
+      - split:
+          tokenize: {token: ",", group: many}
+          steps: [{to: mock:x}]
+)");
+  EXPECT_NE(e.find("group must be a whole number of tokens, not 'many' at routes.yaml:6"),
+            std::string::npos) << e;
+  e = yamlError(R"(
+- from:
+    uri: direct:in
+    steps:
+      - split:
+          tokenize: {tokn: ","}
+          steps: [{to: mock:x}]
+)");
+  EXPECT_NE(e.find("unknown key 'tokn' in tokenize"), std::string::npos) << e;
+  EXPECT_NE(e.find("did you mean 'token'?"), std::string::npos) << e;
+}
+
+TEST_F(EipRoutesTest, UnknownSplitOptionSuggestsTheClosest) {
+  std::string e = yamlError(R"(
+- from:
+    uri: direct:in
+    steps:
+      - split:
+          simple: "${body}"
+          paralelProcessing: true
+)");
+  EXPECT_NE(e.find("unknown key 'paralelProcessing' in split"), std::string::npos) << e;
+  EXPECT_NE(e.find("did you mean 'parallelProcessing'?"), std::string::npos) << e;
+}
+
+TEST_F(EipRoutesTest, NegativeTimeoutIsReported) {
+  std::string e = xmlError(R"(<routes><route><from uri="direct:in"/>
+<multicast timeout="-5"><to uri="mock:a"/></multicast></route></routes>)");
+  EXPECT_NE(e.find("timeout must not be negative, not -5"), std::string::npos) << e;
+}
+
+}  // namespace
+}  // namespace dromedary::testing
