@@ -143,9 +143,23 @@ void Exchange::resetForReuse(Context* context) noexcept {
   pattern_ = Pattern::InOnly;
   message_.clear();
   properties_.clear();
+  created_ms_ = coarseNowMillis();
+  resetExecution();
+}
+
+void Exchange::resetAsCopyOf(const Exchange& input, bool with_body) {
+  context_ = input.context_;
+  pattern_ = input.pattern_;
+  created_ms_ = input.created_ms_;
+  resetExecution();
+  message_.headers() = input.message_.headers();
+  if (with_body) message_.setBody(input.message_.body());
+  properties_ = input.properties_;
+}
+
+void Exchange::resetExecution() noexcept {
   clearError();
   id_.clear();
-  created_ms_ = coarseNowMillis();
   exec_.depth = 0;
   exec_.base = 0;
   exec_.tailCall = false;

@@ -20,11 +20,10 @@ Headers& Headers::operator=(const Headers& other) {
   // Element-wise: existing entries keep their string capacity.
   if (entries_.size() < other.size_) entries_.resize(other.size_);
   for (uint32_t i = 0; i < other.size_; ++i) {
-    entries_[i].name.assign(other.entries_[i].name);
+    if (entries_[i].name != other.entries_[i].name) entries_[i].name.assign(other.entries_[i].name);
     entries_[i].value = other.entries_[i].value;
   }
-  for (uint32_t i = other.size_; i < size_; ++i) entries_[i].value.clearForReuse();
-  size_ = other.size_;
+  truncate(other.size_);
   return *this;
 }
 
@@ -42,7 +41,8 @@ Value* Headers::find(std::string_view name) noexcept {
 Headers::Entry& Headers::append(std::string_view name) {
   if (size_ == entries_.size()) entries_.emplace_back();
   Entry& e = entries_[size_++];
-  e.name.assign(name.data(), name.size());
+  // A spare entry often held this very name (a pooled exchange setting the same headers).
+  if (std::string_view(e.name) != name) e.name.assign(name.data(), name.size());
   return e;
 }
 
@@ -85,7 +85,10 @@ void Headers::eraseAt(uint32_t index) noexcept {
 }
 
 void Headers::truncate(uint32_t size) noexcept {
-  for (uint32_t i = size; i < size_; ++i) entries_[i].value.clearForReuse();
+  for (uint32_t i = size; i < size_; ++i) {
+    // Spare entries keep nothing alive; a number or flag holds nothing to let go of.
+    if (entries_[i].value.type() > ValueType::Double) entries_[i].value.clearForReuse();
+  }
   size_ = size;
 }
 

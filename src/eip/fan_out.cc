@@ -70,13 +70,7 @@ void takeFailure(Exchange& to, Exchange& from) noexcept {
 
 void copyForSub(Exchange& sub, const Exchange& input, bool with_body) noexcept {
   try {
-    if (!with_body) {
-      sub.setPattern(input.pattern());
-      sub.message().headers() = input.message().headers();
-      sub.properties() = input.properties();
-      return;
-    }
-    sub.copyFrom(input);
+    sub.resetAsCopyOf(input, with_body);
   } catch (...) {
     sub.setException(std::current_exception());
   }
@@ -132,7 +126,6 @@ Status FanOutStep::proceed(Exchange& input, FanOutState& s) noexcept {
   Context* context = input.context();
   while (!s.stopped) {
     if (!s.work) s.work = takeExchange(s, context);
-    else s.work->resetForReuse(context);
     Exchange& sub = *s.work;
     copyForSub(sub, input, !setsBody_);
     FanOutWork w = next(input, s, sub);

@@ -41,6 +41,8 @@ struct FanOutState {
   size_t size = 0;                // items in total, when known
   bool sized = false;
   bool stopped = false;   // stopOnException saw a failure
+  bool ownPropertiesAbsent = false;  // the input has none of the step's own properties: they
+                                     // are appended to each sub-exchange without a lookup
   bool producing = true;  // parallel: items are still being begun
   std::vector<Producer*> producers;  // recipientList: the resolved recipients
   std::vector<std::string> uris;     // recipientList: their URIs (capacity kept)

@@ -115,6 +115,9 @@ class SplitStep final : public FanOutStep {
 
  protected:
   Status begin(Exchange& input, FanOutState& s) noexcept override {
+    const Headers& props = input.properties();
+    s.ownPropertiesAbsent = !props.contains(kSplitIndex) && !props.contains(kSplitSize) &&
+                            !props.contains(kSplitComplete);
     const Value* v = expression_->evaluate(input, s.items);
     if (!v) return Status::Fail;
     s.source = v;
@@ -172,10 +175,13 @@ class SplitStep final : public FanOutStep {
         last = s.index + 1 == s.size;
       }
       Headers& props = sub.properties();
-      props.slot(kSplitIndex) = static_cast<int64_t>(s.index);
+      auto prop = [&](std::string_view name) -> Value& {
+        return s.ownPropertiesAbsent ? props.addUnchecked(name) : props.slot(name);
+      };
+      prop(kSplitIndex) = static_cast<int64_t>(s.index);
       ++s.index;
-      if (s.sized || last) props.slot(kSplitSize) = static_cast<int64_t>(s.sized ? s.size : s.index);
-      props.slot(kSplitComplete) = last;
+      if (s.sized || last) prop(kSplitSize) = static_cast<int64_t>(s.sized ? s.size : s.index);
+      prop(kSplitComplete) = last;
     } catch (...) {
       sub.setException(std::current_exception());  // this item fails; the split goes on
     }

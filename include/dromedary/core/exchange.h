@@ -207,6 +207,11 @@ class Exchange {
 
   /// Resets for reuse from a pool (keeps capacity).
   void resetForReuse(Context* context) noexcept;
+  /// Resets this (pooled) exchange into a copy of `input`: context, pattern, headers,
+  /// properties and creation time, and the body unless `with_body` is false (it is then left
+  /// as it was, for the caller to set). Keeps every capacity: how split and multicast make
+  /// their sub-exchanges without allocating. Throws only when a copy must grow and cannot.
+  void resetAsCopyOf(const Exchange& input, bool with_body);
 
   detail::ExecState& execForEngine() noexcept { return exec_; }
   const detail::ExecState& execForEngine() const noexcept { return exec_; }
@@ -215,6 +220,7 @@ class Exchange {
 
  private:
   void takeCheckpoint() noexcept;
+  void resetExecution() noexcept;
 
   Context* context_;
   Pattern pattern_ = Pattern::InOnly;

@@ -46,6 +46,10 @@ class Headers {
   void set(std::string_view name, Value&& value);
   /// The slot for `name`, created as null when absent.
   Value& slot(std::string_view name);
+  /// A new entry for `name`, without looking for an existing one: for callers that know it
+  /// is absent (else the name would be listed twice). Its value is what a removed entry left
+  /// there: assign it.
+  Value& addUnchecked(std::string_view name) { return append(name).value; }
 
   /// Removes `name`; returns whether it was present.
   bool remove(std::string_view name) noexcept;
