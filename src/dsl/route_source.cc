@@ -88,6 +88,14 @@ const std::vector<StepSpec>& stepSpecs() {
       {"loop", {"copy", "doWhile", "breakOnShutdown", "id", "description"}, {}, Expr::Required,
        true},
       {"pipeline", {"id", "description"}, {}, Expr::None, true},
+      {"aggregate",
+       {"aggregationStrategy", "strategyRef", "completionSize", "completionTimeout",
+        "completionInterval", "completionTimeoutCheckerInterval", "completionFromBatchConsumer",
+        "eagerCheckCompletion", "forceCompletionOnStop", "discardOnCompletionTimeout",
+        "closeCorrelationKeyOnCompletion", "id", "description"},
+       {},
+       Expr::None,
+       true},
   };
   return specs;
 }
@@ -273,9 +281,11 @@ class Translator {
       return fileError(s.exceptions.front().where,
                        fmt::format("unknown key 'exception' in {}", s.kind));
     }
-    if (!s.predicates.empty()) {
-      return fileError(s.predicates.front().second.where,
-                       fmt::format("unknown key '{}' in {}", s.predicates.front().first, s.kind));
+    for (const auto& [key, e] : s.predicates) {
+      if (s.kind == "aggregate" && (key == "correlationExpression" || key == "completionPredicate")) {
+        continue;
+      }
+      return fileError(e.where, fmt::format("unknown key '{}' in {}", key, s.kind));
     }
     if (!s.policy.empty()) {
       return fileError(s.policy.front().second.where,
@@ -406,6 +416,8 @@ class Translator {
       DROMEDARY_TRY_VOID(steps(def, s.steps));
       def.end();
       return {};
+    } else if (k == "aggregate") {
+      return aggregate(def, s);
     } else if (k == "choice") {
       return choice(def, s);
     } else if (k == "doTry") {
@@ -745,6 +757,82 @@ class Translator {
     return {};
   }
 
+  Result<void> aggregate(RouteDefinition& def, const StepSource& s) {
+    DROMEDARY_TRY(correlation, predicateOf(s, "correlationExpression"));
+    if (!correlation) {
+      return fileError(s.where, "aggregate needs 'correlationExpression'",
+                       "e.g. correlationExpression: {header: orderId}");
+    }
+    const ExpressionSource* source = nullptr;
+    for (const auto& [key, e] : s.predicates) {
+      if (key == "correlationExpression") source = &e;
+    }
+    DROMEDARY_TRY(key_expr, expression(*source));
+    def.aggregate(key_expr);
+    place(def, s);
+    bool has_strategy = false;
+    for (std::string_view key : {"aggregationStrategy", "strategyRef"}) {
+      if (const Scalar* a = attribute(s.attributes, key)) {
+        DROMEDARY_TRY(name, strategyName(*a));
+        def.aggregationStrategyRef(name);
+        has_strategy = true;
+      }
+    }
+    if (!has_strategy) return fileError(s.where, "aggregate needs 'aggregationStrategy'");
+    DROMEDARY_TRY(predicate, predicateOf(s, "completionPredicate"));
+    if (predicate) def.completionPredicate(std::move(*predicate));
+    DROMEDARY_TRY(size, number(s, "completionSize", 0));
+    DROMEDARY_TRY(timeout, number(s, "completionTimeout", 0));
+    DROMEDARY_TRY(interval, number(s, "completionInterval", 0));
+    DROMEDARY_TRY(checker, number(s, "completionTimeoutCheckerInterval", 1000));
+    for (auto [key, v] : {std::pair{"completionSize", size}, std::pair{"completionTimeout", timeout},
+                          std::pair{"completionInterval", interval},
+                          std::pair{"completionTimeoutCheckerInterval", checker}}) {
+      if (v < 0 || (v == 0 && std::string_view(key) == "completionTimeoutCheckerInterval")) {
+        return fileError(attribute(s.attributes, key)->where,
+                         fmt::format("{} must be positive, not {}", key, v));
+      }
+    }
+    if (size > 0) def.completionSize(size);
+    if (timeout > 0) def.completionTimeout(std::chrono::milliseconds(timeout));
+    if (interval > 0) def.completionInterval(std::chrono::milliseconds(interval));
+    def.completionTimeoutCheckerInterval(std::chrono::milliseconds(checker));
+    DROMEDARY_TRY(batch, flag(s, "completionFromBatchConsumer"));
+    if (batch) def.completionFromBatchConsumer();
+    DROMEDARY_TRY(eager, flag(s, "eagerCheckCompletion"));
+    if (eager) def.eagerCheckCompletion();
+    DROMEDARY_TRY(force, flag(s, "forceCompletionOnStop"));
+    if (force) def.forceCompletionOnStop();
+    DROMEDARY_TRY(discard, flag(s, "discardOnCompletionTimeout"));
+    if (discard) def.discardOnCompletionTimeout();
+    if (const Scalar* c = attribute(s.attributes, "closeCorrelationKeyOnCompletion")) {
+      DROMEDARY_TRY(capacity, number(s, "closeCorrelationKeyOnCompletion", 0));
+      if (capacity < 0) {
+        return fileError(c->where, fmt::format("closeCorrelationKeyOnCompletion must not be "
+                                               "negative, not {}", capacity));
+      }
+      def.closeCorrelationKeyOnCompletion(capacity);
+    }
+    DROMEDARY_TRY_VOID(steps(def, s.steps));
+    def.end();
+    return {};
+  }
+
+  // A strategy bound in the context or one of Camel's class names, checked now so that a
+  // mistake points at the name in the file.
+  Result<std::string> strategyName(const Scalar& a) {
+    DROMEDARY_TRY(v, resolve(a));
+    std::string name = v.starts_with("#bean:") ? v.substr(6) : v;
+    if (!context_.aggregationStrategyByName(name) && !AggregationStrategies::byClassName(name)) {
+      std::vector<std::string_view> known = AggregationStrategies::classNames();
+      return fileError(a.where, fmt::format("no aggregation strategy '{}'", name),
+                       fmt::format("bind one with Context::bindAggregationStrategy(\"{}\", "
+                                   "...) or name one of: {}",
+                                   name, fmt::join(known, ", ")));
+    }
+    return name;
+  }
+
   // tokenize: {token, regex, group, skipFirst} (YAML keys or XML attributes).
   Result<Tokenizer> tokenizer(const ExpressionSource& e) {
     Tokenizer t;
@@ -801,16 +889,7 @@ class Translator {
   Result<void> aggregationOptions(RouteDefinition& def, const StepSource& s) {
     for (std::string_view key : {"aggregationStrategy", "strategyRef"}) {
       if (const Scalar* a = attribute(s.attributes, key)) {
-        DROMEDARY_TRY(v, resolve(*a));
-        std::string name = v.starts_with("#bean:") ? v.substr(6) : v;
-        if (!context_.aggregationStrategyByName(name) &&
-            !AggregationStrategies::byClassName(name)) {
-          std::vector<std::string_view> known = AggregationStrategies::classNames();
-          return fileError(a->where, fmt::format("no aggregation strategy '{}'", name),
-                           fmt::format("bind one with Context::bindAggregationStrategy(\"{}\", "
-                                       "...) or name one of: {}",
-                                       name, fmt::join(known, ", ")));
-        }
+        DROMEDARY_TRY(name, strategyName(*a));
         def.aggregationStrategyRef(name);
       }
     }

@@ -284,4 +284,29 @@ struct LoopModel final : StepModel {
   Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
 };
 
+/// aggregate(correlation, strategy): combines exchanges with the same correlation key into one,
+/// which runs `body` once its group completes (aggregate.cc).
+struct AggregateModel final : StepModel {
+  explicit AggregateModel(ExpressionDefinition c) : correlation(std::move(c)) {}
+  ExpressionDefinition correlation;
+  std::shared_ptr<AggregationStrategy> strategy;
+  std::string strategyRef;
+  int64_t completionSize = 0;
+  int64_t completionTimeoutMillis = 0;
+  int64_t completionIntervalMillis = 0;
+  int64_t timeoutCheckerIntervalMillis = 1000;
+  std::optional<PredicateDefinition> completionPredicate;
+  bool completionFromBatchConsumer = false;
+  bool eagerCheckCompletion = false;
+  bool forceCompletionOnStop = false;
+  bool discardOnCompletionTimeout = false;
+  int64_t closeCorrelationKeyOnCompletion = -1;  // -1: keys stay open; 0: no limit; N: LRU
+  BlockModel body;
+  std::string_view kind() const override { return "aggregate"; }
+  std::string describe() const override {
+    return "aggregate[" + correlation.describe() + "]";
+  }
+  Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
+};
+
 }  // namespace dromedary::eip

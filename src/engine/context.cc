@@ -334,6 +334,7 @@ Result<void> startRouteConsumer(Route& route) {
   route.consumer = std::move(*consumer);
   route.status = RouteStatus::Started;
   route.startedAt = Clock::now();
+  for (auto& step : route.steps) step->routeStarted();
   return {};
 }
 
@@ -472,6 +473,7 @@ Result<StopReport> Context::stopRoute(std::string_view route_id) {
   r->status = RouteStatus::Stopped;
   report.forced = drain({r}, impl_->shutdown_timeout, impl_->log);
   report.graceful = report.forced.empty();
+  for (auto& step : r->steps) step->routeStopping();
   report.took = since(begin);
   r->consumer.reset();
   return report;
@@ -731,6 +733,9 @@ StopReport Context::stop() {
     for (const auto& [id, n] : report.forced) {
       log.log(LoggingLevel::Warn, fmt::format("    route {} had {} inflight exchanges", id, n));
     }
+  }
+  for (Route* r : routes) {
+    for (auto& step : r->steps) step->routeStopping();
   }
   for (Route* r : routes) {
     r->consumer.reset();

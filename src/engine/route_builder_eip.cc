@@ -125,7 +125,10 @@ RouteDefinition& RouteDefinition::loopDoWhile(PredicateDefinition predicate) {
 
 RouteDefinition& RouteDefinition::aggregationStrategy(
     std::shared_ptr<AggregationStrategy> strategy) {
-  if (auto* o = optionsOf(lastEip_)) {
+  if (auto* a = dynamic_cast<eip::AggregateModel*>(lastEip_)) {
+    a->strategy = std::move(strategy);
+    a->strategyRef.clear();
+  } else if (auto* o = optionsOf(lastEip_)) {
     o->strategy = std::move(strategy);
     o->strategyRef.clear();
   } else {
@@ -135,7 +138,10 @@ RouteDefinition& RouteDefinition::aggregationStrategy(
 }
 
 RouteDefinition& RouteDefinition::aggregationStrategyRef(std::string name) {
-  if (auto* o = optionsOf(lastEip_)) {
+  if (auto* a = dynamic_cast<eip::AggregateModel*>(lastEip_)) {
+    a->strategyRef = std::move(name);
+    a->strategy = nullptr;
+  } else if (auto* o = optionsOf(lastEip_)) {
     o->strategyRef = std::move(name);
     o->strategy = nullptr;
   } else {
@@ -190,5 +196,39 @@ RouteDefinition& RouteDefinition::copy(bool copy) {
   if (auto* l = lastOf<eip::LoopModel>("copy")) l->copy = copy;
   return *this;
 }
+
+RouteDefinition& RouteDefinition::aggregate(ExpressionDefinition correlation,
+                                            std::shared_ptr<AggregationStrategy> strategy) {
+  aggregate(std::move(correlation));
+  return aggregationStrategy(std::move(strategy));
+}
+
+RouteDefinition& RouteDefinition::aggregate(ExpressionDefinition correlation) {
+  auto step = std::make_unique<eip::AggregateModel>(std::move(correlation));
+  BlockModel* body = &step->body;
+  return openBlock(std::move(step), body);
+}
+
+#define DROMEDARY_AGGREGATE_OPTION(method, type, assign)                    \
+  RouteDefinition& RouteDefinition::method(type value) {                    \
+    if (auto* a = lastOf<eip::AggregateModel>(#method)) a->assign;          \
+    return *this;                                                           \
+  }
+DROMEDARY_AGGREGATE_OPTION(completionSize, int64_t, completionSize = value)
+DROMEDARY_AGGREGATE_OPTION(completionTimeout, std::chrono::milliseconds,
+                           completionTimeoutMillis = value.count())
+DROMEDARY_AGGREGATE_OPTION(completionInterval, std::chrono::milliseconds,
+                           completionIntervalMillis = value.count())
+DROMEDARY_AGGREGATE_OPTION(completionTimeoutCheckerInterval, std::chrono::milliseconds,
+                           timeoutCheckerIntervalMillis = value.count())
+DROMEDARY_AGGREGATE_OPTION(completionPredicate, PredicateDefinition,
+                           completionPredicate = std::move(value))
+DROMEDARY_AGGREGATE_OPTION(completionFromBatchConsumer, bool, completionFromBatchConsumer = value)
+DROMEDARY_AGGREGATE_OPTION(eagerCheckCompletion, bool, eagerCheckCompletion = value)
+DROMEDARY_AGGREGATE_OPTION(forceCompletionOnStop, bool, forceCompletionOnStop = value)
+DROMEDARY_AGGREGATE_OPTION(discardOnCompletionTimeout, bool, discardOnCompletionTimeout = value)
+DROMEDARY_AGGREGATE_OPTION(closeCorrelationKeyOnCompletion, int64_t,
+                           closeCorrelationKeyOnCompletion = value)
+#undef DROMEDARY_AGGREGATE_OPTION
 
 }  // namespace dromedary

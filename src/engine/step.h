@@ -26,6 +26,11 @@ class Step {
  public:
   virtual ~Step() = default;
   virtual Status run(Exchange& exchange) noexcept = 0;
+  /// The route's consumer started (steps with timers of their own start them here).
+  virtual void routeStarted() noexcept {}
+  /// The route stopped taking new exchanges and its in-flight ones are done (aggregate
+  /// completes or drops what it holds here and stops its timers).
+  virtual void routeStopping() noexcept {}
 
   std::string id;  // the node id: user-given, or <kind><n>
   uint8_t flags = 0;

@@ -207,5 +207,60 @@ TEST_F(EipRoutesTest, NegativeTimeoutIsReported) {
   EXPECT_NE(e.find("timeout must not be negative, not -5"), std::string::npos) << e;
 }
 
+TEST_F(EipRoutesTest, YamlAggregateBySizeAndPredicate) {
+  loadYaml(R"(
+- from:
+    uri: direct:in
+    steps:
+      - aggregate:
+          correlationExpression: {header: id}
+          aggregationStrategy: GroupedBodyAggregationStrategy
+          completionSize: 3
+          completionPredicate: {simple: "${body} == 'last'"}
+          eagerCheckCompletion: true
+          steps:
+            - to: mock:out
+)");
+  for (const char* b : {"a", "last"}) {
+    ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:in", b, "id", "k"));
+  }
+  for (const char* b : {"x", "y", "z"}) {
+    ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:in", b, "id", "j"));
+  }
+  auto got = h.mock("mock:out").receivedExchanges();
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0]->message().body(), Value(ValueList{"a", "last"}));
+  EXPECT_EQ(got[1]->message().body(), Value(ValueList{"x", "y", "z"}));
+}
+
+TEST_F(EipRoutesTest, XmlAggregateWithCorrelationExpressionElement) {
+  loadXml(R"(<routes>
+  <route>
+    <from uri="direct:in"/>
+    <aggregate aggregationStrategy="#class:org.apache.camel.processor.aggregate.StringAggregationStrategy"
+               completionSize="2">
+      <correlationExpression><header>id</header></correlationExpression>
+      <to uri="mock:out"/>
+    </aggregate>
+  </route>
+</routes>)");
+  ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:in", "a", "id", "1"));
+  ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:in", "b", "id", "1"));
+  EXPECT_EQ(bodies("mock:out"), (std::vector<std::string>{"ab"}));
+}
+
+TEST_F(EipRoutesTest, AggregateWithoutCorrelationIsReported) {
+  std::string e = yamlError(R"(
+- from:
+    uri: direct:in
+    steps:
+      - aggregate:
+          aggregationStrategy: UseLatestAggregationStrategy
+          completionSize: 2
+)");
+  EXPECT_NE(e.find("aggregate needs 'correlationExpression' at routes.yaml:5:9"),
+            std::string::npos) << e;
+}
+
 }  // namespace
 }  // namespace dromedary::testing

@@ -138,7 +138,33 @@ class RouteDefinition {
   /// The steps up to end() while the predicate holds (Camel's loop with doWhile).
   RouteDefinition& loopDoWhile(PredicateDefinition predicate);
 
-  // Options of the last split, multicast, recipientList, routingSlip or loop:
+  /// Combines exchanges with the same correlation key into one with the strategy; once a group
+  /// completes (completionSize, completionTimeout, completionInterval, completionPredicate,
+  /// completionFromBatchConsumer, or the route stopping with forceCompletionOnStop), the
+  /// aggregate runs the steps up to end(). The incoming exchange goes on after end() at once.
+  RouteDefinition& aggregate(ExpressionDefinition correlation,
+                             std::shared_ptr<AggregationStrategy> strategy);
+  RouteDefinition& aggregate(ExpressionDefinition correlation);
+  RouteDefinition& completionSize(int64_t size);
+  /// A group completes after this long without a new exchange.
+  RouteDefinition& completionTimeout(std::chrono::milliseconds timeout);
+  /// Every group completes at this interval.
+  RouteDefinition& completionInterval(std::chrono::milliseconds interval);
+  /// How often timeouts are checked (Camel's default 1 s, at most the timeout).
+  RouteDefinition& completionTimeoutCheckerInterval(std::chrono::milliseconds interval);
+  RouteDefinition& completionPredicate(PredicateDefinition predicate);
+  /// A group completes when an exchange has the CamelBatchComplete property set.
+  RouteDefinition& completionFromBatchConsumer(bool on = true);
+  /// completionPredicate sees the incoming exchange rather than the aggregate.
+  RouteDefinition& eagerCheckCompletion(bool on = true);
+  RouteDefinition& forceCompletionOnStop(bool on = true);
+  /// Groups that time out are dropped instead of completing.
+  RouteDefinition& discardOnCompletionTimeout(bool on = true);
+  /// A completed key stays closed: later exchanges with it fail (ClosedCorrelationKey);
+  /// `capacity` keys are remembered (0: all).
+  RouteDefinition& closeCorrelationKeyOnCompletion(int64_t capacity = 0);
+
+  // Options of the last split, multicast, recipientList, routingSlip, loop or aggregate:
   RouteDefinition& aggregationStrategy(std::shared_ptr<AggregationStrategy> strategy);
   /// A strategy bound with Context::bindAggregationStrategy, or Camel's class name of a
   /// built-in one ("UseLatestAggregationStrategy" ...), resolved when the route starts.

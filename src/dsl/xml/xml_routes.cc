@@ -312,7 +312,8 @@ class XmlReader {
       if (name == "exception" && (s.kind == "onException" || s.kind == "doCatch")) {
         s.exceptions.push_back(Scalar{child.child_value(), at(child)});
       } else if (name == "onWhen" || name == "handled" || name == "continued" ||
-                 name == "retryWhile") {
+                 name == "retryWhile" || name == "correlationExpression" ||
+                 name == "completionPredicate") {
         DROMEDARY_TRY_VOID(predicate(child, s));
       } else if (name == "redeliveryPolicy") {
         policy(child, s);

@@ -244,7 +244,8 @@ class YamlReader {
       } else if (key == "exception") {
         DROMEDARY_TRY_VOID(exceptionNames(kv.second, s));
       } else if (key == "onWhen" || key == "handled" || key == "continued" ||
-                 key == "retryWhile") {
+                 key == "retryWhile" || key == "correlationExpression" ||
+                 key == "completionPredicate") {
         DROMEDARY_TRY_VOID(predicate(kv.first, kv.second, s));
       } else if (key == "redeliveryPolicy") {
         DROMEDARY_TRY_VOID(parameters(kv.second, s.policy));

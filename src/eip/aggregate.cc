@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: Apache-2.0
+// aggregate(correlation, strategy): exchanges with the same correlation key are folded into
+// one group by the strategy; a group completes by size, predicate, inactivity timeout,
+// interval, a batch consumer's last exchange, or the route stopping (forceCompletionOnStop),
+// and its aggregate then runs the aggregate's steps, with Camel's CamelAggregatedSize,
+// CamelAggregatedCompletedBy and CamelAggregatedCorrelationKey properties. The incoming
+// exchange itself goes on past the aggregate block at once.
+//
+// Groups live in memory under one lock per aggregator (taken once per exchange). Each
+// exchange is copied into a pooled exchange that the group keeps, or the strategy folds it
+// into the group's and it goes back to the pool. Timeouts and intervals are checked by one
+// periodic task per aggregator on the context's scheduler (as Camel's timeout checker); the
+// aggregates they complete run on the context's workers.
+#include <deque>
+#include <mutex>
+#include <unordered_map>
+#include <unordered_set>
+
+#include <fmt/format.h>
+
+#include <dromedary/core/logging.h>
+#include <dromedary/core/value_compare.h>
+#include <dromedary/engine/context.h>
+
+#include "eip/fan_out.h"
+#include "eip/models.h"
+#include "engine/executor.h"
+
+namespace dromedary::eip {
+
+namespace {
+
+constexpr std::string_view kAggregatedSize = "CamelAggregatedSize";
+constexpr std::string_view kCompletedBy = "CamelAggregatedCompletedBy";
+constexpr std::string_view kCorrelationKey = "CamelAggregatedCorrelationKey";
+constexpr std::string_view kBatchComplete = "CamelBatchComplete";
+
+const Logger& aggregateLog() {
+  static const Logger log = Logger::get("dromedary.aggregate");
+  return log;
+}
+
+struct AggregateOptions {
+  int64_t size = 0;
+  int64_t timeoutMillis = 0;
+  int64_t intervalMillis = 0;
+  int64_t checkerMillis = 1000;
+  bool fromBatchConsumer = false;
+  bool eager = false;
+  bool forceOnStop = false;
+  bool discardOnTimeout = false;
+  int64_t closeKeys = -1;
+};
+
+class AggregateStep final : public Step {
+ public:
+  AggregateStep(Context& context, std::unique_ptr<Expression> correlation,
+                std::shared_ptr<AggregationStrategy> strategy, std::unique_ptr<Predicate> predicate,
+                AggregateOptions options, const detail::Block& body)
+      : context_(context),
+        correlation_(std::move(correlation)),
+        strategy_(std::move(strategy)),
+        predicate_(std::move(predicate)),
+        options_(options),
+        body_(body) {}
+
+  ~AggregateStep() override { cancelTimers(); }
+
+  Status run(Exchange& ex) noexcept override {
+    std::string key;
+    {
+      Value scratch;
+      const Value* v = correlation_->evaluate(ex, scratch);
+      if (!v) return Status::Fail;
+      if (v->isNull() || (v->isString() && v->getString().empty())) {
+        ex.fail(ErrorCode::EvaluationFailed, "Invalid correlation key",
+                correlationText_.empty() ? std::string_view() : std::string_view(correlationText_));
+        return Status::Fail;
+      }
+      thread_local std::string buffer;
+      try {
+        key.assign(stringForm(*v, buffer));
+      } catch (...) {
+        ex.setException(std::current_exception());
+        return Status::Fail;
+      }
+    }
+    ExchangePtr copy = acquireExchange(&context_);
+    ExchangePtr done;
+    std::string_view completed_by;
+    try {
+      copy->resetAsCopyOf(ex, true);
+      std::lock_guard lock(mutex_);
+      if (options_.closeKeys >= 0 && closed_.count(key)) {
+        ex.failWithDetail(ErrorCode::InvalidRoute, "ClosedCorrelationKeyException",
+                          fmt::format("The correlation key [{}] has been closed", key));
+        return Status::Fail;
+      }
+      // Eager: the predicate sees the incoming exchange, before it is folded in.
+      bool eager_done = predicate_ && options_.eager && predicate_->matches(*copy);
+      auto it = groups_.try_emplace(key).first;
+      Group& g = it->second;
+      Exchange* old = g.aggregate.get();
+      Exchange* got = strategy_->aggregate(old, *copy);
+      if (got == copy.get()) {
+        g.aggregate.swap(copy);
+      } else if (got != old || !got) {
+        groups_.erase(it);
+        ex.fail(ErrorCode::InvalidRoute,
+                "The aggregation strategy returned an exchange other than the two it was given");
+        return Status::Fail;
+      }
+      ++g.size;
+      g.lastUpdate = context_.scheduler().now();
+      Exchange& agg = *g.aggregate;
+      agg.properties().slot(kAggregatedSize) = g.size;
+      if (eager_done) {
+        completed_by = "predicate";
+      } else if (predicate_ && !options_.eager && predicate_->matches(agg)) {
+        completed_by = "predicate";
+      } else if (options_.size > 0 && g.size >= options_.size) {
+        completed_by = "size";
+      } else if (options_.fromBatchConsumer) {
+        const Value* batch = ex.getProperty(kBatchComplete);
+        if (batch && isTruthy(*batch)) completed_by = "consumer";
+      }
+      if (!completed_by.empty()) {
+        done = std::move(g.aggregate);
+        groups_.erase(it);
+        close(key);
+      }
+    } catch (...) {
+      ex.setException(std::current_exception());
+      return Status::Fail;
+    }
+    if (done) emit(std::move(done), completed_by, key);
+    return Status::Continue;
+  }
+
+  void routeStarted() noexcept override {
+    std::lock_guard lock(mutex_);
+    stopping_ = false;
+    Scheduler& s = context_.scheduler();
+    if (options_.timeoutMillis > 0 && timeoutTimer_ == 0) {
+      timeoutTimer_ = s.scheduleAfter(checkerPeriod(), {&checkTimeouts, this});
+    }
+    if (options_.intervalMillis > 0 && intervalTimer_ == 0) {
+      intervalTimer_ = s.scheduleAfter(std::chrono::milliseconds(options_.intervalMillis),
+                                       {&completeInterval, this});
+    }
+  }
+
+  void routeStopping() noexcept override {
+    cancelTimers();
+    std::vector<std::pair<std::string, ExchangePtr>> pending = takeAll([](const Group&) {
+      return true;
+    });
+    if (!options_.forceOnStop) {
+      if (!pending.empty() && aggregateLog().enabled(LoggingLevel::Warn)) {
+        aggregateLog().log(LoggingLevel::Warn,
+                           fmt::format("Aggregator {} stopped with {} incomplete group(s), "
+                                       "dropped (set forceCompletionOnStop to complete them)",
+                                       id, pending.size()));
+      }
+      return;
+    }
+    for (auto& [key, agg] : pending) emit(std::move(agg), "force", key);
+  }
+
+ private:
+  struct Group {
+    ExchangePtr aggregate;
+    int64_t size = 0;
+    Scheduler::TimePoint lastUpdate;
+  };
+
+  std::chrono::milliseconds checkerPeriod() const {
+    return std::chrono::milliseconds(std::max<int64_t>(
+        1, std::min(options_.checkerMillis, options_.timeoutMillis)));
+  }
+
+  // Takes the groups `pick` chooses out of the map.
+  template <class Pick>
+  std::vector<std::pair<std::string, ExchangePtr>> takeAll(Pick&& pick) noexcept {
+    std::vector<std::pair<std::string, ExchangePtr>> out;
+    try {
+      std::lock_guard lock(mutex_);
+      for (auto it = groups_.begin(); it != groups_.end();) {
+        if (pick(it->second)) {
+          out.emplace_back(it->first, std::move(it->second.aggregate));
+          close(it->first);
+          it = groups_.erase(it);
+        } else {
+          ++it;
+        }
+      }
+    } catch (...) {
+      aggregateLog().log(LoggingLevel::Error, "Out of memory completing aggregated groups");
+    }
+    return out;
+  }
+
+  // Under the lock: remembers a completed key when closeCorrelationKeyOnCompletion is set.
+  void close(const std::string& key) {
+    if (options_.closeKeys < 0) return;
+    if (closed_.insert(key).second) closedOrder_.push_back(key);
+    if (options_.closeKeys > 0 && closedOrder_.size() > static_cast<size_t>(options_.closeKeys)) {
+      closed_.erase(closedOrder_.front());
+      closedOrder_.pop_front();
+    }
+  }
+
+  void cancelTimers() noexcept {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+    Scheduler& s = context_.scheduler();
+    if (timeoutTimer_) s.cancel(timeoutTimer_);
+    if (intervalTimer_) s.cancel(intervalTimer_);
+    timeoutTimer_ = intervalTimer_ = 0;
+  }
+
+  // Runs the aggregate's steps on a completed group (on this thread).
+  void emit(ExchangePtr agg, std::string_view completed_by, const std::string& key) noexcept {
+    Exchange* ex = agg.release();  // back to the pool when its steps are done (finished)
+    try {
+      ex->properties().slot(kCompletedBy) = completed_by;
+      ex->properties().slot(kCorrelationKey) = std::string_view(key);
+      strategy_->onCompletion(*ex);
+    } catch (...) {
+      ex->setException(std::current_exception());
+    }
+    if (!ex->failed() && beginUnit(*ex, *ex, body_)) {
+      detail::ExecState& st = ex->execForEngine();
+      st.onDone = &AggregateStep::finished;
+      st.onDoneArg = nullptr;
+      if (detail::run(*ex) == Status::Suspend) return;
+    }
+    finished(*ex, nullptr);
+  }
+
+  static void finished(Exchange& ex, void*) noexcept {
+    if (ex.failed() && aggregateLog().enabled(LoggingLevel::Warn)) {
+      try {
+        aggregateLog().log(LoggingLevel::Warn, fmt::format("Aggregated exchange failed: {}",
+                                                           ex.error().message()));
+      } catch (...) {
+      }
+    }
+    ExchangeRecycler{}(&ex);
+  }
+
+  // Runs on a worker: the aggregate's steps for a group the scheduler completed.
+  static void emitOnWorker(void* arg) noexcept {
+    auto* ex = static_cast<Exchange*>(arg);
+    auto* self = static_cast<AggregateStep*>(ex->execForEngine().fanOut->step);
+    const Value* by = ex->getProperty(kCompletedBy);
+    const Value* key = ex->getProperty(kCorrelationKey);
+    std::string k = key ? key->as<std::string>() : std::string();
+    std::string b = by ? by->as<std::string>() : std::string();
+    self->emit(ExchangePtr(ex), b, k);
+  }
+
+  void handOff(std::vector<std::pair<std::string, ExchangePtr>> groups, std::string_view by) {
+    for (auto& [key, agg] : groups) {
+      if (by == "timeout" && options_.discardOnTimeout) continue;  // released here
+      try {
+        agg->properties().slot(kCompletedBy) = by;
+        agg->properties().slot(kCorrelationKey) = std::string_view(key);
+        detail::fanOutState(*agg).step = this;
+      } catch (...) {
+        continue;
+      }
+      context_.submit({&emitOnWorker, agg.release()});
+    }
+  }
+
+  // The scheduler's periodic tasks: short, they only take groups out and hand them off.
+  static void checkTimeouts(void* arg) noexcept {
+    auto* self = static_cast<AggregateStep*>(arg);
+    auto now = self->context_.scheduler().now();
+    auto timeout = std::chrono::milliseconds(self->options_.timeoutMillis);
+    self->handOff(self->takeAll([&](const Group& g) { return now - g.lastUpdate >= timeout; }),
+                  "timeout");
+    std::lock_guard lock(self->mutex_);
+    if (self->stopping_) return;
+    self->timeoutTimer_ =
+        self->context_.scheduler().scheduleAfter(self->checkerPeriod(), {&checkTimeouts, self});
+  }
+
+  static void completeInterval(void* arg) noexcept {
+    auto* self = static_cast<AggregateStep*>(arg);
+    self->handOff(self->takeAll([](const Group&) { return true; }), "interval");
+    std::lock_guard lock(self->mutex_);
+    if (self->stopping_) return;
+    self->intervalTimer_ = self->context_.scheduler().scheduleAfter(
+        std::chrono::milliseconds(self->options_.intervalMillis), {&completeInterval, self});
+  }
+
+ public:
+  std::string correlationText_;
+
+ private:
+  Context& context_;
+  std::unique_ptr<Expression> correlation_;
+  std::shared_ptr<AggregationStrategy> strategy_;
+  std::unique_ptr<Predicate> predicate_;
+  AggregateOptions options_;
+  const detail::Block& body_;
+
+  std::mutex mutex_;
+  std::unordered_map<std::string, Group> groups_;
+  std::unordered_set<std::string> closed_;
+  std::deque<std::string> closedOrder_;
+  Scheduler::TimerId timeoutTimer_ = 0;
+  Scheduler::TimerId intervalTimer_ = 0;
+  bool stopping_ = false;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Step>> AggregateModel::compile(RouteCompiler& compiler) const {
+  auto fail = [&](std::string message) {
+    return compiler.error(*this, makeError(ErrorCode::InvalidRoute, std::move(message)));
+  };
+  auto c = correlation.compile(compiler.context());
+  if (!c) return compiler.error(*this, c.error());
+  AggregationOptionsModel strategy_model;
+  strategy_model.strategy = strategy;
+  strategy_model.strategyRef = strategyRef;
+  auto resolved = strategy_model.compile(compiler, *this, false);
+  if (!resolved) return resolved.error();
+  if (!strategy && strategyRef.empty()) {
+    return fail("aggregate needs an aggregation strategy");
+  }
+  if (!completionPredicate && completionSize <= 0 && completionTimeoutMillis <= 0 &&
+      completionIntervalMillis <= 0 && !completionFromBatchConsumer) {
+    return fail("aggregate needs a completion: completionSize, completionTimeout, "
+                "completionInterval, completionPredicate or completionFromBatchConsumer");
+  }
+  for (auto [name, value] : {std::pair{"completionSize", completionSize},
+                             std::pair{"completionTimeout", completionTimeoutMillis},
+                             std::pair{"completionInterval", completionIntervalMillis}}) {
+    if (value < 0) return fail(fmt::format("{} must not be negative, not {}", name, value));
+  }
+  if (timeoutCheckerIntervalMillis < 1) {
+    return fail(fmt::format("completionTimeoutCheckerInterval must be at least 1, not {}",
+                            timeoutCheckerIntervalMillis));
+  }
+  std::unique_ptr<Predicate> predicate;
+  if (completionPredicate) {
+    auto p = completionPredicate->compile(compiler.context());
+    if (!p) return compiler.error(*this, p.error());
+    predicate = std::move(*p);
+  }
+  auto block = compiler.compileBlock(body);
+  if (!block) return block.error();
+  AggregateOptions o;
+  o.size = completionSize;
+  o.timeoutMillis = completionTimeoutMillis;
+  o.intervalMillis = completionIntervalMillis;
+  o.checkerMillis = timeoutCheckerIntervalMillis;
+  o.fromBatchConsumer = completionFromBatchConsumer;
+  o.eager = eagerCheckCompletion;
+  o.forceOnStop = forceCompletionOnStop;
+  o.discardOnTimeout = discardOnCompletionTimeout;
+  o.closeKeys = closeCorrelationKeyOnCompletion;
+  auto step = std::make_unique<AggregateStep>(compiler.context(), std::move(*c),
+                                              resolved->strategy, std::move(predicate), o, **block);
+  step->correlationText_ = correlation.describe();
+  return std::unique_ptr<Step>(std::move(step));
+}
+
+}  // namespace dromedary::eip
