@@ -76,11 +76,12 @@ void copyForSub(Exchange& sub, const Exchange& input, bool with_body) noexcept {
   }
 }
 
-bool beginUnit(Exchange& sub, const Exchange& input, const detail::Block& block) noexcept {
+bool beginUnit(Exchange& sub, const Exchange& input, const detail::Block& block,
+               bool error_handling) noexcept {
   detail::ExecState& st = sub.execForEngine();
   st.fromRoute = input.execForEngine().fromRoute;
   if (!detail::pushBlock(sub, block)) return false;
-  st.frames[st.depth - 1].unitEntry = true;
+  st.frames[st.depth - 1].unitEntry = error_handling;
   if (block.route && block.route->captureOriginal) detail::captureOriginal(sub);
   return true;
 }
@@ -136,7 +137,7 @@ Status FanOutStep::proceed(Exchange& input, FanOutState& s) noexcept {
       }
       break;
     }
-    if (!sub.failed() && beginUnit(sub, input, *w.block)) {
+    if (!sub.failed() && beginUnit(sub, input, *w.block, options_.subErrorHandling)) {
       detail::ExecState& st = sub.execForEngine();
       st.onDone = &FanOutStep::subDone;
       st.onDoneArg = &input;
@@ -221,7 +222,10 @@ Status FanOutStep::finish(Exchange& input, FanOutState& s) noexcept {
   } catch (...) {
     input.setException(std::current_exception());
   }
-  if (r.failed()) takeFailure(input, r);
+  if (r.failed()) {
+    takeFailure(input, r);
+    if (!options_.subErrorHandling) input.execForEngine().failureHandled = false;
+  }
   keepSpare(s, s.result);
   return input.failed() ? Status::Fail : Status::Continue;
 }
@@ -322,7 +326,7 @@ Status FanOutStep::runParallel(Exchange& input, FanOutState& s) noexcept {
       FanOutWork w = next(input, s, *sub);
       if (!w.block) break;
       detail::fanOutState(*sub).parallelIndex = run->subs.size();
-      if (!sub->failed()) beginUnit(*sub, input, *w.block);
+      if (!sub->failed()) beginUnit(*sub, input, *w.block, options_.subErrorHandling);
       run->subs.push_back(std::move(sub));
     }
   } catch (...) {

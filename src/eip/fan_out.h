@@ -69,6 +69,9 @@ struct FanOutOptions {
   bool stopOnException = false;
   int64_t timeoutMillis = 0;  // parallel only: 0 = none
   bool shareUnitOfWork = false;  // accepted; every sub-exchange is its own unit of work here
+  // False (failover): failures inside a sub-exchange skip the route's error handler, and the
+  // one passed on to the input exchange is handled there as its own.
+  bool subErrorHandling = true;
 };
 
 /// One piece of work: a block run as the sub-exchange's unit of work.
@@ -111,6 +114,7 @@ void copyForSub(Exchange& sub, const Exchange& input, bool with_body = true) noe
 
 /// Pushes `block` as `sub`'s unit of work: failures inside go to the block's route's error
 /// handler. `sub` then runs with detail::run.
-bool beginUnit(Exchange& sub, const Exchange& input, const detail::Block& block) noexcept;
+bool beginUnit(Exchange& sub, const Exchange& input, const detail::Block& block,
+               bool error_handling = true) noexcept;
 
 }  // namespace dromedary::eip

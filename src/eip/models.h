@@ -12,6 +12,7 @@
 #include <dromedary/core/logging.h>
 #include <dromedary/engine/aggregation_strategy.h>
 #include <dromedary/engine/expression_builder.h>
+#include <dromedary/engine/idempotent_repository.h>
 #include <dromedary/spi/processor.h>
 
 #include "engine/route_model.h"
@@ -306,6 +307,42 @@ struct AggregateModel final : StepModel {
   std::string describe() const override {
     return "aggregate[" + correlation.describe() + "]";
   }
+  Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
+};
+
+/// idempotentConsumer(key, repository): its steps run once per key (idempotent_consumer.cc).
+struct IdempotentConsumerModel final : StepModel {
+  explicit IdempotentConsumerModel(ExpressionDefinition k) : key(std::move(k)) {}
+  ExpressionDefinition key;
+  std::shared_ptr<IdempotentRepository> repository;
+  std::string repositoryRef;
+  bool eager = true;
+  bool skipDuplicate = true;
+  bool removeOnFailure = true;
+  bool completionEager = false;
+  BlockModel body;
+  std::string_view kind() const override { return "idempotentConsumer"; }
+  std::string describe() const override {
+    return "idempotentConsumer[" + key.describe() + "]";
+  }
+  Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
+};
+
+/// loadBalance(): each exchange goes to one of the steps of `body` (load_balance.cc).
+struct LoadBalanceModel final : StepModel {
+  enum class Policy { RoundRobin, Random, Failover, Weighted, Sticky };
+  Policy policy = Policy::RoundRobin;
+  int maximumFailoverAttempts = -1;  // failover: -1 = no limit (each branch once unless
+                                     // roundRobin), 0 = none
+  bool roundRobin = false;           // failover: start at the next branch each time
+  bool sticky = false;               // failover: start where the last success was
+  std::vector<std::string> exceptions;  // failover: only on these (none = any failure)
+  bool weightedRoundRobin = false;
+  std::string distributionRatio;  // weighted: "4,2,1"
+  std::string distributionRatioDelimiter = ",";
+  std::optional<ExpressionDefinition> correlation;  // sticky
+  BlockModel body;
+  std::string_view kind() const override { return "loadBalance"; }
   Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
 };
 

@@ -142,6 +142,19 @@ std::shared_ptr<AggregationStrategy> Context::aggregationStrategyByName(
   return it == impl_->strategies.end() ? nullptr : it->second;
 }
 
+void Context::bindIdempotentRepository(std::string name,
+                                       std::shared_ptr<IdempotentRepository> repository) {
+  std::lock_guard lock(impl_->mutex);
+  impl_->idempotent[std::move(name)] = std::move(repository);
+}
+
+std::shared_ptr<IdempotentRepository> Context::idempotentRepositoryByName(
+    std::string_view name) const {
+  std::lock_guard lock(impl_->mutex);
+  auto it = impl_->idempotent.find(name);
+  return it == impl_->idempotent.end() ? nullptr : it->second;
+}
+
 std::vector<std::string> Context::processorNames() const {
   std::lock_guard lock(impl_->mutex);
   std::vector<std::string> out;

@@ -36,6 +36,7 @@ struct ContextImpl {
   std::map<std::string, std::unique_ptr<Language>, std::less<>> languages;
   std::map<std::string, std::shared_ptr<Processor>, std::less<>> processors;  // by name
   std::map<std::string, std::shared_ptr<AggregationStrategy>, std::less<>> strategies;
+  std::map<std::string, std::shared_ptr<IdempotentRepository>, std::less<>> idempotent;
 
   // Endpoints and producers are created from any thread: guarded by one mutex.
   mutable std::mutex mutex;

@@ -231,4 +231,86 @@ DROMEDARY_AGGREGATE_OPTION(closeCorrelationKeyOnCompletion, int64_t,
                            closeCorrelationKeyOnCompletion = value)
 #undef DROMEDARY_AGGREGATE_OPTION
 
+RouteDefinition& RouteDefinition::idempotentConsumer(
+    ExpressionDefinition key, std::shared_ptr<IdempotentRepository> repository) {
+  auto step = std::make_unique<eip::IdempotentConsumerModel>(std::move(key));
+  step->repository = std::move(repository);
+  BlockModel* body = &step->body;
+  return openBlock(std::move(step), body);
+}
+
+RouteDefinition& RouteDefinition::idempotentConsumer(ExpressionDefinition key,
+                                                     std::string repository_ref) {
+  auto step = std::make_unique<eip::IdempotentConsumerModel>(std::move(key));
+  step->repositoryRef = std::move(repository_ref);
+  BlockModel* body = &step->body;
+  return openBlock(std::move(step), body);
+}
+
+#define DROMEDARY_IDEMPOTENT_OPTION(method, field)                             \
+  RouteDefinition& RouteDefinition::method(bool value) {                       \
+    if (auto* m = lastOf<eip::IdempotentConsumerModel>(#method)) m->field = value; \
+    return *this;                                                              \
+  }
+DROMEDARY_IDEMPOTENT_OPTION(skipDuplicate, skipDuplicate)
+DROMEDARY_IDEMPOTENT_OPTION(removeOnFailure, removeOnFailure)
+DROMEDARY_IDEMPOTENT_OPTION(eager, eager)
+DROMEDARY_IDEMPOTENT_OPTION(completionEager, completionEager)
+#undef DROMEDARY_IDEMPOTENT_OPTION
+
+RouteDefinition& RouteDefinition::loadBalance() {
+  auto step = std::make_unique<eip::LoadBalanceModel>();
+  BlockModel* body = &step->body;
+  return openBlock(std::move(step), body);
+}
+
+RouteDefinition& RouteDefinition::roundRobin() {
+  if (auto* m = lastOf<eip::LoadBalanceModel>("roundRobin")) {
+    m->policy = eip::LoadBalanceModel::Policy::RoundRobin;
+  }
+  return *this;
+}
+
+RouteDefinition& RouteDefinition::random() {
+  if (auto* m = lastOf<eip::LoadBalanceModel>("random")) {
+    m->policy = eip::LoadBalanceModel::Policy::Random;
+  }
+  return *this;
+}
+
+RouteDefinition& RouteDefinition::failover(std::vector<std::string> exceptions) {
+  return failover(-1, false, false, std::move(exceptions));
+}
+
+RouteDefinition& RouteDefinition::failover(int maximum_failover_attempts, bool round_robin,
+                                           bool sticky, std::vector<std::string> exceptions) {
+  if (auto* m = lastOf<eip::LoadBalanceModel>("failover")) {
+    m->policy = eip::LoadBalanceModel::Policy::Failover;
+    m->maximumFailoverAttempts = maximum_failover_attempts;
+    m->roundRobin = round_robin;
+    m->sticky = sticky;
+    m->exceptions = std::move(exceptions);
+  }
+  return *this;
+}
+
+RouteDefinition& RouteDefinition::weighted(bool round_robin, std::string distribution_ratio,
+                                           std::string delimiter) {
+  if (auto* m = lastOf<eip::LoadBalanceModel>("weighted")) {
+    m->policy = eip::LoadBalanceModel::Policy::Weighted;
+    m->weightedRoundRobin = round_robin;
+    m->distributionRatio = std::move(distribution_ratio);
+    m->distributionRatioDelimiter = std::move(delimiter);
+  }
+  return *this;
+}
+
+RouteDefinition& RouteDefinition::sticky(ExpressionDefinition correlation) {
+  if (auto* m = lastOf<eip::LoadBalanceModel>("sticky")) {
+    m->policy = eip::LoadBalanceModel::Policy::Sticky;
+    m->correlation = std::move(correlation);
+  }
+  return *this;
+}
+
 }  // namespace dromedary

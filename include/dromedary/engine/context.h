@@ -47,6 +47,7 @@
 namespace dromedary {
 
 class AggregationStrategy;
+class IdempotentRepository;
 
 namespace detail {
 struct ContextImpl;
@@ -110,6 +111,9 @@ class Context {
   /// and aggregationStrategyRef("name") in C++.
   void bindAggregationStrategy(std::string name, std::shared_ptr<AggregationStrategy> strategy);
   std::shared_ptr<AggregationStrategy> aggregationStrategyByName(std::string_view name) const;
+  /// Binds an idempotent repository to a name (`idempotentRepository: name` in route files).
+  void bindIdempotentRepository(std::string name, std::shared_ptr<IdempotentRepository> repository);
+  std::shared_ptr<IdempotentRepository> idempotentRepositoryByName(std::string_view name) const;
 
   // --- properties ----------------------------------------------------------------------
   Properties& properties() noexcept;

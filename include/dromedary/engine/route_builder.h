@@ -34,6 +34,7 @@
 #include <dromedary/core/logging.h>
 #include <dromedary/engine/aggregation_strategy.h>
 #include <dromedary/engine/error_handler.h>
+#include <dromedary/engine/idempotent_repository.h>
 #include <dromedary/engine/expression_builder.h>
 #include <dromedary/spi/processor.h>
 
@@ -163,6 +164,36 @@ class RouteDefinition {
   /// A completed key stays closed: later exchanges with it fail (ClosedCorrelationKey);
   /// `capacity` keys are remembered (0: all).
   RouteDefinition& closeCorrelationKeyOnCompletion(int64_t capacity = 0);
+
+  /// Runs the steps up to end() only for the first exchange with each key; duplicates get
+  /// CamelDuplicateMessage=true and go on after end().
+  RouteDefinition& idempotentConsumer(ExpressionDefinition key,
+                                      std::shared_ptr<IdempotentRepository> repository);
+  /// With a repository bound by Context::bindIdempotentRepository.
+  RouteDefinition& idempotentConsumer(ExpressionDefinition key, std::string repository_ref);
+  RouteDefinition& skipDuplicate(bool skip);
+  RouteDefinition& removeOnFailure(bool remove);
+  /// Add the key before the steps run (default) rather than once they succeed.
+  RouteDefinition& eager(bool eager);
+  RouteDefinition& completionEager(bool eager);
+
+  /// Each exchange goes to one of the steps up to end() (each a branch), chosen by the
+  /// policy that follows: roundRobin() (the default), random(), failover(), weighted(),
+  /// sticky().
+  RouteDefinition& loadBalance();
+  RouteDefinition& roundRobin();
+  RouteDefinition& random();
+  /// Tries the branches in order on copies of the exchange until one succeeds; only failures
+  /// of these types (none: any) move on. `maximum_failover_attempts` -1: each branch once
+  /// (forever with `round_robin`).
+  RouteDefinition& failover(std::vector<std::string> exceptions = {});
+  RouteDefinition& failover(int maximum_failover_attempts, bool round_robin, bool sticky = false,
+                            std::vector<std::string> exceptions = {});
+  /// Branches chosen in the ratio of `distribution_ratio` ("4,2,1"), in turn or at random.
+  RouteDefinition& weighted(bool round_robin, std::string distribution_ratio,
+                            std::string delimiter = ",");
+  /// The same key always goes to the same branch.
+  RouteDefinition& sticky(ExpressionDefinition correlation);
 
   // Options of the last split, multicast, recipientList, routingSlip, loop or aggregate:
   RouteDefinition& aggregationStrategy(std::shared_ptr<AggregationStrategy> strategy);
