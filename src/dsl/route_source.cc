@@ -88,6 +88,13 @@ const std::vector<StepSpec>& stepSpecs() {
       {"loop", {"copy", "doWhile", "breakOnShutdown", "id", "description"}, {}, Expr::Required,
        true},
       {"pipeline", {"id", "description"}, {}, Expr::None, true},
+      {"loadBalance", {"id", "description", "inheritErrorHandler"}, {}, Expr::None, true},
+      {"idempotentConsumer",
+       {"idempotentRepository", "skipDuplicate", "eager", "removeOnFailure", "completionEager",
+        "id", "description"},
+       {"idempotentRepository"},
+       Expr::Required,
+       true},
       {"aggregate",
        {"aggregationStrategy", "strategyRef", "completionSize", "completionTimeout",
         "completionInterval", "completionTimeoutCheckerInterval", "completionFromBatchConsumer",
@@ -281,6 +288,11 @@ class Translator {
       return fileError(s.exceptions.front().where,
                        fmt::format("unknown key 'exception' in {}", s.kind));
     }
+    if (!s.policies.empty() && s.kind != "loadBalance") {
+      return fileError(s.policies.front().where,
+                       fmt::format("{} belongs in a loadBalance, not {}", s.policies.front().kind,
+                                   s.kind));
+    }
     for (const auto& [key, e] : s.predicates) {
       if (s.kind == "aggregate" && (key == "correlationExpression" || key == "completionPredicate")) {
         continue;
@@ -418,6 +430,30 @@ class Translator {
       return {};
     } else if (k == "aggregate") {
       return aggregate(def, s);
+    } else if (k == "loadBalance") {
+      return loadBalance(def, s);
+    } else if (k == "idempotentConsumer") {
+      DROMEDARY_TRY(repo, text(s, "idempotentRepository"));
+      if (!context_.idempotentRepositoryByName(repo)) {
+        return fileError(attribute(s.attributes, "idempotentRepository")->where,
+                         fmt::format("no idempotent repository bound as '{}'", repo),
+                         fmt::format("bind one with Context::bindIdempotentRepository(\"{}\", "
+                                     "memoryIdempotentRepository())",
+                                     repo));
+      }
+      def.idempotentConsumer(*expr, repo);
+      place(def, s);
+      for (std::string_view key : {"skipDuplicate", "eager", "removeOnFailure", "completionEager"}) {
+        if (!attribute(s.attributes, key)) continue;
+        DROMEDARY_TRY(on, flag(s, key));
+        if (key == "skipDuplicate") def.skipDuplicate(on);
+        if (key == "eager") def.eager(on);
+        if (key == "removeOnFailure") def.removeOnFailure(on);
+        if (key == "completionEager") def.completionEager(on);
+      }
+      DROMEDARY_TRY_VOID(steps(def, s.steps));
+      def.end();
+      return {};
     } else if (k == "choice") {
       return choice(def, s);
     } else if (k == "doTry") {
@@ -812,6 +848,70 @@ class Translator {
                                                "negative, not {}", capacity));
       }
       def.closeCorrelationKeyOnCompletion(capacity);
+    }
+    DROMEDARY_TRY_VOID(steps(def, s.steps));
+    def.end();
+    return {};
+  }
+
+  Result<void> loadBalance(RouteDefinition& def, const StepSource& s) {
+    def.loadBalance();
+    place(def, s);
+    if (s.policies.size() > 1) {
+      return fileError(s.policies[1].where, "a loadBalance has one policy",
+                       fmt::format("'{}' was given already", s.policies[0].kind));
+    }
+    if (!s.policies.empty()) {
+      const StepSource& p = s.policies[0];
+      const std::string& k = p.kind;
+      std::vector<std::string_view> keys = {"id"};
+      std::vector<std::string_view> predicates;
+      if (k == "failover") keys = {"id", "maximumFailoverAttempts", "roundRobin", "sticky",
+                                   "inheritErrorHandler"};
+      if (k == "weighted") keys = {"id", "distributionRatio", "distributionRatioDelimiter",
+                                   "roundRobin"};
+      if (k == "sticky") predicates = {"correlationExpression"};
+      DROMEDARY_TRY_VOID(checkKeys(p, keys, predicates, false));
+      if (!p.steps.empty()) return fileError(p.steps.front().where, fmt::format("{} takes no steps", k));
+      if (k != "failover" && !p.exceptions.empty()) {
+        return fileError(p.exceptions.front().where, fmt::format("unknown key 'exception' in {}", k));
+      }
+      if (k == "roundRobin") {
+        def.roundRobin();
+      } else if (k == "random") {
+        def.random();
+      } else if (k == "failover") {
+        DROMEDARY_TRY(types, exceptionNames(p));
+        DROMEDARY_TRY(attempts, number(p, "maximumFailoverAttempts", -1));
+        if (attempts < -1) {
+          return fileError(attribute(p.attributes, "maximumFailoverAttempts")->where,
+                           fmt::format("maximumFailoverAttempts must be -1 or more, not {}",
+                                       attempts));
+        }
+        DROMEDARY_TRY(rr, flag(p, "roundRobin"));
+        DROMEDARY_TRY(sticky, flag(p, "sticky"));
+        def.failover(static_cast<int>(attempts), rr, sticky, types);
+      } else if (k == "weighted") {
+        const Scalar* ratio = attribute(p.attributes, "distributionRatio");
+        if (!ratio) return fileError(p.where, "weighted needs 'distributionRatio'");
+        DROMEDARY_TRY(r, resolve(*ratio));
+        std::string delimiter = ",";
+        if (const Scalar* d = attribute(p.attributes, "distributionRatioDelimiter")) {
+          DROMEDARY_TRY(v, resolve(*d));
+          delimiter = v;
+        }
+        DROMEDARY_TRY(rr, flag(p, "roundRobin"));
+        def.weighted(rr, r, delimiter);
+      } else if (k == "sticky") {
+        DROMEDARY_TRY(key, predicateOf(p, "correlationExpression"));
+        if (!key) return fileError(p.where, "sticky needs 'correlationExpression'");
+        const ExpressionSource* source = nullptr;
+        for (const auto& [name, e] : p.predicates) {
+          if (name == "correlationExpression") source = &e;
+        }
+        DROMEDARY_TRY(key_expr, expression(*source));
+        def.sticky(key_expr);
+      }
     }
     DROMEDARY_TRY_VOID(steps(def, s.steps));
     def.end();

@@ -46,6 +46,7 @@ struct StepSource {
   std::vector<std::pair<std::string, Scalar>> policy;  ///< redeliveryPolicy options
   std::vector<StepSource> catches;  ///< doTry's doCatch clauses
   std::vector<StepSource> finally;  ///< doTry's doFinally: none or one
+  std::vector<StepSource> policies;  ///< loadBalance's roundRobin, failover ...: none or one
 };
 
 struct RouteSource {

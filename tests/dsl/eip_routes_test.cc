@@ -262,5 +262,83 @@ TEST_F(EipRoutesTest, AggregateWithoutCorrelationIsReported) {
             std::string::npos) << e;
 }
 
+TEST_F(EipRoutesTest, YamlFailoverAndIdempotentConsumer) {
+  h.context.bindIdempotentRepository("seen", memoryIdempotentRepository());
+  h.context.bindProcessor("down", processorOf([](Exchange&) {
+    throw std::runtime_error("down");
+  }));
+  loadYaml(R"(
+- from:
+    uri: direct:in
+    steps:
+      - idempotentConsumer:
+          header: id
+          idempotentRepository: seen
+          steps:
+            - loadBalance:
+                failover:
+                  maximumFailoverAttempts: 1
+                  exception: [java.lang.Exception]
+                steps:
+                  - process: {ref: down}
+                  - to: mock:up
+)");
+  ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:in", "x", "id", "1"));
+  ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:in", "x", "id", "1"));
+  EXPECT_EQ(h.mock("mock:up").receivedCount(), 1u);
+}
+
+TEST_F(EipRoutesTest, XmlWeightedAndStickyBalancers) {
+  loadXml(R"(<routes>
+  <route>
+    <from uri="direct:w"/>
+    <loadBalance>
+      <weighted roundRobin="true" distributionRatio="2,1"/>
+      <to uri="mock:a"/>
+      <to uri="mock:b"/>
+    </loadBalance>
+  </route>
+  <route>
+    <from uri="direct:s"/>
+    <loadBalance>
+      <sticky><correlationExpression><header>user</header></correlationExpression></sticky>
+      <to uri="mock:c"/>
+      <to uri="mock:d"/>
+    </loadBalance>
+  </route>
+</routes>)");
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(h.producer.sendBody("direct:w", "x"));
+  EXPECT_EQ(h.mock("mock:a").receivedCount(), 2u);
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:s", "x", "user", "u"));
+  EXPECT_EQ(h.mock("mock:c").receivedCount() * h.mock("mock:d").receivedCount(), 0u);
+}
+
+TEST_F(EipRoutesTest, TwoBalancerPoliciesAreReported) {
+  std::string e = yamlError(R"(
+- from:
+    uri: direct:in
+    steps:
+      - loadBalance:
+          roundRobin: {}
+          random: {}
+          steps: [{to: mock:a}]
+)");
+  EXPECT_NE(e.find("a loadBalance has one policy at routes.yaml:7:11"), std::string::npos) << e;
+}
+
+TEST_F(EipRoutesTest, UnboundIdempotentRepositoryIsReported) {
+  std::string e = yamlError(R"(
+- from:
+    uri: direct:in
+    steps:
+      - idempotentConsumer:
+          header: id
+          idempotentRepository: nope
+          steps: [{to: mock:a}]
+)");
+  EXPECT_NE(e.find("no idempotent repository bound as 'nope' at routes.yaml:7"),
+            std::string::npos) << e;
+}
+
 }  // namespace
 }  // namespace dromedary::testing

@@ -309,7 +309,13 @@ class XmlReader {
     for (pugi::xml_node child : node.children()) {
       if (child.type() != pugi::node_element) continue;
       std::string_view name = localName(child);
-      if (name == "exception" && (s.kind == "onException" || s.kind == "doCatch")) {
+      if (s.kind == "loadBalance" && (name == "roundRobin" || name == "random" ||
+                                      name == "failover" || name == "weighted" ||
+                                      name == "sticky")) {
+        DROMEDARY_TRY(p, step(child));
+        s.policies.push_back(std::move(p));
+      } else if (name == "exception" &&
+                 (s.kind == "onException" || s.kind == "doCatch" || s.kind == "failover")) {
         s.exceptions.push_back(Scalar{child.child_value(), at(child)});
       } else if (name == "onWhen" || name == "handled" || name == "continued" ||
                  name == "retryWhile" || name == "correlationExpression" ||

@@ -249,6 +249,12 @@ class YamlReader {
         DROMEDARY_TRY_VOID(predicate(kv.first, kv.second, s));
       } else if (key == "redeliveryPolicy") {
         DROMEDARY_TRY_VOID(parameters(kv.second, s.policy));
+      } else if (s.kind == "loadBalance" && isBalancePolicy(key)) {
+        StepSource p;
+        p.kind = key;
+        p.where = at(kv.first);
+        DROMEDARY_TRY_VOID(stepBody(kv.second, p));
+        s.policies.push_back(std::move(p));
       } else if (s.kind == "doTry" && key == "doCatch") {
         DROMEDARY_TRY_VOID(doCatches(kv.second, s));
       } else if (s.kind == "doTry" && key == "doFinally") {
@@ -278,6 +284,11 @@ class YamlReader {
       choice.whens.push_back(std::move(w));
     }
     return {};
+  }
+
+  static bool isBalancePolicy(std::string_view key) {
+    return key == "roundRobin" || key == "random" || key == "failover" || key == "weighted" ||
+           key == "sticky";
   }
 
   static bool isExpressionKey(std::string_view key) {
