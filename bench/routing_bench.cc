@@ -132,6 +132,22 @@ class Multicast3 final : public RoutingRun {
 };
 DROMEDARY_SCENARIO("multicast_3", Multicast3);
 
+// aggregate_10: one message into 10-message groups (a tenth of them complete a group).
+class Aggregate10 final : public RoutingRun {
+ public:
+  Aggregate10() : RoutingRun([this](RouteBuilder& b) { aggregate10Route(b, noop_); }) {}
+  void once() override {
+    headers_.set("group", static_cast<int64_t>(n_++ / 10));
+    check(producer_.sendBodyAndHeaders("direct:aggregate", "order-1", headers_).has_value(),
+          "send");
+  }
+
+ private:
+  Headers headers_;
+  int64_t n_ = 0;
+};
+DROMEDARY_SCENARIO("aggregate_10", Aggregate10);
+
 // remove_headers_pattern: 12 headers, removeHeaders("Camel*"); includes setting the 12.
 class RemoveHeadersPattern final : public RoutingRun {
  public:

@@ -114,6 +114,16 @@ inline void multicast3Route(RouteBuilder& b, const std::shared_ptr<Processor>& n
   b.from("direct:multicast").multicast().process(noop).process(noop).process(noop).end();
 }
 
+// aggregate_10: groups of 10 messages by a correlation header, completed by size; the last
+// one's message goes on (UseLatest) into a no-op processor.
+inline void aggregate10Route(RouteBuilder& b, const std::shared_ptr<Processor>& noop) {
+  b.from("direct:aggregate")
+      .aggregate(header("group"), AggregationStrategies::useLatest())
+      .completionSize(10)
+      .process(noop)
+      .end();
+}
+
 inline Value hundredItems() {
   ValueList list;
   for (int i = 0; i < 100; ++i) list.push_back(Value("item-" + std::to_string(i)));

@@ -13,6 +13,7 @@ check() {  # check NAME CONDITION-EXIT-CODE
 
 # validate: every example is valid; a broken file fails with exit 1 and file:line:column.
 "$bin" validate "$src/examples/hello" "$src/examples/spring-xml" "$src/examples/error-handling" \
+  "$src/examples/batch-orders" \
   > "$tmp/out" 2>&1
 check "validate examples exits 0" $?
 cat > "$tmp/broken.yaml" <<'YAML'
@@ -59,6 +60,13 @@ code=$?
 [ $code -eq 0 ] && grep -q "order 3 rejected: Cannot convert body" "$tmp/out" &&
   grep -q "dead letter: 5 (No consumers available on endpoint: direct://warehouse)" "$tmp/out"
 check "run examples/error-handling: onException and the dead letter channel (got $code)" $?
+
+# The split/aggregate example: lines of each document logged, then put back together.
+timeout 60 "$bin" run "$src/examples/batch-orders" --max-messages 3 > "$tmp/out" 2>&1
+code=$?
+[ $code -eq 0 ] && grep -q "line 0 of 3 in batch 1: A-1,1" "$tmp/out" &&
+  grep -qF 'batch 1 complete (size): ["A-1,1","B-1,2","C-1,3"]' "$tmp/out"
+check "run examples/batch-orders: split then aggregate (got $code)" $?
 
 # The management API: run --management-port, then `get` reads it; a dead URL exits 1.
 port=$((20000 + $$ % 20000))
