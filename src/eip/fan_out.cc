@@ -68,6 +68,19 @@ void takeFailure(Exchange& to, Exchange& from) noexcept {
 
 }  // namespace
 
+std::vector<const detail::Block*> stepBranches(RouteCompiler& compiler, const detail::Block& all) {
+  std::vector<const detail::Block*> branches;
+  detail::Route& route = compiler.route();
+  for (Step* step : all.steps) {
+    auto branch = std::make_unique<detail::Block>();
+    branch->steps.push_back(step);
+    branch->route = &route;
+    branches.push_back(branch.get());
+    route.blocks.push_back(std::move(branch));
+  }
+  return branches;
+}
+
 void copyForSub(Exchange& sub, const Exchange& input, bool with_body) noexcept {
   try {
     sub.resetAsCopyOf(input, with_body);

@@ -21,6 +21,7 @@
 #include <dromedary/engine/aggregation_strategy.h>
 
 #include "engine/route.h"
+#include "engine/route_model.h"
 #include "engine/step.h"
 
 namespace dromedary::detail {
@@ -107,6 +108,10 @@ class FanOutStep : public Step {
   FanOutOptions options_;
   bool setsBody_;
 };
+
+/// One block per step of `all` (owned by the route): the branches of a multicast or a load
+/// balancer, each step a branch.
+std::vector<const detail::Block*> stepBranches(RouteCompiler& compiler, const detail::Block& all);
 
 /// Prepares `sub` as a fresh copy of `input` (pattern, headers, properties, and the body
 /// unless `with_body` is false).

@@ -162,15 +162,7 @@ Result<std::unique_ptr<Step>> LoadBalanceModel::compile(RouteCompiler& compiler)
   auto all = compiler.compileBlock(body);
   if (!all) return all.error();
   if ((*all)->steps.empty()) return fail("loadBalance needs at least one branch");
-  std::vector<const detail::Block*> branches;
-  detail::Route& route = compiler.route();
-  for (Step* step : (*all)->steps) {
-    auto branch = std::make_unique<detail::Block>();
-    branch->steps.push_back(step);
-    branch->route = &route;
-    branches.push_back(branch.get());
-    route.blocks.push_back(std::move(branch));
-  }
+  std::vector<const detail::Block*> branches = stepBranches(compiler, **all);
   if (policy == Policy::Failover) {
     auto types = detail::resolveExceptionTypes(compiler.context(), exceptions, "failover");
     if (!types) return compiler.error(*this, types.error());

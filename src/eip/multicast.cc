@@ -61,15 +61,7 @@ Result<std::unique_ptr<Step>> MulticastModel::compile(RouteCompiler& compiler) c
   auto all = compiler.compileBlock(body);
   if (!all) return all.error();
   // Each step of the block is a branch: a block of its own holding just that step.
-  std::vector<const detail::Block*> branches;
-  detail::Route& route = compiler.route();
-  for (Step* step : (*all)->steps) {
-    auto branch = std::make_unique<detail::Block>();
-    branch->steps.push_back(step);
-    branch->route = &route;
-    branches.push_back(branch.get());
-    route.blocks.push_back(std::move(branch));
-  }
+  std::vector<const detail::Block*> branches = stepBranches(compiler, **all);
   return std::unique_ptr<Step>(new MulticastStep(std::move(*options), std::move(branches)));
 }
 
