@@ -89,6 +89,9 @@ const std::vector<StepSpec>& stepSpecs() {
        true},
       {"pipeline", {"id", "description"}, {}, Expr::None, true},
       {"loadBalance", {"id", "description", "inheritErrorHandler"}, {}, Expr::None, true},
+      {"sort", {"id", "description"}, {}, Expr::Required, false},
+      {"sample", {"samplePeriod", "messageFrequency", "id", "description"}, {}, Expr::None,
+       false},
       {"idempotentConsumer",
        {"idempotentRepository", "skipDuplicate", "eager", "removeOnFailure", "completionEager",
         "id", "description"},
@@ -432,6 +435,24 @@ class Translator {
       return aggregate(def, s);
     } else if (k == "loadBalance") {
       return loadBalance(def, s);
+    } else if (k == "sort") {
+      def.sort(*expr);
+    } else if (k == "sample") {
+      DROMEDARY_TRY(frequency, number(s, "messageFrequency", 0));
+      if (frequency != 0) {
+        if (frequency < 0) {
+          return fileError(attribute(s.attributes, "messageFrequency")->where,
+                           fmt::format("messageFrequency must be positive, not {}", frequency));
+        }
+        def.sample(frequency);
+      } else {
+        DROMEDARY_TRY(period, number(s, "samplePeriod", 1000));
+        if (period < 1) {
+          return fileError(attribute(s.attributes, "samplePeriod")->where,
+                           fmt::format("samplePeriod must be at least 1 ms, not {}", period));
+        }
+        def.sample(std::chrono::milliseconds(period));
+      }
     } else if (k == "idempotentConsumer") {
       DROMEDARY_TRY(repo, text(s, "idempotentRepository"));
       if (!context_.idempotentRepositoryByName(repo)) {

@@ -346,4 +346,25 @@ struct LoadBalanceModel final : StepModel {
   Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
 };
 
+/// sort(expression): the expression's list (or comma-separated text), sorted, as the body.
+struct SortModel final : StepModel {
+  bool failureAtomic() const override { return true; }
+  explicit SortModel(ExpressionDefinition e) : expression(std::move(e)) {}
+  ExpressionDefinition expression;
+  std::function<bool(const Value&, const Value&)> comparator;  // null: Camel's ordering
+  std::string_view kind() const override { return "sort"; }
+  std::string describe() const override { return "sort[" + expression.describe() + "]"; }
+  Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
+};
+
+/// sample(period) / sample(messageFrequency): lets one exchange through per period (or one in
+/// N); the others stop there, successfully.
+struct SampleModel final : StepModel {
+  bool failureAtomic() const override { return true; }
+  int64_t periodMillis = 1000;
+  int64_t messageFrequency = 0;  // > 0: frequency mode
+  std::string_view kind() const override { return "sample"; }
+  Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
+};
+
 }  // namespace dromedary::eip

@@ -258,6 +258,25 @@ DROMEDARY_IDEMPOTENT_OPTION(eager, eager)
 DROMEDARY_IDEMPOTENT_OPTION(completionEager, completionEager)
 #undef DROMEDARY_IDEMPOTENT_OPTION
 
+RouteDefinition& RouteDefinition::sort(ExpressionDefinition expression,
+                                       std::function<bool(const Value&, const Value&)> less) {
+  auto step = std::make_unique<eip::SortModel>(std::move(expression));
+  step->comparator = std::move(less);
+  return add(std::move(step));
+}
+
+RouteDefinition& RouteDefinition::sample(std::chrono::milliseconds period) {
+  auto step = std::make_unique<eip::SampleModel>();
+  step->periodMillis = period.count();
+  return add(std::move(step));
+}
+
+RouteDefinition& RouteDefinition::sample(int64_t message_frequency) {
+  auto step = std::make_unique<eip::SampleModel>();
+  step->messageFrequency = message_frequency;
+  return add(std::move(step));
+}
+
 RouteDefinition& RouteDefinition::loadBalance() {
   auto step = std::make_unique<eip::LoadBalanceModel>();
   BlockModel* body = &step->body;

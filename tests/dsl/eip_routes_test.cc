@@ -340,5 +340,21 @@ TEST_F(EipRoutesTest, UnboundIdempotentRepositoryIsReported) {
             std::string::npos) << e;
 }
 
+TEST_F(EipRoutesTest, YamlSortAndSample) {
+  loadYaml(R"(
+- from:
+    uri: direct:in
+    steps:
+      - sort: {simple: "${body}"}
+      - sample: {messageFrequency: 2}
+      - to: mock:out
+)");
+  ASSERT_TRUE(h.producer.sendBody("direct:in", "b,a"));
+  ASSERT_TRUE(h.producer.sendBody("direct:in", "d,c"));
+  auto got = h.mock("mock:out").receivedExchanges();
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0]->message().body(), Value(ValueList{"c", "d"}));
+}
+
 }  // namespace
 }  // namespace dromedary::testing

@@ -177,6 +177,15 @@ class RouteDefinition {
   RouteDefinition& eager(bool eager);
   RouteDefinition& completionEager(bool eager);
 
+  /// The expression's list (a text is cut at commas), sorted (numbers numerically, else as
+  /// text; or by `less`), becomes the body.
+  RouteDefinition& sort(ExpressionDefinition expression,
+                        std::function<bool(const Value&, const Value&)> less = {});
+  /// One exchange per period goes on; the others stop here, successfully.
+  RouteDefinition& sample(std::chrono::milliseconds period = std::chrono::seconds(1));
+  /// One exchange in `message_frequency` goes on (the last of each N).
+  RouteDefinition& sample(int64_t message_frequency);
+
   /// Each exchange goes to one of the steps up to end() (each a branch), chosen by the
   /// policy that follows: roundRobin() (the default), random(), failover(), weighted(),
   /// sticky().
