@@ -90,6 +90,12 @@ const std::vector<StepSpec>& stepSpecs() {
       {"pipeline", {"id", "description"}, {}, Expr::None, true},
       {"loadBalance", {"id", "description", "inheritErrorHandler"}, {}, Expr::None, true},
       {"sort", {"id", "description"}, {}, Expr::Required, false},
+      {"enrich",
+       {"aggregationStrategy", "strategyRef", "aggregateOnException", "ignoreInvalidEndpoint",
+        "id", "description"},
+       {},
+       Expr::Required,
+       false},
       {"sample", {"samplePeriod", "messageFrequency", "id", "description"}, {}, Expr::None,
        false},
       {"idempotentConsumer",
@@ -437,6 +443,20 @@ class Translator {
       return loadBalance(def, s);
     } else if (k == "sort") {
       def.sort(*expr);
+    } else if (k == "enrich") {
+      def.enrich(*expr);
+      place(def, s);
+      for (std::string_view key : {"aggregationStrategy", "strategyRef"}) {
+        if (const Scalar* a = attribute(s.attributes, key)) {
+          DROMEDARY_TRY(name, strategyName(*a));
+          def.aggregationStrategyRef(name);
+        }
+      }
+      DROMEDARY_TRY(on_exception, flag(s, "aggregateOnException"));
+      if (on_exception) def.aggregateOnException();
+      DROMEDARY_TRY(ignore, flag(s, "ignoreInvalidEndpoint"));
+      if (ignore) def.ignoreInvalidEndpoints();
+      return {};
     } else if (k == "sample") {
       DROMEDARY_TRY(frequency, number(s, "messageFrequency", 0));
       if (frequency != 0) {

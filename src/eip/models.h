@@ -367,4 +367,18 @@ struct SampleModel final : StepModel {
   Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
 };
 
+/// enrich(uri, strategy): a copy of the exchange asks the endpoint; the strategy combines the
+/// reply with the exchange (without one, the reply's message replaces it) (enrich.cc).
+struct EnrichModel final : StepModel {
+  explicit EnrichModel(ExpressionDefinition u) : uri(std::move(u)) {}
+  ExpressionDefinition uri;
+  std::shared_ptr<AggregationStrategy> strategy;
+  std::string strategyRef;
+  bool aggregateOnException = false;
+  bool ignoreInvalidEndpoint = false;
+  std::string_view kind() const override { return "enrich"; }
+  std::string describe() const override { return "enrich[" + uri.describe() + "]"; }
+  Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
+};
+
 }  // namespace dromedary::eip

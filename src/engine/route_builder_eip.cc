@@ -125,7 +125,10 @@ RouteDefinition& RouteDefinition::loopDoWhile(PredicateDefinition predicate) {
 
 RouteDefinition& RouteDefinition::aggregationStrategy(
     std::shared_ptr<AggregationStrategy> strategy) {
-  if (auto* a = dynamic_cast<eip::AggregateModel*>(lastEip_)) {
+  if (auto* e = dynamic_cast<eip::EnrichModel*>(lastEip_)) {
+    e->strategy = std::move(strategy);
+    e->strategyRef.clear();
+  } else if (auto* a = dynamic_cast<eip::AggregateModel*>(lastEip_)) {
     a->strategy = std::move(strategy);
     a->strategyRef.clear();
   } else if (auto* o = optionsOf(lastEip_)) {
@@ -138,7 +141,10 @@ RouteDefinition& RouteDefinition::aggregationStrategy(
 }
 
 RouteDefinition& RouteDefinition::aggregationStrategyRef(std::string name) {
-  if (auto* a = dynamic_cast<eip::AggregateModel*>(lastEip_)) {
+  if (auto* e = dynamic_cast<eip::EnrichModel*>(lastEip_)) {
+    e->strategyRef = std::move(name);
+    e->strategy = nullptr;
+  } else if (auto* a = dynamic_cast<eip::AggregateModel*>(lastEip_)) {
     a->strategyRef = std::move(name);
     a->strategy = nullptr;
   } else if (auto* o = optionsOf(lastEip_)) {
@@ -179,7 +185,9 @@ RouteDefinition& RouteDefinition::timeout(std::chrono::milliseconds timeout) {
 }
 
 RouteDefinition& RouteDefinition::ignoreInvalidEndpoints(bool ignore) {
-  if (auto* r = dynamic_cast<eip::RecipientListModel*>(lastEip_)) {
+  if (auto* e = dynamic_cast<eip::EnrichModel*>(lastEip_)) {
+    e->ignoreInvalidEndpoint = ignore;
+  } else if (auto* r = dynamic_cast<eip::RecipientListModel*>(lastEip_)) {
     r->ignoreInvalidEndpoints = ignore;
   } else if (auto* s = lastOf<eip::RoutingSlipModel>("ignoreInvalidEndpoints")) {
     s->ignoreInvalidEndpoints = ignore;
@@ -257,6 +265,24 @@ DROMEDARY_IDEMPOTENT_OPTION(removeOnFailure, removeOnFailure)
 DROMEDARY_IDEMPOTENT_OPTION(eager, eager)
 DROMEDARY_IDEMPOTENT_OPTION(completionEager, completionEager)
 #undef DROMEDARY_IDEMPOTENT_OPTION
+
+RouteDefinition& RouteDefinition::enrich(std::string uri,
+                                         std::shared_ptr<AggregationStrategy> strategy) {
+  return enrich(constant(Value(std::move(uri))), std::move(strategy));
+}
+
+RouteDefinition& RouteDefinition::enrich(ExpressionDefinition uri,
+                                         std::shared_ptr<AggregationStrategy> strategy) {
+  auto step = std::make_unique<eip::EnrichModel>(std::move(uri));
+  step->strategy = std::move(strategy);
+  lastEip_ = step.get();
+  return add(std::move(step));
+}
+
+RouteDefinition& RouteDefinition::aggregateOnException(bool on) {
+  if (auto* e = lastOf<eip::EnrichModel>("aggregateOnException")) e->aggregateOnException = on;
+  return *this;
+}
 
 RouteDefinition& RouteDefinition::sort(ExpressionDefinition expression,
                                        std::function<bool(const Value&, const Value&)> less) {

@@ -356,5 +356,22 @@ TEST_F(EipRoutesTest, YamlSortAndSample) {
   EXPECT_EQ(got[0]->message().body(), Value(ValueList{"c", "d"}));
 }
 
+TEST_F(EipRoutesTest, YamlEnrich) {
+  loadYaml(R"(
+- from:
+    uri: direct:in
+    steps:
+      - enrich:
+          constant: direct:resource
+      - to: mock:out
+- from:
+    uri: direct:resource
+    steps:
+      - setBody: {simple: "enriched ${body}"}
+)");
+  ASSERT_TRUE(h.producer.sendBody("direct:in", "x"));
+  EXPECT_EQ(bodies("mock:out"), (std::vector<std::string>{"enriched x"}));
+}
+
 }  // namespace
 }  // namespace dromedary::testing

@@ -251,3 +251,49 @@ TEST(FanOutDslTest, OptionsWithoutTheirStepAreReported) {
 
 }  // namespace
 }  // namespace dromedary
+
+namespace dromedary {
+namespace {
+
+using testing::RouteHarness;
+
+TEST(EnrichTest, TheReplyReplacesTheMessageWithoutAStrategy) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) {
+    b.from("direct:in").enrich("direct:resource").to("mock:out");
+    b.from("direct:resource").setBody(simple("resource for ${body}"));
+  });
+  ASSERT_TRUE(h.producer.sendBody("direct:in", "x"));
+  EXPECT_EQ(h.mock("mock:out").receivedExchanges()[0]->message().body(), Value("resource for x"));
+}
+
+TEST(EnrichTest, TheStrategyCombinesTheExchangeAndTheReply) {
+  RouteHarness h;
+  auto merge = aggregationStrategy([](Exchange* original, Exchange& reply) -> Exchange* {
+    original->message().setHeader("price", reply.message().body());
+    return original;
+  });
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:in").enrich(simple("direct:${header.kind}"), merge).to("mock:out");
+    b.from("direct:prices").setBody(constant(42));
+  });
+  ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:in", "order", "kind", "prices"));
+  auto got = h.mock("mock:out").receivedExchanges();
+  EXPECT_EQ(got[0]->message().body(), Value("order"));
+  EXPECT_EQ(*got[0]->message().getHeader("price"), Value(42));
+}
+
+TEST(EnrichTest, AFailedReplyFailsTheExchange) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) {
+    b.from("direct:in").errorHandler(noErrorHandler()).enrich("direct:broken").to("mock:out");
+    b.from("direct:broken").process([](Exchange&) { throw std::runtime_error("no resource"); });
+  });
+  auto sent = h.producer.sendBody("direct:in", "x");
+  ASSERT_FALSE(sent);
+  EXPECT_NE(sent.error().message.find("no resource"), std::string::npos);
+  EXPECT_EQ(h.mock("mock:out").receivedCount(), 0u);
+}
+
+}  // namespace
+}  // namespace dromedary

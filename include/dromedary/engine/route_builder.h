@@ -177,6 +177,15 @@ class RouteDefinition {
   RouteDefinition& eager(bool eager);
   RouteDefinition& completionEager(bool eager);
 
+  /// A copy of the exchange asks `uri` (InOut); the strategy combines the reply with the
+  /// exchange (`aggregate(exchange, reply)`); without one the reply's message replaces it.
+  RouteDefinition& enrich(std::string uri, std::shared_ptr<AggregationStrategy> strategy = {});
+  /// The same with the URI computed per exchange (e.g. simple("direct:${header.kind}")).
+  RouteDefinition& enrich(ExpressionDefinition uri,
+                          std::shared_ptr<AggregationStrategy> strategy = {});
+  /// enrich: the strategy also sees a failed reply (else the failure is the exchange's).
+  RouteDefinition& aggregateOnException(bool on = true);
+
   /// The expression's list (a text is cut at commas), sorted (numbers numerically, else as
   /// text; or by `less`), becomes the body.
   RouteDefinition& sort(ExpressionDefinition expression,
@@ -220,7 +229,7 @@ class RouteDefinition {
   /// With parallelProcessing: after this long, what has finished is aggregated and the
   /// exchange goes on.
   RouteDefinition& timeout(std::chrono::milliseconds timeout);
-  /// recipientList / routingSlip: endpoints that cannot be resolved are skipped.
+  /// recipientList / routingSlip / enrich: endpoints that cannot be resolved are skipped.
   RouteDefinition& ignoreInvalidEndpoints(bool ignore = true);
   /// recipientList: accepted (resolved endpoints are cached per thread, unbounded).
   RouteDefinition& cacheSize(int size);

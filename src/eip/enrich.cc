@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: Apache-2.0
+// enrich(uri, strategy): a copy of the exchange (InOut) goes to the resource endpoint, and
+// `strategy.aggregate(exchange, reply)` decides what goes on; without a strategy the reply's
+// message replaces the exchange's, as in Camel. A failed reply fails the exchange unless
+// aggregateOnException lets the strategy see it. The URI is an expression (constant or Simple)
+// resolved through the per-thread producer cache.
+//
+// The copy comes from the exchange pool; the reply's message is swapped in, not copied. The
+// step waits for the resource on this thread when the resource suspends (a seda request).
+#include <fmt/format.h>
+
+#include <dromedary/core/value_compare.h>
+#include <dromedary/engine/context.h>
+
+#include "eip/aggregation.h"
+#include "eip/fan_out.h"
+#include "eip/models.h"
+#include "engine/producer_cache.h"
+
+namespace dromedary::eip {
+
+namespace {
+
+class EnrichStep final : public Step {
+ public:
+  EnrichStep(Context& context, std::unique_ptr<Expression> uri,
+             std::shared_ptr<AggregationStrategy> strategy, bool on_exception, bool ignore_invalid)
+      : context_(context), uri_(std::move(uri)), strategy_(std::move(strategy)),
+        onException_(on_exception), ignoreInvalid_(ignore_invalid) {}
+
+  Status run(Exchange& ex) noexcept override {
+    Producer* producer;
+    {
+      Value scratch;
+      const Value* v = uri_->evaluate(ex, scratch);
+      if (!v) return Status::Fail;
+      thread_local std::string buffer;
+      std::string_view uri = stringForm(*v, buffer);
+      if (ignoreInvalid_) {
+        auto p = cachedProducer(context_, uri);
+        if (!p) return Status::Continue;
+        producer = *p;
+      } else {
+        producer = cachedProducer(context_, uri, ex);
+        if (!producer) return Status::Fail;
+      }
+    }
+    ExchangePtr reply = acquireExchange(&context_);
+    try {
+      reply->resetAsCopyOf(ex, true);
+      reply->setPattern(Pattern::InOut);
+    } catch (...) {
+      ex.setException(std::current_exception());
+      return Status::Fail;
+    }
+    processAndWait(*reply, *producer);
+    if (reply->failed() && !onException_) {
+      ex.mutableErrorForEngine() = std::move(reply->mutableErrorForEngine());
+      return Status::Fail;
+    }
+    try {
+      Exchange* got = strategy_ ? strategy_->aggregate(&ex, *reply) : reply.get();
+      if (got == reply.get()) {
+        std::swap(ex.message(), reply->messageForEngine());
+        if (reply->failed()) ex.mutableErrorForEngine() = std::move(reply->mutableErrorForEngine());
+      } else if (got != &ex) {
+        ex.fail(ErrorCode::InvalidRoute,
+                "The aggregation strategy returned an exchange other than the two it was given");
+      }
+    } catch (...) {
+      ex.setException(std::current_exception());
+    }
+    return ex.failed() ? Status::Fail : Status::Continue;
+  }
+
+ private:
+  Context& context_;
+  std::unique_ptr<Expression> uri_;
+  std::shared_ptr<AggregationStrategy> strategy_;
+  bool onException_;
+  bool ignoreInvalid_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Step>> EnrichModel::compile(RouteCompiler& compiler) const {
+  auto u = uri.compile(compiler.context());
+  if (!u) return compiler.error(*this, u.error());
+  AggregationOptionsModel strategy_model;
+  strategy_model.strategy = strategy;
+  strategy_model.strategyRef = strategyRef;
+  auto resolved = strategy_model.compile(compiler, *this, false);
+  if (!resolved) return resolved.error();
+  return std::unique_ptr<Step>(new EnrichStep(compiler.context(), std::move(*u),
+                                              resolved->strategy, aggregateOnException,
+                                              ignoreInvalidEndpoint));
+}
+
+}  // namespace dromedary::eip
