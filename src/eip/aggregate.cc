@@ -34,6 +34,8 @@ constexpr std::string_view kAggregatedSize = "CamelAggregatedSize";
 constexpr std::string_view kCompletedBy = "CamelAggregatedCompletedBy";
 constexpr std::string_view kCorrelationKey = "CamelAggregatedCorrelationKey";
 constexpr std::string_view kBatchComplete = "CamelBatchComplete";
+// Where a completed group is kept in the repository until its steps succeed.
+constexpr std::string_view kRepositoryKey = "DromedaryAggregationRepositoryKey";
 
 const Logger& aggregateLog() {
   static const Logger log = Logger::get("dromedary.aggregate");
@@ -56,13 +58,15 @@ class AggregateStep final : public Step {
  public:
   AggregateStep(Context& context, std::unique_ptr<Expression> correlation,
                 std::shared_ptr<AggregationStrategy> strategy, std::unique_ptr<Predicate> predicate,
-                AggregateOptions options, const detail::Block& body)
+                AggregateOptions options, const detail::Block& body,
+                std::shared_ptr<AggregationRepository> repository)
       : context_(context),
         correlation_(std::move(correlation)),
         strategy_(std::move(strategy)),
         predicate_(std::move(predicate)),
         options_(options),
-        body_(body) {}
+        body_(body),
+        repository_(std::move(repository)) {}
 
   ~AggregateStep() override { cancelTimers(); }
 
@@ -125,9 +129,12 @@ class AggregateStep final : public Step {
         if (batch && isTruthy(*batch)) completed_by = "consumer";
       }
       if (!completed_by.empty()) {
+        markCompleted(key, agg, completed_by);
         done = std::move(g.aggregate);
         groups_.erase(it);
         close(key);
+      } else if (repository_) {
+        repository_->add(key, agg);
       }
     } catch (...) {
       ex.setException(std::current_exception());
@@ -138,6 +145,7 @@ class AggregateStep final : public Step {
   }
 
   void routeStarted() noexcept override {
+    recover();
     std::lock_guard lock(mutex_);
     stopping_ = false;
     Scheduler& s = context_.scheduler();
@@ -152,11 +160,12 @@ class AggregateStep final : public Step {
 
   void routeStopping() noexcept override {
     cancelTimers();
-    std::vector<std::pair<std::string, ExchangePtr>> pending = takeAll([](const Group&) {
-      return true;
-    });
+    // With a repository, open groups stay there for the next start.
+    if (repository_ && !options_.forceOnStop) return;
+    std::vector<std::pair<std::string, ExchangePtr>> pending =
+        takeAll([](const Group&) { return true; }, "force", !options_.forceOnStop);
     if (!options_.forceOnStop) {
-      if (!pending.empty() && aggregateLog().enabled(LoggingLevel::Warn)) {
+      if (!pending.empty() && !repository_ && aggregateLog().enabled(LoggingLevel::Warn)) {
         aggregateLog().log(LoggingLevel::Warn,
                            fmt::format("Aggregator {} stopped with {} incomplete group(s), "
                                        "dropped (set forceCompletionOnStop to complete them)",
@@ -180,13 +189,24 @@ class AggregateStep final : public Step {
   }
 
   // Takes the groups `pick` chooses out of the map.
+  // Takes the groups `pick` chooses out of the map, completed `by` that trigger (or, with
+  // `discard`, forgotten).
   template <class Pick>
-  std::vector<std::pair<std::string, ExchangePtr>> takeAll(Pick&& pick) noexcept {
+  std::vector<std::pair<std::string, ExchangePtr>> takeAll(Pick&& pick, std::string_view by,
+                                                            bool discard = false) noexcept {
     std::vector<std::pair<std::string, ExchangePtr>> out;
     try {
       std::lock_guard lock(mutex_);
       for (auto it = groups_.begin(); it != groups_.end();) {
         if (pick(it->second)) {
+          try {
+            if (discard && repository_) repository_->remove(it->first);
+            if (!discard) markCompleted(it->first, *it->second.aggregate, by);
+          } catch (const std::exception& e) {
+            aggregateLog().log(LoggingLevel::Error,
+                               fmt::format("Aggregation repository failed for group '{}': {}",
+                                           it->first, e.what()));
+          }
           out.emplace_back(it->first, std::move(it->second.aggregate));
           close(it->first);
           it = groups_.erase(it);
@@ -232,21 +252,88 @@ class AggregateStep final : public Step {
     if (!ex->failed() && beginUnit(*ex, *ex, body_)) {
       detail::ExecState& st = ex->execForEngine();
       st.onDone = &AggregateStep::finished;
-      st.onDoneArg = nullptr;
+      st.onDoneArg = this;
       if (detail::run(*ex) == Status::Suspend) return;
     }
-    finished(*ex, nullptr);
+    finished(*ex, this);
   }
 
-  static void finished(Exchange& ex, void*) noexcept {
-    if (ex.failed() && aggregateLog().enabled(LoggingLevel::Warn)) {
-      try {
-        aggregateLog().log(LoggingLevel::Warn, fmt::format("Aggregated exchange failed: {}",
-                                                           ex.error().message()));
-      } catch (...) {
+  // The aggregate's steps are done: a success lets the repository forget the group; a failure
+  // leaves it there, to run again when the route next starts.
+  static void finished(Exchange& ex, void* arg) noexcept {
+    auto* self = static_cast<AggregateStep*>(arg);
+    const Value* stored = ex.getProperty(kRepositoryKey);
+    try {
+      if (!ex.failed() && self->repository_ && stored && stored->isString()) {
+        std::lock_guard lock(self->mutex_);
+        self->repository_->remove(stored->getString());
       }
+      if (ex.failed() && aggregateLog().enabled(LoggingLevel::Warn)) {
+        aggregateLog().log(LoggingLevel::Warn, fmt::format("Aggregated exchange failed: {}{}",
+                                                           ex.error().message(),
+                                                           self->repository_
+                                                               ? " (kept in the repository)"
+                                                               : ""));
+      }
+    } catch (const std::exception& e) {
+      aggregateLog().log(LoggingLevel::Error,
+                         fmt::format("Aggregation repository failed: {}", e.what()));
     }
     ExchangeRecycler{}(&ex);
+  }
+
+  // Under the lock: the group `key` completed. Its properties say so, and with a repository
+  // it moves from its key to a key of its own until its steps succeed.
+  void markCompleted(const std::string& key, Exchange& agg, std::string_view by) {
+    agg.properties().slot(kCompletedBy) = by;
+    agg.properties().slot(kCorrelationKey) = std::string_view(key);
+    if (!repository_) return;
+    std::string stored = fmt::format("{}\x1f{}-{}", key, context_.scheduler().epochMillis(),
+                                     ++completedSeq_);
+    agg.properties().slot(kRepositoryKey) = std::string_view(stored);
+    repository_->add(stored, agg);
+    repository_->remove(key);
+  }
+
+  // When the route starts: open groups carry on; completed ones run their steps again.
+  void recover() noexcept {
+    if (!repository_ || recovered_) return;
+    recovered_ = true;
+    std::vector<std::pair<std::string, ExchangePtr>> stored;
+    try {
+      stored = repository_->recover(context_);
+    } catch (const std::exception& e) {
+      aggregateLog().log(LoggingLevel::Error,
+                         fmt::format("Aggregator {} could not recover its groups: {}", id,
+                                     e.what()));
+      return;
+    }
+    std::vector<std::pair<std::string, ExchangePtr>> completed;
+    {
+      std::lock_guard lock(mutex_);
+      for (auto& [key, agg] : stored) {
+        const Value* by = agg->getProperty(kCompletedBy);
+        if (by && agg->getProperty(kRepositoryKey)) {
+          const Value* k = agg->getProperty(kCorrelationKey);
+          completed.emplace_back(k ? k->as<std::string>() : key, std::move(agg));
+          continue;
+        }
+        Group& g = groups_[key];
+        const Value* size = agg->getProperty(kAggregatedSize);
+        g.size = size ? size->tryAs<int64_t>().value_or(1) : 1;
+        g.lastUpdate = context_.scheduler().now();
+        g.aggregate = std::move(agg);
+      }
+    }
+    if (!completed.empty()) {
+      aggregateLog().log(LoggingLevel::Info,
+                         fmt::format("Aggregator {} recovered {} completed group(s) to run again",
+                                     id, completed.size()));
+    }
+    for (auto& [key, agg] : completed) {
+      detail::fanOutState(*agg).step = this;
+      context_.submit({&emitOnWorker, agg.release()});
+    }
   }
 
   // Runs on a worker: the aggregate's steps for a group the scheduler completed.
@@ -264,8 +351,6 @@ class AggregateStep final : public Step {
     for (auto& [key, agg] : groups) {
       if (by == "timeout" && options_.discardOnTimeout) continue;  // released here
       try {
-        agg->properties().slot(kCompletedBy) = by;
-        agg->properties().slot(kCorrelationKey) = std::string_view(key);
         detail::fanOutState(*agg).step = this;
       } catch (...) {
         continue;
@@ -279,7 +364,8 @@ class AggregateStep final : public Step {
     auto* self = static_cast<AggregateStep*>(arg);
     auto now = self->context_.scheduler().now();
     auto timeout = std::chrono::milliseconds(self->options_.timeoutMillis);
-    self->handOff(self->takeAll([&](const Group& g) { return now - g.lastUpdate >= timeout; }),
+    self->handOff(self->takeAll([&](const Group& g) { return now - g.lastUpdate >= timeout; },
+                                "timeout", self->options_.discardOnTimeout),
                   "timeout");
     std::lock_guard lock(self->mutex_);
     if (self->stopping_) return;
@@ -289,7 +375,7 @@ class AggregateStep final : public Step {
 
   static void completeInterval(void* arg) noexcept {
     auto* self = static_cast<AggregateStep*>(arg);
-    self->handOff(self->takeAll([](const Group&) { return true; }), "interval");
+    self->handOff(self->takeAll([](const Group&) { return true; }, "interval"), "interval");
     std::lock_guard lock(self->mutex_);
     if (self->stopping_) return;
     self->intervalTimer_ = self->context_.scheduler().scheduleAfter(
@@ -311,6 +397,9 @@ class AggregateStep final : public Step {
   std::unordered_map<std::string, Group> groups_;
   std::unordered_set<std::string> closed_;
   std::deque<std::string> closedOrder_;
+  std::shared_ptr<AggregationRepository> repository_;
+  uint64_t completedSeq_ = 0;
+  bool recovered_ = false;
   Scheduler::TimerId timeoutTimer_ = 0;
   Scheduler::TimerId intervalTimer_ = 0;
   bool stopping_ = false;
@@ -365,7 +454,8 @@ Result<std::unique_ptr<Step>> AggregateModel::compile(RouteCompiler& compiler) c
   o.discardOnTimeout = discardOnCompletionTimeout;
   o.closeKeys = closeCorrelationKeyOnCompletion;
   auto step = std::make_unique<AggregateStep>(compiler.context(), std::move(*c),
-                                              resolved->strategy, std::move(predicate), o, **block);
+                                              resolved->strategy, std::move(predicate), o, **block,
+                                              repository);
   step->correlationText_ = correlation.describe();
   return std::unique_ptr<Step>(std::move(step));
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <dromedary/core/logging.h>
+#include <dromedary/engine/aggregation_repository.h>
 #include <dromedary/engine/aggregation_strategy.h>
 #include <dromedary/engine/expression_builder.h>
 #include <dromedary/engine/idempotent_repository.h>
@@ -302,6 +303,7 @@ struct AggregateModel final : StepModel {
   bool forceCompletionOnStop = false;
   bool discardOnCompletionTimeout = false;
   int64_t closeCorrelationKeyOnCompletion = -1;  // -1: keys stay open; 0: no limit; N: LRU
+  std::shared_ptr<AggregationRepository> repository;  // null: memory only
   BlockModel body;
   std::string_view kind() const override { return "aggregate"; }
   std::string describe() const override {

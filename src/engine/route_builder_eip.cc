@@ -239,6 +239,14 @@ DROMEDARY_AGGREGATE_OPTION(closeCorrelationKeyOnCompletion, int64_t,
                            closeCorrelationKeyOnCompletion = value)
 #undef DROMEDARY_AGGREGATE_OPTION
 
+RouteDefinition& RouteDefinition::aggregationRepository(
+    std::shared_ptr<AggregationRepository> repository) {
+  if (auto* a = lastOf<eip::AggregateModel>("aggregationRepository")) {
+    a->repository = std::move(repository);
+  }
+  return *this;
+}
+
 RouteDefinition& RouteDefinition::idempotentConsumer(
     ExpressionDefinition key, std::shared_ptr<IdempotentRepository> repository) {
   auto step = std::make_unique<eip::IdempotentConsumerModel>(std::move(key));

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include <dromedary/core/logging.h>
+#include <dromedary/engine/aggregation_repository.h>
 #include <dromedary/engine/aggregation_strategy.h>
 #include <dromedary/engine/error_handler.h>
 #include <dromedary/engine/idempotent_repository.h>
@@ -164,6 +165,9 @@ class RouteDefinition {
   /// A completed key stays closed: later exchanges with it fail (ClosedCorrelationKey);
   /// `capacity` keys are remembered (0: all).
   RouteDefinition& closeCorrelationKeyOnCompletion(int64_t capacity = 0);
+  /// Groups are also kept in `repository` (e.g. sqliteAggregationRepository) and recovered
+  /// when the route starts; a completed group stays there until its steps succeed.
+  RouteDefinition& aggregationRepository(std::shared_ptr<AggregationRepository> repository);
 
   /// Runs the steps up to end() only for the first exchange with each key; duplicates get
   /// CamelDuplicateMessage=true and go on after end().

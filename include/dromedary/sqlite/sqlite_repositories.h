@@ -15,6 +15,7 @@
 #include <string>
 
 #include <dromedary/core/result.h>
+#include <dromedary/engine/aggregation_repository.h>
 #include <dromedary/engine/idempotent_repository.h>
 
 namespace dromedary {
@@ -24,5 +25,12 @@ namespace dromedary {
 /// Fails naming the file when it cannot be opened or created.
 Result<std::shared_ptr<IdempotentRepository>> sqliteIdempotentRepository(
     const std::string& path, std::string processor_name = "default");
+
+/// aggregate()'s groups in table `dromedary_aggregation` of the database at `path`, under
+/// `repository_name`: open groups carry on and completed ones not yet processed run again
+/// when the aggregator's route next starts. Values are stored with their types; a user object
+/// cannot be stored (the exchange that would store it fails).
+Result<std::shared_ptr<AggregationRepository>> sqliteAggregationRepository(
+    const std::string& path, std::string repository_name = "default");
 
 }  // namespace dromedary
