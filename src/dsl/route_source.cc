@@ -90,6 +90,7 @@ const std::vector<StepSpec>& stepSpecs() {
       {"pipeline", {"id", "description"}, {}, Expr::None, true},
       {"loadBalance", {"id", "description", "inheritErrorHandler"}, {}, Expr::None, true},
       {"sort", {"id", "description"}, {}, Expr::Required, false},
+      {"resequence", {"id", "description"}, {}, Expr::Required, true},
       {"enrich",
        {"aggregationStrategy", "strategyRef", "aggregateOnException", "ignoreInvalidEndpoint",
         "id", "description"},
@@ -297,7 +298,7 @@ class Translator {
       return fileError(s.exceptions.front().where,
                        fmt::format("unknown key 'exception' in {}", s.kind));
     }
-    if (!s.policies.empty() && s.kind != "loadBalance") {
+    if (!s.policies.empty() && s.kind != "loadBalance" && s.kind != "resequence") {
       return fileError(s.policies.front().where,
                        fmt::format("{} belongs in a loadBalance, not {}", s.policies.front().kind,
                                    s.kind));
@@ -443,6 +444,8 @@ class Translator {
       return loadBalance(def, s);
     } else if (k == "sort") {
       def.sort(*expr);
+    } else if (k == "resequence") {
+      return resequence(def, s, *expr);
     } else if (k == "enrich") {
       def.enrich(*expr);
       place(def, s);
@@ -890,6 +893,58 @@ class Translator {
       }
       def.closeCorrelationKeyOnCompletion(capacity);
     }
+    DROMEDARY_TRY_VOID(steps(def, s.steps));
+    def.end();
+    return {};
+  }
+
+  // resequence: batchConfig {batchSize, batchTimeout, allowDuplicates, reverse,
+  // ignoreInvalidExchanges} or streamConfig {capacity, timeout, rejectOld,
+  // ignoreInvalidExchanges}; batch by default.
+  Result<void> resequence(RouteDefinition& def, const StepSource& s, ExpressionDefinition expr) {
+    def.resequence(std::move(expr));
+    place(def, s);
+    if (s.policies.size() > 1) {
+      return fileError(s.policies[1].where, "a resequence has one batchConfig or streamConfig");
+    }
+    const StepSource* c = s.policies.empty() ? nullptr : &s.policies[0];
+    const bool stream = c && c->kind == "streamConfig";
+    if (c) {
+      std::vector<std::string_view> keys =
+          stream ? std::vector<std::string_view>{"capacity", "timeout", "rejectOld",
+                                                 "ignoreInvalidExchanges",
+                                                 "deliveryAttemptInterval"}
+                 : std::vector<std::string_view>{"batchSize", "batchTimeout", "allowDuplicates",
+                                                 "reverse", "ignoreInvalidExchanges"};
+      DROMEDARY_TRY_VOID(checkKeys(*c, keys, {}, false));
+    }
+    StepSource none;
+    const StepSource& o = c ? *c : none;
+    auto positive = [&](std::string_view key, int64_t fallback) -> Result<int64_t> {
+      DROMEDARY_TRY(v, number(o, key, fallback));
+      if (v < 1) {
+        return fileError(attribute(o.attributes, key)->where,
+                         fmt::format("{} must be at least 1, not {}", key, v));
+      }
+      return v;
+    };
+    if (stream) {
+      DROMEDARY_TRY(capacity, positive("capacity", 1000));
+      DROMEDARY_TRY(timeout, positive("timeout", 1000));
+      def.stream(capacity, std::chrono::milliseconds(timeout));
+      DROMEDARY_TRY(reject, flag(o, "rejectOld"));
+      if (reject) def.rejectOld();
+    } else {
+      DROMEDARY_TRY(size, positive("batchSize", 100));
+      DROMEDARY_TRY(timeout, positive("batchTimeout", 1000));
+      def.batch(size, std::chrono::milliseconds(timeout));
+      DROMEDARY_TRY(duplicates, flag(o, "allowDuplicates"));
+      if (duplicates) def.allowDuplicates();
+      DROMEDARY_TRY(reverse, flag(o, "reverse"));
+      if (reverse) def.reverse();
+    }
+    DROMEDARY_TRY(ignore, flag(o, "ignoreInvalidExchanges"));
+    if (ignore) def.ignoreInvalidExchanges();
     DROMEDARY_TRY_VOID(steps(def, s.steps));
     def.end();
     return {};

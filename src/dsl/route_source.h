@@ -46,7 +46,9 @@ struct StepSource {
   std::vector<std::pair<std::string, Scalar>> policy;  ///< redeliveryPolicy options
   std::vector<StepSource> catches;  ///< doTry's doCatch clauses
   std::vector<StepSource> finally;  ///< doTry's doFinally: none or one
-  std::vector<StepSource> policies;  ///< loadBalance's roundRobin, failover ...: none or one
+  /// Nested option blocks: loadBalance's roundRobin, failover ...; resequence's batchConfig or
+  /// streamConfig (none or one).
+  std::vector<StepSource> policies;
 };
 
 struct RouteSource {

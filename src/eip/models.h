@@ -383,4 +383,24 @@ struct EnrichModel final : StepModel {
   Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
 };
 
+/// resequence(expression): exchanges go through its steps in the order of the expression's
+/// values (resequence.cc): batch mode sorts groups; stream mode orders sequence numbers.
+struct ResequenceModel final : StepModel {
+  explicit ResequenceModel(ExpressionDefinition e) : expression(std::move(e)) {}
+  ExpressionDefinition expression;
+  bool stream = false;
+  int64_t batchSize = 100;         // batch
+  int64_t batchTimeoutMillis = 1000;
+  bool allowDuplicates = false;
+  bool reverse = false;
+  int64_t capacity = 1000;         // stream
+  int64_t streamTimeoutMillis = 1000;
+  bool rejectOld = false;
+  bool ignoreInvalidExchanges = false;
+  BlockModel body;
+  std::string_view kind() const override { return "resequence"; }
+  std::string describe() const override { return "resequence[" + expression.describe() + "]"; }
+  Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
+};
+
 }  // namespace dromedary::eip

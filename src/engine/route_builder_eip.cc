@@ -292,6 +292,42 @@ RouteDefinition& RouteDefinition::aggregateOnException(bool on) {
   return *this;
 }
 
+RouteDefinition& RouteDefinition::resequence(ExpressionDefinition expression) {
+  auto step = std::make_unique<eip::ResequenceModel>(std::move(expression));
+  BlockModel* body = &step->body;
+  return openBlock(std::move(step), body);
+}
+
+RouteDefinition& RouteDefinition::batch(int64_t batch_size,
+                                        std::chrono::milliseconds batch_timeout) {
+  if (auto* r = lastOf<eip::ResequenceModel>("batch")) {
+    r->stream = false;
+    r->batchSize = batch_size;
+    r->batchTimeoutMillis = batch_timeout.count();
+  }
+  return *this;
+}
+
+RouteDefinition& RouteDefinition::stream(int64_t capacity, std::chrono::milliseconds timeout) {
+  if (auto* r = lastOf<eip::ResequenceModel>("stream")) {
+    r->stream = true;
+    r->capacity = capacity;
+    r->streamTimeoutMillis = timeout.count();
+  }
+  return *this;
+}
+
+#define DROMEDARY_RESEQUENCE_OPTION(method, field)                               \
+  RouteDefinition& RouteDefinition::method(bool value) {                         \
+    if (auto* r = lastOf<eip::ResequenceModel>(#method)) r->field = value;      \
+    return *this;                                                                \
+  }
+DROMEDARY_RESEQUENCE_OPTION(allowDuplicates, allowDuplicates)
+DROMEDARY_RESEQUENCE_OPTION(reverse, reverse)
+DROMEDARY_RESEQUENCE_OPTION(rejectOld, rejectOld)
+DROMEDARY_RESEQUENCE_OPTION(ignoreInvalidExchanges, ignoreInvalidExchanges)
+#undef DROMEDARY_RESEQUENCE_OPTION
+
 RouteDefinition& RouteDefinition::sort(ExpressionDefinition expression,
                                        std::function<bool(const Value&, const Value&)> less) {
   auto step = std::make_unique<eip::SortModel>(std::move(expression));

@@ -373,5 +373,28 @@ TEST_F(EipRoutesTest, YamlEnrich) {
   EXPECT_EQ(bodies("mock:out"), (std::vector<std::string>{"enriched x"}));
 }
 
+TEST_F(EipRoutesTest, YamlAndXmlResequenceInBatches) {
+  loadYaml(R"(
+- from:
+    uri: direct:yaml
+    steps:
+      - resequence:
+          header: n
+          batchConfig: {batchSize: 2, reverse: true}
+          steps:
+            - to: mock:yaml
+)");
+  ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:yaml", "a", "n", 1));
+  ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:yaml", "b", "n", 2));
+  EXPECT_EQ(bodies("mock:yaml"), (std::vector<std::string>{"b", "a"}));
+}
+
+TEST_F(EipRoutesTest, XmlResequenceStreamConfig) {
+  std::string e = xmlError(R"(<routes><route><from uri="direct:in"/>
+<resequence><streamConfig capacity="0"/><header>n</header><to uri="mock:a"/></resequence>
+</route></routes>)");
+  EXPECT_NE(e.find("capacity must be at least 1, not 0 at routes.xml:2"), std::string::npos) << e;
+}
+
 }  // namespace
 }  // namespace dromedary::testing

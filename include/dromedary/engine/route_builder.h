@@ -190,6 +190,23 @@ class RouteDefinition {
   /// enrich: the strategy also sees a failed reply (else the failure is the exchange's).
   RouteDefinition& aggregateOnException(bool on = true);
 
+  /// Exchanges run the steps up to end() in the order of the expression's values: in batches
+  /// (batch(): sorted groups of batchSize, or what came within batchTimeout) or as a stream of
+  /// sequence numbers (stream(): gaps waited for up to timeout). The incoming exchange goes on
+  /// after end() at once.
+  RouteDefinition& resequence(ExpressionDefinition expression);
+  RouteDefinition& batch(int64_t batch_size = 100,
+                         std::chrono::milliseconds batch_timeout = std::chrono::seconds(1));
+  RouteDefinition& stream(int64_t capacity = 1000,
+                          std::chrono::milliseconds timeout = std::chrono::seconds(1));
+  /// batch: keep exchanges whose values are equal (else the later ones are dropped).
+  RouteDefinition& allowDuplicates(bool on = true);
+  RouteDefinition& reverse(bool on = true);
+  /// stream: a number below the last one delivered fails the exchange (else it is dropped).
+  RouteDefinition& rejectOld(bool on = true);
+  /// An exchange whose value is missing (or not a number, in stream mode) is dropped.
+  RouteDefinition& ignoreInvalidExchanges(bool on = true);
+
   /// The expression's list (a text is cut at commas), sorted (numbers numerically, else as
   /// text; or by `less`), becomes the body.
   RouteDefinition& sort(ExpressionDefinition expression,

@@ -309,9 +309,10 @@ class XmlReader {
     for (pugi::xml_node child : node.children()) {
       if (child.type() != pugi::node_element) continue;
       std::string_view name = localName(child);
-      if (s.kind == "loadBalance" && (name == "roundRobin" || name == "random" ||
-                                      name == "failover" || name == "weighted" ||
-                                      name == "sticky")) {
+      if ((s.kind == "loadBalance" && (name == "roundRobin" || name == "random" ||
+                                       name == "failover" || name == "weighted" ||
+                                       name == "sticky")) ||
+          (s.kind == "resequence" && (name == "batchConfig" || name == "streamConfig"))) {
         DROMEDARY_TRY(p, step(child));
         s.policies.push_back(std::move(p));
       } else if (name == "exception" &&

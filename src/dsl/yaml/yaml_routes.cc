@@ -249,7 +249,8 @@ class YamlReader {
         DROMEDARY_TRY_VOID(predicate(kv.first, kv.second, s));
       } else if (key == "redeliveryPolicy") {
         DROMEDARY_TRY_VOID(parameters(kv.second, s.policy));
-      } else if (s.kind == "loadBalance" && isBalancePolicy(key)) {
+      } else if ((s.kind == "loadBalance" && isBalancePolicy(key)) ||
+                 (s.kind == "resequence" && (key == "batchConfig" || key == "streamConfig"))) {
         StepSource p;
         p.kind = key;
         p.where = at(kv.first);
