@@ -347,6 +347,39 @@ TEST(SplitTest, NestedSplitsEachKeepTheirOwnPlace) {
   EXPECT_EQ(bodies(h.mock("mock:item")), (std::vector<std::string>{"a", "b", "c"}));
 }
 
+TEST(SplitTest, AStrategyReturningAnotherExchangeFailsTheSplit) {
+  RouteHarness h;
+  auto stranger = std::make_shared<Exchange>();
+  auto bad = aggregationStrategy([stranger](Exchange*, Exchange&) { return stranger.get(); });
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:in").errorHandler(noErrorHandler()).split(body(), bad).to("mock:item").end();
+  });
+  auto sent = h.producer.sendBody("direct:in", Value(items({"a", "b"})));
+  ASSERT_FALSE(sent);
+  EXPECT_NE(sent.error().message.find("returned an exchange other than the two it was given"),
+            std::string::npos);
+}
+
+TEST(SplitTest, AFailedParallelItemFailsTheExchangeOnceAllRan) {
+  RouteHarness h;
+  std::atomic<int> ran{0};
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:in")
+        .errorHandler(noErrorHandler())
+        .split(body())
+        .parallelProcessing()
+        .process([&](Exchange& ex) {
+          ++ran;
+          if (ex.message().body() == Value("bad")) throw std::runtime_error("bad item");
+        })
+        .end();
+  });
+  auto sent = h.producer.sendBody("direct:in", Value(items({"a", "bad", "c", "d"})));
+  ASSERT_FALSE(sent);
+  EXPECT_NE(sent.error().message.find("bad item"), std::string::npos);
+  EXPECT_EQ(ran.load(), 4);
+}
+
 TEST(SplitTest, UnknownStrategyRefFailsAtStart) {
   RouteHarness h;
   auto added = h.context.addRoutes([](RouteBuilder& b) {
