@@ -413,14 +413,11 @@ Result<std::unique_ptr<Step>> AggregateModel::compile(RouteCompiler& compiler) c
   };
   auto c = correlation.compile(compiler.context());
   if (!c) return compiler.error(*this, c.error());
-  AggregationOptionsModel strategy_model;
-  strategy_model.strategy = strategy;
-  strategy_model.strategyRef = strategyRef;
-  auto resolved = strategy_model.compile(compiler, *this, false);
-  if (!resolved) return resolved.error();
   if (!strategy && strategyRef.empty()) {
     return fail("aggregate needs an aggregation strategy");
   }
+  auto resolved = resolveStrategy(compiler, *this, strategy, strategyRef);
+  if (!resolved) return resolved.error();
   if (!completionPredicate && completionSize <= 0 && completionTimeoutMillis <= 0 &&
       completionIntervalMillis <= 0 && !completionFromBatchConsumer) {
     return fail("aggregate needs a completion: completionSize, completionTimeout, "
@@ -454,7 +451,7 @@ Result<std::unique_ptr<Step>> AggregateModel::compile(RouteCompiler& compiler) c
   o.discardOnTimeout = discardOnCompletionTimeout;
   o.closeKeys = closeCorrelationKeyOnCompletion;
   auto step = std::make_unique<AggregateStep>(compiler.context(), std::move(*c),
-                                              resolved->strategy, std::move(predicate), o, **block,
+                                              *resolved, std::move(predicate), o, **block,
                                               repository);
   step->correlationText_ = correlation.describe();
   return std::unique_ptr<Step>(std::move(step));

@@ -36,14 +36,8 @@ class EnrichStep final : public Step {
       if (!v) return Status::Fail;
       thread_local std::string buffer;
       std::string_view uri = stringForm(*v, buffer);
-      if (ignoreInvalid_) {
-        auto p = cachedProducer(context_, uri);
-        if (!p) return Status::Continue;
-        producer = *p;
-      } else {
-        producer = cachedProducer(context_, uri, ex);
-        if (!producer) return Status::Fail;
-      }
+      producer = cachedProducer(context_, uri, ex, ignoreInvalid_);
+      if (!producer) return ex.failed() ? Status::Fail : Status::Continue;
     }
     ExchangePtr reply = acquireExchange(&context_);
     try {
@@ -86,13 +80,10 @@ class EnrichStep final : public Step {
 Result<std::unique_ptr<Step>> EnrichModel::compile(RouteCompiler& compiler) const {
   auto u = uri.compile(compiler.context());
   if (!u) return compiler.error(*this, u.error());
-  AggregationOptionsModel strategy_model;
-  strategy_model.strategy = strategy;
-  strategy_model.strategyRef = strategyRef;
-  auto resolved = strategy_model.compile(compiler, *this, false);
+  auto resolved = resolveStrategy(compiler, *this, strategy, strategyRef);
   if (!resolved) return resolved.error();
   return std::unique_ptr<Step>(new EnrichStep(compiler.context(), std::move(*u),
-                                              resolved->strategy, aggregateOnException,
+                                              *resolved, aggregateOnException,
                                               ignoreInvalidEndpoint));
 }
 

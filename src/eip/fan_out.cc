@@ -389,27 +389,32 @@ Status FanOutStep::runParallel(Exchange& input, FanOutState& s) noexcept {
   return Status::Suspend;
 }
 
+Result<std::shared_ptr<AggregationStrategy>> resolveStrategy(
+    RouteCompiler& compiler, const detail::StepModel& step,
+    std::shared_ptr<AggregationStrategy> strategy, const std::string& ref) {
+  if (ref.empty()) return strategy;
+  auto named = compiler.context().aggregationStrategyByName(ref);
+  if (!named) named = AggregationStrategies::byClassName(ref);
+  if (named) return named;
+  std::string known;
+  for (std::string_view n : AggregationStrategies::classNames()) {
+    known += known.empty() ? "" : ", ";
+    known += n;
+  }
+  return compiler.error(step, makeError(ErrorCode::InvalidRoute,
+                                        fmt::format("no aggregation strategy bound as '{}' (bind "
+                                                    "one with Context::bindAggregationStrategy, "
+                                                    "or name one of: {})",
+                                                    ref, known)));
+}
+
 Result<FanOutOptions> AggregationOptionsModel::compile(RouteCompiler& compiler,
                                                        const StepModel& step,
                                                        bool useOriginalByDefault) const {
   FanOutOptions o;
-  o.strategy = strategy;
-  if (!strategyRef.empty()) {
-    o.strategy = compiler.context().aggregationStrategyByName(strategyRef);
-    if (!o.strategy) o.strategy = AggregationStrategies::byClassName(strategyRef);
-    if (!o.strategy) {
-      std::string known;
-      for (std::string_view n : AggregationStrategies::classNames()) {
-        known += known.empty() ? "" : ", ";
-        known += n;
-      }
-      return compiler.error(
-          step, makeError(ErrorCode::InvalidRoute,
-                          fmt::format("no aggregation strategy bound as '{}' (bind one with "
-                                      "Context::bindAggregationStrategy, or name one of: {})",
-                                      strategyRef, known)));
-    }
-  }
+  auto resolved = resolveStrategy(compiler, step, strategy, strategyRef);
+  if (!resolved) return resolved.error();
+  o.strategy = *resolved;
   if (!o.strategy && useOriginalByDefault) o.useOriginal = true;
   if (timeoutMillis < 0) {
     return compiler.error(step, makeError(ErrorCode::InvalidRoute,

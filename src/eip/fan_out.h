@@ -109,6 +109,12 @@ class FanOutStep : public Step {
   bool setsBody_;
 };
 
+/// `strategy`, or the one `ref` names (bound in the context, or a Camel class name); null
+/// when neither is given. An unknown name fails with the names that are known.
+Result<std::shared_ptr<AggregationStrategy>> resolveStrategy(
+    RouteCompiler& compiler, const detail::StepModel& step,
+    std::shared_ptr<AggregationStrategy> strategy, const std::string& ref);
+
 /// One block per step of `all` (owned by the route): the branches of a multicast or a load
 /// balancer, each step a branch.
 std::vector<const detail::Block*> stepBranches(RouteCompiler& compiler, const detail::Block& all);

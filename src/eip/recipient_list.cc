@@ -82,10 +82,9 @@ class RecipientListStep final : public FanOutStep {
       thread_local std::string buffer;
       forEachUri(*v, delimiter_, buffer, [&](std::string_view uri) {
         if (failed) return;
-        Producer* p = ignoreInvalid_ ? cachedProducer(context_, uri).value_or(nullptr)
-                                     : cachedProducer(context_, uri, input);
+        Producer* p = cachedProducer(context_, uri, input, ignoreInvalid_);
         if (!p) {
-          failed = !ignoreInvalid_;
+          failed = input.failed();
           return;
         }
         if (s.uris.size() <= n) s.uris.emplace_back();

@@ -75,15 +75,8 @@ class RoutingSlipStep final : public Step {
 
  private:
   Status hop(Exchange& ex, std::string_view uri) noexcept {
-    Producer* producer;
-    if (ignoreInvalid_) {
-      auto p = cachedProducer(context_, uri);
-      if (!p) return Status::Continue;
-      producer = *p;
-    } else {
-      producer = cachedProducer(context_, uri, ex);
-      if (!producer) return Status::Fail;
-    }
+    Producer* producer = cachedProducer(context_, uri, ex, ignoreInvalid_);
+    if (!producer) return ex.failed() ? Status::Fail : Status::Continue;
     try {
       ex.properties().slot(kSlipEndpoint) = uri;
     } catch (...) {

@@ -56,4 +56,15 @@ Producer* cachedProducer(Context& context, std::string_view uri, Exchange& ex) n
   return nullptr;
 }
 
+Producer* cachedProducer(Context& context, std::string_view uri, Exchange& ex,
+                         bool ignore_invalid) noexcept {
+  if (!ignore_invalid) return cachedProducer(context, uri, ex);
+  try {
+    auto producer = cachedProducer(context, uri);
+    return producer ? *producer : nullptr;
+  } catch (...) {
+    return nullptr;
+  }
+}
+
 }  // namespace dromedary

@@ -20,4 +20,10 @@ Result<Producer*> cachedProducer(Context& context, std::string_view uri);
 /// As above; on failure records it on `exchange` and returns nullptr.
 Producer* cachedProducer(Context& context, std::string_view uri, Exchange& exchange) noexcept;
 
+/// For steps with Camel's ignoreInvalidEndpoint(s) option: as above, except that with
+/// `ignore_invalid` a URI that cannot be resolved gives nullptr with `exchange` left as it was
+/// (the caller skips it). So: a producer, nullptr + failed exchange, or nullptr = skip.
+Producer* cachedProducer(Context& context, std::string_view uri, Exchange& exchange,
+                         bool ignore_invalid) noexcept;
+
 }  // namespace dromedary

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <thread>
 
+#include "support/log_capture.h"
 #include "support/route_harness.h"
 
 namespace dromedary {
@@ -141,6 +142,20 @@ TEST(RoutingSlipTest, TheExchangeGoesThroughEachInTurn) {
   EXPECT_EQ(bodies(h.mock("mock:after")), (std::vector<std::string>{"xab"}));
 }
 
+TEST(RoutingSlipTest, AnUnresolvableEndpointFailsUnlessIgnored) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) {
+    b.from("direct:strict").errorHandler(noErrorHandler()).routingSlip(header("slip"));
+    b.from("direct:lenient").routingSlip(header("slip")).ignoreInvalidEndpoints();
+  });
+  auto sent = h.producer.sendBodyAndHeader("direct:strict", "x", "slip", "nope:x,mock:end");
+  ASSERT_FALSE(sent);
+  EXPECT_NE(sent.error().message.find("Cannot resolve endpoint"), std::string::npos);
+  EXPECT_EQ(h.mock("mock:end").receivedCount(), 0u);
+  ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:lenient", "x", "slip", "nope:x,mock:end"));
+  EXPECT_EQ(h.mock("mock:end").receivedCount(), 1u);
+}
+
 TEST(DynamicRouterTest, AsksAgainAfterEachEndpointUntilNull) {
   RouteHarness h;
   h.start([](RouteBuilder& b) {
@@ -182,6 +197,22 @@ TEST(WireTapTest, ADynamicUriIsASimpleTemplate) {
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
   EXPECT_EQ(tap.receivedCount(), 1u);
+}
+
+TEST(WireTapTest, AFailedTapIsLoggedAndTheExchangeGoesOn) {
+  testing::LogCapture logs;
+  RouteHarness h;
+  h.start([](RouteBuilder& b) {
+    b.from("direct:in").wireTap("direct:broken?block=false").to("mock:after");
+  });
+  ASSERT_TRUE(h.producer.sendBody("direct:in", "x"));
+  for (int i = 0; i < 500 && logs.find(LoggingLevel::Warn, "Wire tap to").empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  auto warned = logs.find(LoggingLevel::Warn, "Wire tap to direct:broken?block=false failed: No "
+                                              "consumers available");
+  EXPECT_EQ(warned.size(), 1u);
+  EXPECT_EQ(h.mock("mock:after").receivedCount(), 1u);
 }
 
 TEST(LoopTest, RunsItsStepsCountTimesOnTheSameExchange) {
@@ -281,6 +312,15 @@ TEST(EnrichTest, TheStrategyCombinesTheExchangeAndTheReply) {
   auto got = h.mock("mock:out").receivedExchanges();
   EXPECT_EQ(got[0]->message().body(), Value("order"));
   EXPECT_EQ(*got[0]->message().getHeader("price"), Value(42));
+}
+
+TEST(EnrichTest, AnUnresolvableUriIsSkippedWithIgnoreInvalidEndpoints) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) {
+    b.from("direct:in").enrich("nope:x").ignoreInvalidEndpoints().to("mock:out");
+  });
+  ASSERT_TRUE(h.producer.sendBody("direct:in", "x"));
+  EXPECT_EQ(h.mock("mock:out").receivedExchanges()[0]->message().body(), Value("x"));
 }
 
 TEST(EnrichTest, AFailedReplyFailsTheExchange) {
