@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: Apache-2.0
+// amqp:[queue:|topic:]NAME — the component, its option table, endpoints, producer and consumer.
+// The connection machinery is in connection.h; this file maps Camel's options onto it.
+#include <mutex>
+
+#include <fmt/format.h>
+
+#include <dromedary/amqp/amqp_component.h>
+#include <dromedary/engine/context.h>
+#include <dromedary/spi/component.h>
+
+#include "client.h"
+#include "connection.h"
+
+namespace dromedary {
+namespace component::amqp {
+
+namespace {
+
+constexpr OptionSpec kOptions[] = {
+    {"concurrentConsumers", OptionType::Int, "1",
+     "Receiver links consuming for a route, each processing its messages in order"},
+    {"exchangePattern", OptionType::Enum, "",
+     "InOnly or InOut for every message sent (default: the exchange's own pattern)",
+     "InOnly,InOut"},
+    {"replyTo", OptionType::String, "",
+     "A named reply queue for requests (default: a temporary queue per connection)"},
+    {"replyToType", OptionType::Enum, "",
+     "Temporary (a dynamic node per connection; the default), Exclusive (replyTo is ours "
+     "alone), Shared (replyTo is shared; the default when replyTo is set)",
+     "Temporary,Shared,Exclusive"},
+    {"requestTimeout", OptionType::Duration, "20000",
+     "How long a request waits for its reply, and any message for the broker to take it"},
+    {"deliveryPersistent", OptionType::Bool, "true",
+     "Send durable messages, and complete a one-way send only once the broker accepted it"},
+    {"replyToDeliveryPersistent", OptionType::Bool, "true",
+     "Send replies (of a consumer route) as durable messages"},
+    {"timeToLive", OptionType::Int, "-1", "Message time to live in milliseconds (-1: none)"},
+    {"priority", OptionType::Int, "-1", "Message priority 0-9 (-1: the broker's default)"},
+    {"preserveMessageQos", OptionType::Bool, "false",
+     "Take priority, delivery mode and expiration from the JMSPriority, JMSDeliveryMode and "
+     "JMSExpiration headers"},
+    {"durableSubscriptionName", OptionType::String, "",
+     "Topics: a durable subscription under this name"},
+    {"selector", OptionType::String, "",
+     "A JMS selector (apache.org:selector-filter:string) for brokers that support it"},
+    {"prefetch", OptionType::Int, "100",
+     "Credit per receiver link: the most messages fetched ahead of processing"},
+    {"transferException", OptionType::Bool, "false",
+     "InOut: a failed consumer route replies with its failure, which fails the requester's "
+     "exchange"},
+    {"disableReplyTo", OptionType::Bool, "false",
+     "Treat every message as InOnly: no reply queue, no reply sent"},
+};
+
+class AmqpProducer final : public Producer {
+ public:
+  AmqpProducer(Connection& connection, const ProducerSpec& spec)
+      : connection_(connection), spec_(spec) {}
+  Status process(Exchange& exchange) noexcept override {
+    // The exchange belongs to the Proton thread from here until it is resumed.
+    connection_.send(exchange, spec_);
+    return Status::Suspend;
+  }
+
+ private:
+  Connection& connection_;
+  const ProducerSpec& spec_;
+};
+
+class AmqpConsumer final : public Consumer {
+ public:
+  AmqpConsumer(Connection& connection, std::shared_ptr<ConsumerGroup> group)
+      : connection_(connection), group_(std::move(group)) {}
+  ~AmqpConsumer() override { stop(); }
+  Result<void> start() override {
+    if (running_) return {};
+    if (group_->stopped) {  // a restart: a fresh group (the old one may still settle)
+      auto fresh = std::make_shared<ConsumerGroup>();
+      fresh->spec = group_->spec;
+      fresh->context = group_->context;
+      fresh->route = group_->route;
+      group_ = std::move(fresh);
+    }
+    // Wait briefly for the links, so a topic subscription exists when start() returns; a
+    // broker that is down does not hold the start up for longer.
+    connection_.addConsumer(group_, std::chrono::seconds(5));
+    running_ = true;
+    return {};
+  }
+  void stop() noexcept override {
+    if (!running_) return;
+    running_ = false;
+    connection_.removeConsumer(group_);
+  }
+
+ private:
+  Connection& connection_;
+  std::shared_ptr<ConsumerGroup> group_;
+  bool running_ = false;
+};
+
+class AmqpComponent;
+
+class AmqpEndpoint final : public Endpoint {
+ public:
+  AmqpEndpoint(AmqpComponent& component, const Uri& uri, EndpointOptions options,
+               ProducerSpec producer, ConsumerSpec consumer);
+  Result<std::unique_ptr<Producer>> createProducer() override;
+  Result<std::unique_ptr<Consumer>> createConsumer(Processor& processor) override;
+
+ private:
+  AmqpComponent& amqp_;
+  const ProducerSpec producer_spec_;
+  const ConsumerSpec consumer_spec_;
+};
+
+class AmqpComponent final : public Component {
+ public:
+  AmqpComponent(std::string scheme, std::optional<AmqpConfig> config)
+      : scheme_(std::move(scheme)), config_(std::move(config)) {}
+  ~AmqpComponent() override { client_.reset(); }
+
+  std::string_view scheme() const override { return scheme_; }
+  std::span<const OptionSpec> endpointOptions() const override { return kOptions; }
+
+  Result<std::unique_ptr<Endpoint>> createEndpoint(const Uri& uri,
+                                                   EndpointOptions options) override {
+    auto config = resolvedConfig();
+    if (!config) return config.error();
+    std::string_view path = uri.path();
+    if (path.starts_with("//")) path.remove_prefix(2);
+    bool topic = false;
+    if (path.starts_with("queue:")) {
+      path.remove_prefix(6);
+    } else if (path.starts_with("topic:")) {
+      path.remove_prefix(6);
+      topic = true;
+    } else if (path.starts_with("temp-queue:") || path.starts_with("temp-topic:")) {
+      return makeError(ErrorCode::InvalidUri,
+                       fmt::format("'{}': temporary destinations are made by the component for "
+                                   "replies (replyToType=Temporary), not addressed in a URI",
+                                   uri.text()));
+    }
+    if (path.empty()) {
+      return makeError(ErrorCode::InvalidUri,
+                       fmt::format("'{}' names no destination: use {}:queue:NAME, "
+                                   "{}:topic:NAME or {}:NAME",
+                                   uri.text(), scheme_, scheme_, scheme_));
+    }
+    auto bad = [&](std::string what) {
+      return makeError(ErrorCode::InvalidOption, fmt::format("{} in '{}'", what, uri.text()));
+    };
+    ProducerSpec p;
+    p.uri = uri.text();
+    p.address = (topic ? config->topicPrefix : config->queuePrefix) + std::string(path);
+    const std::string& pattern = options.getString("exchangePattern");
+    if (!pattern.empty()) {
+      p.forcedPattern = static_cast<int>(equalsIgnoreCase(pattern, "InOut") ? Pattern::InOut
+                                                                           : Pattern::InOnly);
+    }
+    p.disableReplyTo = options.getBool("disableReplyTo");
+    const std::string& reply_to = options.getString("replyTo");
+    const std::string& reply_type = options.getString("replyToType");
+    if (reply_type.empty()) {
+      p.replyToType = reply_to.empty() ? ReplyToType::Temporary : ReplyToType::Shared;
+    } else if (equalsIgnoreCase(reply_type, "Temporary")) {
+      p.replyToType = ReplyToType::Temporary;
+    } else {
+      p.replyToType = equalsIgnoreCase(reply_type, "Exclusive") ? ReplyToType::Exclusive
+                                                                : ReplyToType::Shared;
+    }
+    if (p.replyToType == ReplyToType::Temporary && !reply_to.empty()) {
+      return bad("replyToType=Temporary cannot be combined with replyTo=" + reply_to);
+    }
+    if (p.replyToType != ReplyToType::Temporary && reply_to.empty()) {
+      return bad("replyToType=" + reply_type + " needs a replyTo queue name");
+    }
+    if (!reply_to.empty()) {
+      // A reply queue is a queue name, prefixed like any other (unless given as an address).
+      p.replyAddress = reply_to.starts_with("/") || reply_to.find("://") != std::string::npos
+                           ? reply_to
+                           : config->queuePrefix + reply_to;
+    }
+    p.requestTimeout = options.getDuration("requestTimeout");
+    if (p.requestTimeout.count() < 0) return bad("requestTimeout must not be negative");
+    p.qos.durable = options.getBool("deliveryPersistent");
+    p.qos.ttlMillis = options.getInt("timeToLive");
+    int64_t priority = options.getInt("priority");
+    if (priority < -1 || priority > 9) return bad("priority must be 0 to 9");
+    p.qos.priority = static_cast<int>(priority);
+    p.qos.preserveMessageQos = options.getBool("preserveMessageQos");
+    p.transferException = options.getBool("transferException");
+
+    ConsumerSpec c;
+    c.uri = uri.text();
+    c.address = p.address;
+    int64_t consumers = options.getInt("concurrentConsumers");
+    if (consumers < 1 || consumers > 1000) return bad("concurrentConsumers must be 1 to 1000");
+    c.concurrentConsumers = static_cast<int>(consumers);
+    int64_t prefetch = options.getInt("prefetch");
+    if (prefetch < 1 || prefetch > 1000000) return bad("prefetch must be 1 to 1000000");
+    c.prefetch = static_cast<uint32_t>(prefetch);
+    c.selector = options.getString("selector");
+    c.durableSubscriptionName = options.getString("durableSubscriptionName");
+    if (!c.durableSubscriptionName.empty() && !topic) {
+      return bad("durableSubscriptionName applies to topics (amqp:topic:NAME) only");
+    }
+    c.disableReplyTo = p.disableReplyTo;
+    c.transferException = p.transferException;
+    c.replyQos.durable = options.getBool("replyToDeliveryPersistent");
+    return std::unique_ptr<Endpoint>(
+        new AmqpEndpoint(*this, uri, std::move(options), std::move(p), std::move(c)));
+  }
+
+  Client& client() {
+    std::lock_guard lock(mutex_);
+    if (!client_) client_ = std::make_unique<Client>(context(), scheme_, *resolvedConfigLocked());
+    return *client_;
+  }
+
+  AmqpConnectionCounts counts() {
+    std::lock_guard lock(mutex_);
+    return client_ ? client_->counts() : AmqpConnectionCounts{};
+  }
+
+ private:
+  Result<AmqpConfig> resolvedConfig() {
+    std::lock_guard lock(mutex_);
+    return resolvedConfigLocked();
+  }
+
+  // The configuration given in C++, else the context's camel.component.<scheme>.* properties.
+  Result<AmqpConfig> resolvedConfigLocked() {
+    if (resolved_) return *resolved_;
+    AmqpConfig config = config_.value_or(AmqpConfig{});
+    if (!config_) {
+      Properties& props = context().properties();
+      std::string base = "camel.component." + scheme_ + ".";
+      auto take = [&](const char* key, std::string& into) {
+        if (auto v = props.get(base + key)) into = *v;
+      };
+      take("remoteURI", config.remoteUri);
+      take("username", config.username);
+      take("password", config.password);
+      take("queuePrefix", config.queuePrefix);
+      take("topicPrefix", config.topicPrefix);
+      for (auto [key, into] : {std::pair{"reconnectDelay", &config.reconnectDelay},
+                               std::pair{"maxReconnectDelay", &config.maxReconnectDelay}}) {
+        if (auto v = props.get(base + key)) {
+          char* end = nullptr;
+          long long ms = std::strtoll(v->c_str(), &end, 10);
+          if (v->empty() || *end != '\0' || ms < 1) {
+            return makeError(ErrorCode::InvalidOption,
+                             fmt::format("{}{}={} is not a number of milliseconds (>= 1)", base,
+                                         key, *v));
+          }
+          *into = std::chrono::milliseconds(ms);
+        }
+      }
+    }
+    std::string_view uri = config.remoteUri;
+    if (!uri.starts_with("amqp://") && !uri.starts_with("amqps://")) {
+      return makeError(ErrorCode::InvalidOption,
+                       fmt::format("the {} component's remoteURI '{}' must start with amqp:// "
+                                   "or amqps://",
+                                   scheme_, config.remoteUri));
+    }
+    resolved_ = config;
+    return config;
+  }
+
+  std::string scheme_;
+  std::optional<AmqpConfig> config_;
+  std::optional<AmqpConfig> resolved_;
+  std::mutex mutex_;
+  std::unique_ptr<Client> client_;
+};
+
+AmqpEndpoint::AmqpEndpoint(AmqpComponent& component, const Uri& uri, EndpointOptions options,
+                           ProducerSpec producer, ConsumerSpec consumer)
+    : Endpoint(component, uri, std::move(options)), amqp_(component),
+      producer_spec_(std::move(producer)), consumer_spec_(std::move(consumer)) {}
+
+Result<std::unique_ptr<Producer>> AmqpEndpoint::createProducer() {
+  return std::unique_ptr<Producer>(
+      new AmqpProducer(amqp_.client().producerConnection(), producer_spec_));
+}
+
+Result<std::unique_ptr<Consumer>> AmqpEndpoint::createConsumer(Processor& processor) {
+  auto group = std::make_shared<ConsumerGroup>();
+  group->spec = consumer_spec_;
+  group->context = &context();
+  group->route = &processor;
+  return std::unique_ptr<Consumer>(
+      new AmqpConsumer(amqp_.client().consumerConnection(), std::move(group)));
+}
+
+}  // namespace
+
+}  // namespace component::amqp
+
+void registerAmqpComponent(Context& context, std::string scheme,
+                           std::optional<AmqpConfig> config) {
+  context.addComponent(
+      std::make_unique<component::amqp::AmqpComponent>(std::move(scheme), std::move(config)));
+}
+
+void registerAmqpComponent(Context& context) { registerAmqpComponent(context, "amqp"); }
+
+AmqpConnectionCounts amqpConnectionCounts(Context& context, std::string_view scheme) {
+  auto* c = dynamic_cast<component::amqp::AmqpComponent*>(context.component(scheme));
+  return c ? c->counts() : AmqpConnectionCounts{};
+}
+
+}  // namespace dromedary

@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: Apache-2.0
+// Connection: lifecycle, the command queue, reconnect, and the handler's dispatch.
+#include "connection.h"
+
+#include <fmt/format.h>
+#include <proton/connection_options.hpp>
+#include <proton/container.hpp>
+#include <proton/error_condition.hpp>
+#include <proton/receiver_options.hpp>
+#include <proton/tracker.hpp>
+#include <proton/session.hpp>
+#include <proton/transport.hpp>
+#include <proton/work_queue.hpp>
+
+#include <dromedary/engine/context.h>
+
+#include "client.h"
+
+namespace dromedary::component::amqp {
+
+Connection::Connection(Client& client, Context& context, AmqpConfig config,
+                       std::string container_id)
+    : client_(client), context_(context), config_(std::move(config)), id_(std::move(container_id)),
+      log_(Logger::get("dromedary.amqp")) {}
+
+Connection::~Connection() = default;
+
+void Connection::post(Command command) noexcept {
+  if (!commands_.enqueue(command)) {
+    // Out of memory: fail what we can rather than lose it silently.
+    if (command.exchange && command.op == Op::Send) {
+      command.exchange->fail(ErrorCode::Internal, "Could not queue the message for the broker");
+      command.exchange->resume();
+    }
+    return;
+  }
+  // One wake-up per batch: whoever flips the flag schedules the drain.
+  if (!wake_pending_.exchange(true, std::memory_order_acq_rel)) {
+    // Run the batch in the connection's own context, so that Proton writes what it sends;
+    // while there is no connection, on the container's queue. One lock per batch, not per
+    // message: it guards the pointer against the connection going away.
+    std::lock_guard lock(work_queue_mutex_);
+    if (work_queue_) {
+      work_queue_->add([this] { drain(); });
+    } else {
+      client_.workQueue().add([this] { drain(); });
+    }
+  }
+}
+
+void Connection::drain() noexcept {
+  wake_pending_.store(false, std::memory_order_release);
+  Command command;
+  while (commands_.try_dequeue(command)) run(command);
+}
+
+void Connection::setWorkQueue(proton::work_queue* queue) noexcept {
+  std::lock_guard lock(work_queue_mutex_);
+  work_queue_ = queue;
+}
+
+void Connection::run(const Command& c) noexcept {
+  switch (c.op) {
+    case Op::Send:
+      handleSend(*c.exchange, *static_cast<const ProducerSpec*>(c.target));
+      break;
+    case Op::Settle:
+      settleConsumed(*const_cast<ConsumerLink*>(static_cast<const ConsumerLink*>(c.target)),
+                     *c.exchange, c.generation);
+      break;
+    case Op::AddConsumer: {
+      auto* holder = static_cast<const std::shared_ptr<ConsumerGroup>*>(c.target);
+      consumers_.push_back(*holder);
+      delete holder;
+      if (open_) openConsumer(*consumers_.back());
+      break;
+    }
+    case Op::RemoveConsumer: {
+      auto* holder = static_cast<const std::shared_ptr<ConsumerGroup>*>(c.target);
+      stopConsumer(*holder);
+      delete holder;
+      break;
+    }
+    case Op::Connect: connectNow(); break;
+    case Op::Close: {
+      closed_ = true;
+      failInFlight("the context is stopping");
+      for (auto& [address, link] : senders_) {
+        for (Outgoing& o : link.queue) {
+          if (o.prebuilt) continue;
+          if (o.slot < slots_.size() && slots_[o.slot].gen == o.gen &&
+              slots_[o.slot].state == SlotState::Queued) {
+            failSlot(o.slot, ErrorCode::RouteNotStarted,
+                     "Not sent: the amqp component stopped before the broker took it", {});
+          }
+        }
+        link.queue.clear();
+      }
+      setWorkQueue(nullptr);
+      if (open_ || connecting_) connection_.close();
+      open_ = false;
+      open_flag_.store(false);
+      if (closed_promise_) closed_promise_->set_value();
+      break;
+    }
+  }
+}
+
+void Connection::start() { post({Op::Connect, nullptr, nullptr, 0}); }
+
+void Connection::close() {
+  std::promise<void> done;
+  std::future<void> f = done.get_future();
+  closed_promise_ = &done;
+  post({Op::Close, nullptr, nullptr, 0});
+  f.wait_for(std::chrono::seconds(5));
+  closed_promise_ = nullptr;
+}
+
+void Connection::send(Exchange& exchange, const ProducerSpec& spec) noexcept {
+  post({Op::Send, &exchange, &spec, 0});
+}
+
+void Connection::addConsumer(const std::shared_ptr<ConsumerGroup>& group,
+                             std::chrono::milliseconds wait) {
+  std::future<void> started = group->started.get_future();
+  post({Op::AddConsumer, nullptr, new std::shared_ptr<ConsumerGroup>(group), 0});
+  started.wait_for(wait);
+}
+
+void Connection::removeConsumer(const std::shared_ptr<ConsumerGroup>& group) {
+  auto stopped = std::make_shared<std::promise<void>>();
+  std::future<void> f = stopped->get_future();
+  group->stopped = stopped;
+  post({Op::RemoveConsumer, nullptr, new std::shared_ptr<ConsumerGroup>(group), 0});
+  f.wait_for(std::chrono::seconds(10));
+}
+
+void Connection::connectNow() {
+  if (closed_ || open_ || connecting_) return;
+  connecting_ = true;
+  ++generation_;
+  proton::connection_options options(*this);
+  options.container_id(id_);
+  options.idle_timeout(proton::duration(30000));
+  if (!config_.username.empty()) {
+    options.user(config_.username);
+    options.password(config_.password);
+    options.sasl_allow_insecure_mechs(true);
+  }
+  try {
+    connection_ = client_.container().connect(config_.remoteUri, options);
+  } catch (const std::exception& e) {
+    connecting_ = false;
+    connectionLost(fmt::format("cannot connect to {}: {}", config_.remoteUri, e.what()));
+  }
+}
+
+void Connection::scheduleReconnect() {
+  if (closed_) return;
+  backoff_ = backoff_.count() == 0 ? config_.reconnectDelay
+                                   : std::min(backoff_ * 2, config_.maxReconnectDelay);
+  client_.container().schedule(proton::duration(static_cast<uint64_t>(backoff_.count())),
+                               [this] { connectNow(); });
+}
+
+void Connection::on_connection_open(proton::connection& c) {
+  if (c != connection_) return;
+  connecting_ = false;
+  open_ = true;
+  open_flag_.store(true);
+  setWorkQueue(&c.work_queue());
+  opened_.fetch_add(1, std::memory_order_relaxed);
+  if (lost_logged_) {
+    log_.log(LoggingLevel::Info,
+             fmt::format("AMQP connection '{}' to {} re-established", id_, config_.remoteUri));
+  } else if (log_.enabled(LoggingLevel::Debug)) {
+    log_.log(LoggingLevel::Debug,
+             fmt::format("AMQP connection '{}' to {} open", id_, config_.remoteUri));
+  }
+  lost_logged_ = false;
+  backoff_ = std::chrono::milliseconds(0);
+  openLinks();
+}
+
+void Connection::openLinks() {
+  for (auto& [address, link] : senders_) {
+    if (!link.queue.empty()) openSender(address, link);
+  }
+  for (auto& [key, rr] : replies_) {
+    if (rr.refused.empty()) openReplyReceiver(key, rr, nullptr);
+  }
+  for (auto& group : consumers_) {
+    if (!group->stopping) openConsumer(*group);
+  }
+}
+
+void Connection::connectionLost(const std::string& reason) {
+  if (lost_generation_ == generation_) return;  // error and close both report one loss
+  lost_generation_ = generation_;
+  bool was_up = open_;
+  open_ = false;
+  connecting_ = false;
+  open_flag_.store(false);
+  setWorkQueue(nullptr);
+  if (closed_) return;
+  if (!lost_logged_) {
+    log_.log(LoggingLevel::Warn,
+             fmt::format("AMQP connection '{}' to {} {}: {}; reconnecting", id_,
+                         config_.remoteUri, was_up ? "lost" : "failed", reason));
+    lost_logged_ = true;
+  }
+  failInFlight(fmt::format("the connection to {} was lost ({})", config_.remoteUri, reason));
+  for (auto& [address, link] : senders_) {
+    link.attached = link.ready = false;
+    link.sender = proton::sender();
+    // Consumer replies belong to deliveries the broker will redeliver: drop them.
+    std::erase_if(link.queue, [](const Outgoing& o) { return o.prebuilt != nullptr; });
+  }
+  for (auto& [key, rr] : replies_) {
+    rr.attached = rr.ready = false;
+    rr.receiver = proton::receiver();
+  }
+  for (auto& group : consumers_) {
+    for (auto& link : group->links) link->detach();
+    releaseGroupIfDone(*group);
+  }
+  scheduleReconnect();
+}
+
+namespace {
+std::string describe(const proton::error_condition& e, const char* fallback) {
+  if (e.empty()) return fallback;
+  return e.description().empty() ? e.name() : e.name() + ": " + e.description();
+}
+}  // namespace
+
+void Connection::on_transport_error(proton::transport& t) {
+  if (closed_ || t.connection() != connection_) return;
+  connectionLost(describe(t.error(), "transport error"));
+}
+
+void Connection::on_transport_close(proton::transport& t) {
+  if (closed_ || t.connection() != connection_) return;
+  connectionLost("the broker closed the connection");
+}
+
+void Connection::on_session_error(proton::session& s) {
+  // Every link lives on the connection's default session: it ending ends them all. A reply
+  // queue still waiting to attach is what the broker refused (RabbitMQ ends the session on
+  // a dynamic node): requests needing it fail at once from now on.
+  std::string reason = describe(s.error(), "session error");
+  for (auto& [key, rr] : replies_) {
+    if (rr.attached && !rr.ready) {
+      rr.refused = key.empty() ? fmt::format("no temporary (dynamic) reply queue from {} ({}); "
+                                             "brokers without dynamic nodes (RabbitMQ) need "
+                                             "replyTo=NAME",
+                                             config_.remoteUri, reason)
+                               : fmt::format("reply queue '{}' at {}: {}", key,
+                                             config_.remoteUri, reason);
+      for (auto& [address, link] : senders_) {
+        for (Outgoing& o : link.queue) {
+          if (!o.prebuilt && o.slot < slots_.size() && slots_[o.slot].gen == o.gen &&
+              slots_[o.slot].state == SlotState::Queued && slots_[o.slot].request) {
+            failSlot(o.slot, ErrorCode::Io, "The broker refused the reply queue", rr.refused);
+          }
+        }
+      }
+    }
+  }
+  connection_.close();
+  connectionLost(reason);
+}
+
+void Connection::on_error(const proton::error_condition& e) {
+  // Proton's default throws, which would end the container thread: log instead.
+  log_.log(LoggingLevel::Warn,
+           fmt::format("AMQP connection '{}': {}", id_, describe(e, "unknown error")));
+}
+
+void Connection::on_connection_error(proton::connection& c) {
+  if (c != connection_) return;
+  std::string reason = describe(c.error(), "connection error");
+  c.close();
+  connectionLost(reason);
+}
+
+}  // namespace dromedary::component::amqp

@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: Apache-2.0
+// Connection, consumer side: receiver links of consuming routes, at-least-once settlement,
+// and replies to requests (InOut). Runs on the Proton thread, except ConsumerLink's
+// runOnWorker/onDone, which run on the context's workers.
+#include <fmt/format.h>
+#include <proton/codec/encoder.hpp>
+#include <proton/connection.hpp>
+#include <proton/error_condition.hpp>
+#include <proton/receiver_options.hpp>
+#include <proton/source.hpp>
+#include <proton/source_options.hpp>
+#include <proton/symbol.hpp>
+#include <proton/value.hpp>
+
+#include <dromedary/engine/context.h>
+#include <dromedary/spi/component.h>
+
+#include "connection.h"
+
+namespace dromedary::component::amqp {
+
+void ConsumerLink::open(proton::connection& c) {
+  const ConsumerSpec& spec = group_.spec;
+  proton::source_options source;
+  source.address(spec.address);
+  if (!spec.selector.empty()) {
+    proton::source::filter_map filters;
+    proton::value selector;
+    proton::codec::encoder enc(selector);
+    enc << proton::codec::start::described() << proton::symbol("apache.org:selector-filter:string")
+        << spec.selector << proton::codec::finish();
+    filters.put(proton::symbol("jms-selector"), selector);
+    source.filters(filters);
+  }
+  proton::receiver_options options;
+  // Credit by hand, one back per settled message: at most `prefetch` wait per link.
+  options.handler(*this).auto_accept(false).credit_window(0);
+  if (!spec.durableSubscriptionName.empty()) {
+    // A durable subscription is a link the broker keeps by name while we are away.
+    source.durability_mode(proton::source::UNSETTLED_STATE).expiry_policy(proton::source::NEVER);
+    options.name(index_ == 0 ? spec.durableSubscriptionName
+                             : fmt::format("{}-{}", spec.durableSubscriptionName, index_));
+  }
+  options.source(source);
+  receiver_ = c.open_receiver(spec.address, options);
+  attached_ = true;
+  generation_ = connection_.generation();
+}
+
+void ConsumerLink::on_receiver_open(proton::receiver& r) {
+  r.add_credit(group_.spec.prefetch);
+  int attached = group_.attached.fetch_add(1) + 1;
+  if (attached == static_cast<int>(group_.links.size()) && !group_.startedSignalled) {
+    group_.startedSignalled = true;
+    group_.started.set_value();
+  }
+}
+
+void ConsumerLink::on_message(proton::delivery& d, proton::message& m) {
+  if (group_.stopping || !attached_) {
+    d.release();
+    return;
+  }
+  Exchange* exchange = group_.context->createExchange().release();
+  try {
+    decodeMessage(m, exchange->message());
+  } catch (const std::exception& e) {
+    // Proton decoded it already, so this is a broken message: never lose it silently.
+    connection_.log_.log(LoggingLevel::Error,
+                         fmt::format("AMQP consumer {}: cannot read a message ({}); rejected",
+                                     group_.spec.uri, e.what()));
+    ExchangeRecycler{}(exchange);
+    d.reject();
+    receiver_.add_credit(1);
+    return;
+  }
+  bool in_out = !m.reply_to().empty() && !group_.spec.disableReplyTo;
+  exchange->setPattern(in_out ? Pattern::InOut : Pattern::InOnly);
+  ++group_.inflight;
+  proton::message_id correlation = m.correlation_id().empty() ? m.id() : m.correlation_id();
+  if (current_) {
+    backlog_.push_back(Waiting{d, exchange, in_out ? m.reply_to() : std::string(), correlation});
+    return;
+  }
+  current_delivery_ = d;
+  reply_to_ = in_out ? m.reply_to() : std::string();
+  reply_correlation_ = correlation;
+  dispatch(exchange);
+}
+
+void ConsumerLink::dispatch(Exchange* exchange) noexcept {
+  current_ = exchange;
+  current_generation_ = generation_;
+  group_.context->submit({&ConsumerLink::runOnWorker, this});
+}
+
+void ConsumerLink::runOnWorker(void* arg) noexcept {
+  auto* link = static_cast<ConsumerLink*>(arg);
+  processAsync(*link->current_, *link->group_.route, &ConsumerLink::onDone, link);
+}
+
+void ConsumerLink::onDone(Exchange& exchange, void* arg) noexcept {
+  auto* link = static_cast<ConsumerLink*>(arg);
+  link->connection_.postSettle(*link, exchange, link->current_generation_);
+}
+
+void ConsumerLink::done() noexcept {
+  current_ = nullptr;
+  if (backlog_.empty()) return;
+  Waiting next = std::move(backlog_.front());
+  backlog_.pop_front();
+  current_delivery_ = next.delivery;
+  reply_to_ = std::move(next.replyTo);
+  reply_correlation_ = next.correlation;
+  dispatch(next.exchange);
+}
+
+void ConsumerLink::dropBacklog(bool release) noexcept {
+  for (Waiting& w : backlog_) {
+    if (release) w.delivery.release();
+    ExchangeRecycler{}(w.exchange);
+    --group_.inflight;
+  }
+  backlog_.clear();
+}
+
+void ConsumerLink::on_receiver_close(proton::receiver&) {
+  attached_ = false;
+  if (closing_) {
+    closing_ = false;
+    connection_.releaseGroupIfDone(group_);
+  }
+}
+
+void ConsumerLink::on_receiver_detach(proton::receiver& r) { on_receiver_close(r); }
+
+void ConsumerLink::on_receiver_error(proton::receiver& r) {
+  connection_.log_.log(LoggingLevel::Warn,
+                       fmt::format("AMQP consumer {}: the broker closed the link: {}",
+                                   group_.spec.uri, r.error().what()));
+}
+
+void ConsumerLink::on_error(const proton::error_condition& e) {
+  connection_.log_.log(LoggingLevel::Warn,
+                       fmt::format("AMQP consumer {}: {}", group_.spec.uri, e.what()));
+}
+
+void ConsumerLink::detach() noexcept {
+  // The connection is gone, and with it every unsettled delivery: the broker redelivers.
+  attached_ = false;
+  closing_ = false;
+  dropBacklog(false);
+  receiver_ = proton::receiver();
+}
+
+void ConsumerLink::close() noexcept {
+  if (attached_) {
+    dropBacklog(true);
+    receiver_.close();
+    attached_ = false;
+    closing_ = true;  // until the broker's detach comes back
+  } else {
+    dropBacklog(false);
+  }
+}
+
+// --- Connection's consumer side ---
+
+void Connection::postSettle(ConsumerLink& link, Exchange& exchange, uint64_t generation) noexcept {
+  post({Op::Settle, &exchange, &link, generation});
+}
+
+void Connection::openConsumer(ConsumerGroup& group) {
+  if (group.links.empty()) {
+    for (int i = 0; i < group.spec.concurrentConsumers; ++i) {
+      group.links.push_back(std::make_unique<ConsumerLink>(*this, group, i));
+    }
+  }
+  group.attached.store(0);
+  for (auto& link : group.links) {
+    if (!link->attached()) link->open(connection_);
+  }
+}
+
+void Connection::stopConsumer(const std::shared_ptr<ConsumerGroup>& group) {
+  group->stopping = true;
+  for (auto& link : group->links) link->close();
+  releaseGroupIfDone(*group);
+}
+
+void Connection::releaseGroupIfDone(ConsumerGroup& group) {
+  if (!group.stopping || group.inflight > 0) return;
+  for (auto& link : group.links) {
+    if (link->closing()) return;  // wait for the broker's detach
+  }
+  for (auto it = consumers_.begin(); it != consumers_.end(); ++it) {
+    if (it->get() != &group) continue;
+    retired_.push_back(*it);
+    consumers_.erase(it);
+    if (retired_.back()->stopped) retired_.back()->stopped->set_value();
+    return;
+  }
+}
+
+void Connection::settleConsumed(ConsumerLink& link, Exchange& exchange,
+                                uint64_t generation) noexcept {
+  ConsumerGroup& group = link.group();
+  --group.inflight;
+  if (generation == generation_ && open_ && link.attached()) {
+    proton::delivery& d = link.currentDelivery();
+    bool reply = !link.replyTo().empty() && exchange.pattern() == Pattern::InOut;
+    if (!exchange.failed()) {
+      if (reply) sendReply(link, exchange);
+      d.accept();
+    } else if (reply && group.spec.transferException) {
+      sendReply(link, exchange);  // the failure goes back to the requester
+      d.accept();
+    } else {
+      d.release();  // the broker delivers it again: at-least-once (RabbitMQ refuses modified)
+    }
+    if (!group.stopping) link.receiver().add_credit(1);
+  }
+  // Else the link it came on is gone: the broker redelivers the message.
+  ExchangeRecycler{}(&exchange);  // back to this thread's pool, where the next one comes from
+  link.done();
+  releaseGroupIfDone(group);
+}
+
+void Connection::sendReply(ConsumerLink& link, Exchange& exchange) noexcept {
+  proton::message& out = scratch_;
+  try {
+    bool failed = exchange.failed();
+    if (!failed && !encodeMessage(exchange.message(), link.group().spec.replyQos, out, error_)) {
+      failed = true;
+      exchange.failWithDetail(ErrorCode::TypeConversion, "Cannot send the reply", error_);
+    }
+    if (failed) {
+      out.clear();
+      out.body(exchange.error().message());
+      out.properties().put(std::string(kExceptionProperty),
+                           std::string(errorCodeName(exchange.error().code)));
+    }
+    out.correlation_id(link.replyCorrelation());
+    out.to(link.replyTo());
+    SenderLink& sender = senderFor(link.replyTo());
+    if (sender.ready && sender.queue.empty() && sender.sender.credit() > 0) {
+      sender.sender.send(out);
+    } else {
+      sender.queue.push_back(Outgoing{kNone, 0, std::make_unique<proton::message>(out)});
+    }
+  } catch (const std::exception& e) {
+    log_.log(LoggingLevel::Error, fmt::format("AMQP consumer {}: cannot send the reply to {}: {}",
+                                              link.group().spec.uri, link.replyTo(), e.what()));
+  }
+}
+
+}  // namespace dromedary::component::amqp

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// Exchange <-> AMQP 1.0 message, with Camel's JMS header names (docs/components/amqp.md):
+// the body keeps its type (string, binary, map, list, numbers), headers travel as
+// application properties with their types, and the message's properties (message id,
+// correlation id, reply-to, priority, ...) appear as JMS* headers.
+
+#include <string>
+#include <string_view>
+
+#include <proton/message.hpp>
+
+#include <dromedary/core/exchange.h>
+
+namespace dromedary::component::amqp {
+
+/// What the sending side decides about a message besides its content.
+struct OutgoingQos {
+  bool durable = true;
+  int64_t ttlMillis = -1;  ///< < 0: none
+  int priority = -1;       ///< < 0: the broker's default
+  bool preserveMessageQos = false;  ///< take JMSPriority/JMSDeliveryMode/JMSExpiration headers
+};
+
+/// Fills `out` (cleared first) from the exchange's message. Headers named Camel*, JMS* and
+/// org.apache.camel* are not sent as application properties (JMSCorrelationID, JMSType and
+/// JMSXGroupID become the message's own fields); a header whose value AMQP cannot carry
+/// as a property (a list, map or object) is left out. Returns false with `error` set when
+/// the body cannot be sent (an object with no conversion to text).
+bool encodeMessage(const Message& in, const OutgoingQos& qos, proton::message& out,
+                   std::string& error);
+
+/// Replaces `out`'s headers and body with the AMQP message's content.
+void decodeMessage(const proton::message& in, Message& out);
+
+/// The text form of a message id (what JMSMessageID/JMSCorrelationID show).
+std::string messageIdText(const proton::message_id& id);
+
+/// The application property marking a reply that carries a failure (transferException).
+inline constexpr std::string_view kExceptionProperty = "CamelAmqpException";
+
+}  // namespace dromedary::component::amqp

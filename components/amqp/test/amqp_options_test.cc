@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: Apache-2.0
+// Endpoint URIs and options are checked when the endpoint is created: no broker needed.
+#include <gmock/gmock.h>
+
+#include <dromedary/amqp/amqp_component.h>
+#include <dromedary/dromedary.h>
+
+namespace dromedary {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::string endpointError(std::string_view uri) {
+  Context context;
+  registerBuiltinComponents(context);
+  auto e = context.endpoint(uri);
+  return e ? std::string() : e.error().toString();
+}
+
+TEST(AmqpOptionsTest, QueueTopicAndBareNamesAreAccepted) {
+  EXPECT_EQ(endpointError("amqp:queue:orders"), "");
+  EXPECT_EQ(endpointError("amqp:topic:prices?durableSubscriptionName=sub"), "");
+  EXPECT_EQ(endpointError("amqp:orders?replyTo=replies&replyToType=Exclusive"), "");
+}
+
+TEST(AmqpOptionsTest, AnUnknownOptionNamesItAndTheEndpoint) {
+  EXPECT_THAT(endpointError("amqp:queue:a?replyTimeout=5"), HasSubstr("replyTimeout"));
+}
+
+TEST(AmqpOptionsTest, InconsistentReplyOptionsFailAtCreation) {
+  EXPECT_THAT(endpointError("amqp:queue:a?replyToType=Exclusive"),
+              HasSubstr("needs a replyTo queue name"));
+  EXPECT_THAT(endpointError("amqp:queue:a?replyTo=r&replyToType=Temporary"),
+              HasSubstr("cannot be combined"));
+  EXPECT_THAT(endpointError("amqp:queue:a?replyToType=Sometimes"), HasSubstr("replyToType"));
+}
+
+TEST(AmqpOptionsTest, OutOfRangeValuesFailAtCreation) {
+  EXPECT_THAT(endpointError("amqp:queue:a?priority=12"), HasSubstr("priority must be 0 to 9"));
+  EXPECT_THAT(endpointError("amqp:queue:a?concurrentConsumers=0"),
+              HasSubstr("concurrentConsumers"));
+  EXPECT_THAT(endpointError("amqp:queue:a?prefetch=0"), HasSubstr("prefetch"));
+  EXPECT_THAT(endpointError("amqp:queue:a?durableSubscriptionName=s"),
+              HasSubstr("topics"));
+}
+
+TEST(AmqpOptionsTest, AMissingDestinationIsAnError) {
+  EXPECT_THAT(endpointError("amqp:queue:"), HasSubstr("names no destination"));
+}
+
+TEST(AmqpOptionsTest, ABadRemoteUriIsAnErrorNamingTheProperty) {
+  Context context;
+  registerBuiltinComponents(context);
+  context.properties().set("camel.component.amqp.remoteURI", "tcp://x:1");
+  auto e = context.endpoint("amqp:queue:a");
+  ASSERT_FALSE(e);
+  EXPECT_THAT(e.error().toString(), HasSubstr("must start with amqp://"));
+}
+
+}  // namespace
+}  // namespace dromedary

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: Apache-2.0
+// The amqp component against real brokers on loopback: RabbitMQ (AMQP 1.0 plugin) and Qpid
+// Proton's example broker for temporary reply queues. CTest starts both (amqp_brokers).
+#include <atomic>
+#include <thread>
+
+#include <fmt/format.h>
+#include <gmock/gmock.h>
+
+#include "broker_harness.h"
+
+namespace dromedary::testing {
+namespace {
+
+using namespace std::chrono_literals;
+using ::testing::HasSubstr;
+
+std::string upper(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+void uppercaseBody(Exchange& ex) {
+  ex.message().setBody(upper(ex.message().body().as<std::string>()));
+}
+
+TEST(AmqpBrokerTest, OneWayMessagesReachTheConsumerRouteInOrder) {
+  BrokerHarness h;
+  std::string q = uniqueQueue("oneway");
+  h.start([&](RouteBuilder& b) { b.from("amqp:queue:" + q).to("mock:out"); });
+  std::vector<Value> expected;
+  for (int i = 0; i < 20; ++i) {
+    ASSERT_TRUE(h.producer.sendBody("amqp:queue:" + q, Value(fmt::format("m{}", i))));
+    expected.emplace_back(fmt::format("m{}", i));
+  }
+  h.mock("mock:out").expectedBodiesReceived(expected);
+  auto ok = h.mock("mock:out").assertIsSatisfied(15s);
+  EXPECT_TRUE(ok) << ok.error().toString();
+}
+
+TEST(AmqpBrokerTest, RequestReplyOverATemporaryReplyQueue) {
+  BrokerHarness h;
+  std::string q = uniqueQueue("temp");
+  h.start([&](RouteBuilder& b) { b.from("amqpp:queue:" + q).process(uppercaseBody); });
+  for (int i = 0; i < 5; ++i) {
+    auto reply = h.producer.requestBody("amqpp:queue:" + q, Value(fmt::format("hello{}", i)));
+    ASSERT_TRUE(reply) << reply.error().toString();
+    EXPECT_EQ(*reply, Value(fmt::format("HELLO{}", i)));
+  }
+}
+
+TEST(AmqpBrokerTest, RequestReplyOverAnExclusiveReplyQueue) {
+  BrokerHarness h;
+  std::string q = uniqueQueue("excl");
+  h.start([&](RouteBuilder& b) { b.from("amqp:queue:" + q).process(uppercaseBody); });
+  std::string uri = "amqp:queue:" + q + "?replyTo=" + q + ".reply&replyToType=Exclusive";
+  for (int i = 0; i < 5; ++i) {
+    auto reply = h.producer.requestBody(uri, Value(fmt::format("abc{}", i)));
+    ASSERT_TRUE(reply) << reply.error().toString();
+    EXPECT_EQ(*reply, Value(fmt::format("ABC{}", i)));
+  }
+}
+
+TEST(AmqpBrokerTest, TemporaryReplyQueueOnRabbitMqFailsWithAHint) {
+  BrokerHarness h;
+  std::string q = uniqueQueue("notemp");
+  h.start([&](RouteBuilder& b) { b.from("amqp:queue:" + q).process(uppercaseBody); });
+  auto reply = h.producer.requestBody("amqp:queue:" + q + "?requestTimeout=5000", Value("x"));
+  ASSERT_FALSE(reply);
+  EXPECT_THAT(reply.error().toString(), HasSubstr("replyTo=NAME"));
+}
+
+// Ten threads at once, each checking every reply is the answer to its own request.
+void concurrentRequesters(BrokerHarness& h, const std::string& uri, int threads, int each) {
+  std::atomic<int> mismatches{0}, failures{0};
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t) {
+    pool.emplace_back([&, t] {
+      for (int i = 0; i < each; ++i) {
+        std::string body = fmt::format("t{}-{}", t, i);
+        auto reply = h.producer.requestBody(uri, Value(body));
+        if (!reply) {
+          ++failures;
+        } else if (*reply != Value(upper(body))) {
+          ++mismatches;
+        }
+      }
+    });
+  }
+  for (auto& t : pool) t.join();
+  EXPECT_EQ(failures.load(), 0);
+  EXPECT_EQ(mismatches.load(), 0);
+}
+
+TEST(AmqpBrokerTest, TenConcurrentRequestersGetTheirOwnReplies) {
+  BrokerHarness h;
+  std::string q = uniqueQueue("conc");
+  h.start([&](RouteBuilder& b) {
+    b.from("amqp:queue:" + q + "?concurrentConsumers=3").process(uppercaseBody);
+    b.from("amqpp:queue:" + q).process(uppercaseBody);
+  });
+  concurrentRequesters(h, "amqp:queue:" + q + "?replyTo=" + q + ".r&replyToType=Exclusive", 10,
+                       30);
+  concurrentRequesters(h, "amqpp:queue:" + q, 10, 30);
+}
+
+TEST(AmqpBrokerTest, ARequestWithoutAReplyTimesOutNamingTheCorrelationId) {
+  BrokerHarness h;
+  std::string q = uniqueQueue("timeout");
+  h.start([](RouteBuilder&) {});
+  auto started = std::chrono::steady_clock::now();
+  auto reply = h.producer.requestBody("amqpp:queue:" + q + "?requestTimeout=300", Value("x"));
+  auto took = std::chrono::steady_clock::now() - started;
+  ASSERT_FALSE(reply);
+  EXPECT_EQ(reply.error().code, ErrorCode::Timeout);
+  EXPECT_THAT(reply.error().toString(), HasSubstr("correlation id"));
+  EXPECT_THAT(reply.error().toString(), HasSubstr("amqpp:queue:" + q));
+  EXPECT_GE(took, 250ms);
+}
+
+TEST(AmqpBrokerTest, HeadersAndBodyTypesRoundTrip) {
+  BrokerHarness h;
+  std::string q = uniqueQueue("types");
+  h.start([&](RouteBuilder& b) { b.from("amqp:queue:" + q).to("mock:out"); });
+  Headers headers{{"count", Value(42)},
+                  {"ratio", Value(1.5)},
+                  {"ok", Value(true)},
+                  {"name", Value("n")},
+                  {"CamelInternal", Value("not sent")}};
+  Value body(ValueMap{{"id", Value(7)}, {"tags", Value(ValueList{Value("a"), Value("b")})}});
+  ASSERT_TRUE(h.producer.sendBodyAndHeaders("amqp:queue:" + q, body, headers));
+  h.mock("mock:out").expectedMessageCount(1);
+  ASSERT_TRUE(h.mock("mock:out").assertIsSatisfied(15s));
+  auto got = h.mock("mock:out").receivedExchanges().at(0);
+  const Message& m = got->message();
+  EXPECT_EQ(m.body(), body);
+  EXPECT_EQ(*m.getHeader("count"), Value(42));
+  EXPECT_EQ(*m.getHeader("ratio"), Value(1.5));
+  EXPECT_EQ(*m.getHeader("ok"), Value(true));
+  EXPECT_EQ(*m.getHeader("name"), Value("n"));
+  EXPECT_EQ(m.getHeader("CamelInternal"), nullptr);
+  EXPECT_NE(m.getHeader("JMSMessageID"), nullptr);
+  EXPECT_EQ(*m.getHeader("JMSDeliveryMode"), Value(2));
+}
+
+TEST(AmqpBrokerTest, AFailedConsumerExchangeIsNotAcknowledgedAndComesBack) {
+  BrokerHarness h;
+  std::string q = uniqueQueue("redeliver");
+  std::atomic<int> attempts{0};
+  h.start([&](RouteBuilder& b) {
+    b.from("amqp:queue:" + q)
+        .process([&](Exchange&) {
+          if (attempts.fetch_add(1) == 0) throw std::runtime_error("first attempt fails");
+        })
+        .to("mock:out");
+  });
+  ASSERT_TRUE(h.producer.sendBody("amqp:queue:" + q, Value("once")));
+  h.mock("mock:out").expectedBodiesReceived({Value("once")});
+  ASSERT_TRUE(h.mock("mock:out").assertIsSatisfied(15s));
+  EXPECT_EQ(attempts.load(), 2);
+  auto got = h.mock("mock:out").receivedExchanges().at(0);
+  EXPECT_EQ(*got->message().getHeader("JMSRedelivered"), Value(true));
+}
+
+TEST(AmqpBrokerTest, TransferExceptionFailsTheRequesterWithTheRemoteError) {
+  BrokerHarness h;
+  std::string q = uniqueQueue("transfer");
+  h.start([&](RouteBuilder& b) {
+    b.from("amqpp:queue:" + q + "?transferException=true").process([](Exchange&) {
+      throw std::runtime_error("remote says no");
+    });
+  });
+  auto reply =
+      h.producer.requestBody("amqpp:queue:" + q + "?transferException=true", Value("x"));
+  ASSERT_FALSE(reply);
+  EXPECT_THAT(reply.error().toString(), HasSubstr("remote says no"));
+}
+
+TEST(AmqpBrokerTest, ConnectionsAreReusedOverTenThousandRequests) {
+  BrokerHarness h;
+  std::string q = uniqueQueue("reuse");
+  h.start([&](RouteBuilder& b) { b.from("amqpp:queue:" + q).process(uppercaseBody); });
+  concurrentRequesters(h, "amqpp:queue:" + q, 10, 1000);
+  AmqpConnectionCounts counts = amqpConnectionCounts(h.context, "amqpp");
+  EXPECT_EQ(counts.opened, 2u);  // one for producers, one for consumers, each opened once
+  EXPECT_EQ(counts.open, 2u);
+}
+
+TEST(AmqpBrokerTest, ATopicReachesEverySubscriber) {
+  BrokerHarness h;
+  std::string t = uniqueQueue("topic");
+  h.start([&](RouteBuilder& b) {
+    b.from("amqp:topic:" + t).to("mock:a");
+    b.from("amqp:topic:" + t).to("mock:b");
+  });
+  ASSERT_TRUE(h.producer.sendBody("amqp:topic:" + t, Value("news")));
+  h.mock("mock:a").expectedBodiesReceived({Value("news")});
+  h.mock("mock:b").expectedBodiesReceived({Value("news")});
+  EXPECT_TRUE(h.mock("mock:a").assertIsSatisfied(15s));
+  EXPECT_TRUE(h.mock("mock:b").assertIsSatisfied(15s));
+}
+
+TEST(AmqpBrokerTest, ARouteWithAnAmqpStepInTheMiddleContinuesWithTheReply) {
+  BrokerHarness h;
+  std::string q = uniqueQueue("middle");
+  h.start([&](RouteBuilder& b) {
+    b.from("amqpp:queue:" + q).process(uppercaseBody);
+    b.from("direct:start").to("amqpp:queue:" + q + "?exchangePattern=InOut").to("mock:out");
+  });
+  ASSERT_TRUE(h.producer.sendBody("direct:start", Value("mid")));
+  h.mock("mock:out").expectedBodiesReceived({Value("MID")});
+  EXPECT_TRUE(h.mock("mock:out").assertIsSatisfied(15s));
+}
+
+}  // namespace
+}  // namespace dromedary::testing
