@@ -27,17 +27,22 @@ bool internalHeader(std::string_view name) noexcept {
          startsWithIgnoreCase(name, "org.apache.camel") || equalsIgnoreCase(name, "Content-Type");
 }
 
+bool toProperty(const Value& v, proton::scalar& out);
+
 // A body or nested value as AMQP. Objects go as text when a converter knows them.
 bool toAmqp(const Value& v, proton::value& out, std::string& error) {
   switch (v.type()) {
     case ValueType::Null: out = proton::value(); return true;
-    case ValueType::Bool: out = v.getBool(); return true;
-    case ValueType::Int: out = v.getInt(); return true;
-    case ValueType::Double: out = v.getDouble(); return true;
-    case ValueType::String: out = v.getString(); return true;
-    case ValueType::Bytes:
-      out = proton::binary(v.getBytes().data(), v.getBytes().data() + v.getBytes().size());
+    case ValueType::Bool:
+    case ValueType::Int:
+    case ValueType::Double:
+    case ValueType::String:
+    case ValueType::Bytes: {
+      proton::scalar s;
+      toProperty(v, s);
+      out = s;
       return true;
+    }
     case ValueType::List: {
       std::vector<proton::value> items(v.getList().size());
       for (size_t i = 0; i < items.size(); ++i) {

@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: Apache-2.0
+// broker_request_reply: the reference broker scenario (../shared/reference/003): a requester
+// sends 1 KB bodies to a queue, a responder echoes them to the reply queue; throughput per
+// batch of 20,000 over N batches, to show it stays flat; client RSS at start and end. Both
+// sides are Dromedary routes (direct: -> amqp:queue:bench.in InOut; amqp:queue:bench.in ->
+// transform). The baseline is a bare Qpid Proton C++ client doing the same on the same
+// broker. Also one-way 1 KB and 12 KB.
+//
+//   dromedary_broker_bench [--url amqp://127.0.0.1:25682] [--queue-prefix ""] [--batches 5]
+//                          [--batch-size 20000] [--only TEXT]
+// (bench/broker_bench.sh starts the test brokers, runs this and stops them.)
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <fmt/format.h>
+#include <proton/connection.hpp>
+#include <proton/connection_options.hpp>
+#include <proton/container.hpp>
+#include <proton/delivery.hpp>
+#include <proton/message.hpp>
+#include <proton/message_id.hpp>
+#include <proton/messaging_handler.hpp>
+#include <proton/receiver_options.hpp>
+#include <proton/sender.hpp>
+#include <proton/tracker.hpp>
+#include <proton/transport.hpp>
+#include <map>
+
+#include <dromedary/amqp/amqp_component.h>
+#include <dromedary/dromedary.h>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Args {
+  std::string url = "amqp://127.0.0.1:25682";
+  std::string prefix;
+  int batches = 5;
+  int batchSize = 20000;
+  std::string only;  // run the scenarios whose label contains this
+};
+
+double rssMiB() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmRSS:", 0) == 0) return std::stod(line.substr(6)) / 1024.0;
+  }
+  return 0;
+}
+
+struct Series {
+  std::string name;
+  std::vector<double> perBatch;  // messages per second
+  double rssStart = 0, rssEnd = 0;
+};
+
+void report(const Series& s) {
+  if (s.perBatch.empty()) {
+    std::printf("| %-34s | did not complete |\n", s.name.c_str());
+    return;
+  }
+  std::vector<double> sorted = s.perBatch;
+  std::sort(sorted.begin(), sorted.end());
+  double median = sorted[sorted.size() / 2];
+  size_t tail = std::min<size_t>(10, s.perBatch.size());
+  double worst_tail = 1e18;
+  for (size_t i = s.perBatch.size() - tail; i < s.perBatch.size(); ++i) {
+    worst_tail = std::min(worst_tail, s.perBatch[i]);
+  }
+  std::string batches;
+  for (double v : s.perBatch) batches += fmt::format("{:.0f} ", v);
+  std::printf("| %-34s | %8.0f | %8.0f | %6.1f%% | %6.1f | %6.1f | %s|\n", s.name.c_str(), median,
+              worst_tail, 100.0 * (median - worst_tail) / median, s.rssStart, s.rssEnd,
+              batches.c_str());
+  std::fflush(stdout);
+}
+
+// --- Dromedary on both sides ---
+
+// The built-in components plus an amqp component named "broker" on the benchmark's broker.
+void setUp(dromedary::Context& context, const Args& a) {
+  dromedary::registerBuiltinComponents(context);
+  dromedary::AmqpConfig config;
+  config.remoteUri = a.url;
+  config.queuePrefix = a.prefix;
+  dromedary::registerAmqpComponent(context, "broker", config);
+}
+
+Series dromedaryRequestReply(const Args& a, int in_flight, const std::string& label) {
+  using namespace dromedary;
+  setLogLevel(LoggingLevel::Warn);
+  Context context("bench");
+  setUp(context, a);
+  std::string reply = fmt::format("bench.reply.{}", in_flight);
+  context.addRoutes([&](RouteBuilder& b) {
+    b.from("direct:request").to("broker:queue:bench.in?exchangePattern=InOut&replyTo=" + reply +
+                                 "&replyToType=Exclusive");
+    b.from("broker:queue:bench.in?prefetch=200").process([](Exchange& ex) {
+      ex.message().setHeader("echoed", Value(true));  // the transform of the reference
+    });
+  }).value();
+  context.start().value();
+  ProducerTemplate producer(context);
+  std::string body(1024, 'x');
+  Series s{label, {}, 0, 0};
+  // Warm-up: connections, links and the broker's queues.
+  for (int i = 0; i < 200; ++i) producer.requestBody("direct:request", Value(body)).value();
+  s.rssStart = rssMiB();
+  for (int batch = 0; batch < a.batches; ++batch) {
+    std::atomic<int> next{0};
+    auto start = Clock::now();
+    std::vector<std::thread> threads;
+    for (int t = 0; t < in_flight; ++t) {
+      threads.emplace_back([&] {
+        ProducerTemplate p(context);
+        while (next.fetch_add(1) < a.batchSize) {
+          auto r = p.requestBody("direct:request", Value(body));
+          if (!r) std::fprintf(stderr, "request failed: %s\n", r.error().toString().c_str());
+        }
+      });
+    }
+    for (auto& t : threads) t.join();
+    double secs = std::chrono::duration<double>(Clock::now() - start).count();
+    s.perBatch.push_back(a.batchSize / secs);
+  }
+  s.rssEnd = rssMiB();
+  context.stop();
+  return s;
+}
+
+Series dromedaryOneWay(const Args& a, size_t size, const std::string& label) {
+  using namespace dromedary;
+  Context context("bench");
+  setUp(context, a);
+  std::atomic<int64_t> received{0};
+  std::string queue = fmt::format("bench.oneway.{}", size);
+  context.addRoutes([&](RouteBuilder& b) {
+    b.from("broker:queue:" + queue + "?prefetch=500").process([&](Exchange&) { ++received; });
+  }).value();
+  context.start().value();
+  std::string body(size, 'x');
+  Series s{label, {}, rssMiB(), 0};
+  int64_t sent = 0;
+  for (int batch = 0; batch < a.batches; ++batch) {
+    auto start = Clock::now();
+    std::vector<std::thread> threads;
+    std::atomic<int> next{0};
+    for (int t = 0; t < 10; ++t) {  // 10 concurrent producers
+      threads.emplace_back([&] {
+        ProducerTemplate p(context);
+        while (next.fetch_add(1) < a.batchSize) {
+          auto r = p.sendBody("broker:queue:" + queue + "?deliveryPersistent=false", Value(body));
+          if (!r) std::fprintf(stderr, "send failed: %s\n", r.error().toString().c_str());
+        }
+      });
+    }
+    for (auto& t : threads) t.join();
+    sent += a.batchSize;
+    auto waited = Clock::now();
+    while (received.load() < sent) {
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+      if (Clock::now() - waited > std::chrono::seconds(30)) {
+        std::fprintf(stderr, "%s: only %lld of %lld messages arrived within 30 s\n", label.c_str(),
+                     static_cast<long long>(received.load()), static_cast<long long>(sent));
+        return s;
+      }
+    }
+    double secs = std::chrono::duration<double>(Clock::now() - start).count();
+    s.perBatch.push_back(a.batchSize / secs);
+  }
+  s.rssEnd = rssMiB();
+  context.stop();
+  return s;
+}
+
+// --- the bare Proton client: the same exchange of messages with nothing on top ---
+
+class BareClient : public proton::messaging_handler {
+ public:
+  BareClient(const Args& a, int in_flight) : args_(a), in_flight_(in_flight), body_(1024, 'x') {}
+
+  void on_container_start(proton::container& c) override {
+    std::string in = args_.prefix + "bench.bare.in";
+    reply_ = args_.prefix + fmt::format("bench.bare.reply.{}", in_flight_);
+    proton::connection server = c.connect(
+        args_.url, proton::connection_options().container_id(fmt::format("bare-server-{}", in_flight_)));
+    server.open_receiver(in, proton::receiver_options().credit_window(200));
+    responder_conn_ = server;
+    proton::connection client = c.connect(
+        args_.url, proton::connection_options().container_id(fmt::format("bare-client-{}", in_flight_)));
+    sender_ = client.open_sender(in);
+    replies_ = client.open_receiver(reply_, proton::receiver_options().credit_window(200));
+  }
+
+  void on_message(proton::delivery& d, proton::message& m) override {
+    if (d.receiver() == replies_) {
+      ++done_;
+      if (done_ == kWarmup) {
+        start_ = Clock::now();
+        rss_start_ = rssMiB();
+      }
+      if (done_ > kWarmup && (done_ - kWarmup) % args_.batchSize == 0) {
+        auto now = Clock::now();
+        perBatch.push_back(args_.batchSize / std::chrono::duration<double>(now - start_).count());
+        start_ = now;
+        if (static_cast<int>(perBatch.size()) == args_.batches) {
+          rss_end_ = rssMiB();
+          d.connection().container().stop();
+          return;
+        }
+      }
+      --outstanding_;
+      send();
+      return;
+    }
+    // The responder: echo to reply-to with the correlation id.
+    proton::message reply;
+    reply.body(m.body());
+    reply.correlation_id(m.id());
+    reply.to(m.reply_to());
+    reply.properties().put("echoed", true);
+    auto it = reply_senders_.find(m.reply_to());
+    if (it == reply_senders_.end()) {
+      it = reply_senders_.emplace(m.reply_to(), responder_conn_.open_sender(m.reply_to())).first;
+    }
+    pending_replies_.push_back(reply);
+    flushReplies(it->second);
+  }
+
+  void on_sendable(proton::sender& s) override {
+    if (s == sender_) {
+      send();
+    } else {
+      flushReplies(s);
+    }
+  }
+
+  // The run ends with container().stop(), which aborts the connections: not an error here.
+  void on_transport_error(proton::transport&) override {}
+  void on_error(const proton::error_condition&) override {}
+
+  std::vector<double> perBatch;
+  double rss_start_ = 0, rss_end_ = 0;
+
+ private:
+  static constexpr int kWarmup = 200;
+  void send() {
+    while (outstanding_ < in_flight_ && sender_.credit() > 0) {
+      proton::message m;
+      m.id(++seq_);
+      m.reply_to(reply_);
+      m.body(body_);
+      m.durable(true);
+      sender_.send(m);
+      ++outstanding_;
+    }
+  }
+  void flushReplies(proton::sender& s) {
+    while (!pending_replies_.empty() && s.credit() > 0) {
+      s.send(pending_replies_.front());
+      pending_replies_.erase(pending_replies_.begin());
+    }
+  }
+
+  const Args& args_;
+  int in_flight_;
+  std::string body_;
+  std::string reply_;
+  proton::sender sender_;
+  proton::receiver replies_;
+  proton::connection responder_conn_;
+  std::map<std::string, proton::sender> reply_senders_;
+  std::vector<proton::message> pending_replies_;
+  int outstanding_ = 0;
+  uint64_t seq_ = 0;
+  int64_t done_ = 0;
+  Clock::time_point start_;
+};
+
+Series bareRequestReply(const Args& a, int in_flight, const std::string& label) {
+  BareClient client(a, in_flight);
+  proton::container(client).run();
+  return Series{label, client.perBatch, client.rss_start_, client.rss_end_};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Args a;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    std::string k = argv[i];
+    if (k == "--url") a.url = argv[i + 1];
+    else if (k == "--queue-prefix") a.prefix = argv[i + 1];
+    else if (k == "--batches") a.batches = std::atoi(argv[i + 1]);
+    else if (k == "--batch-size") a.batchSize = std::atoi(argv[i + 1]);
+    else if (k == "--only") a.only = argv[i + 1];
+    else {
+      std::fprintf(stderr, "unknown option %s\n", argv[i]);
+      return 2;
+    }
+  }
+  std::printf("broker %s, %d batches of %d\n\n", a.url.c_str(), a.batches, a.batchSize);
+  std::printf("| scenario | median msg/s | worst of last 10 | drop | RSS start MiB | RSS end MiB | per batch |\n");
+  std::printf("|---|---|---|---|---|---|---|\n");
+  auto run = [&](const char* label, auto&& scenario) {
+    if (a.only.empty() || std::string(label).find(a.only) != std::string::npos) {
+      report(scenario(label));
+    }
+  };
+  run("bare Proton request-reply, 1 in flight", [&](auto l) { return bareRequestReply(a, 1, l); });
+  run("broker_request_reply, 1 in flight", [&](auto l) { return dromedaryRequestReply(a, 1, l); });
+  run("bare Proton request-reply, 10 in flight",
+      [&](auto l) { return bareRequestReply(a, 10, l); });
+  run("broker_request_reply, 10 producers",
+      [&](auto l) { return dromedaryRequestReply(a, 10, l); });
+  run("one-way 1 KB, 10 producers", [&](auto l) { return dromedaryOneWay(a, 1024, l); });
+  run("one-way 12 KB, 10 producers", [&](auto l) { return dromedaryOneWay(a, 12 * 1024, l); });
+  return 0;
+}
