@@ -301,6 +301,18 @@ Status RouteProcessor::process(Exchange& ex) noexcept {
 
 }  // namespace detail
 
+bool resumeOnlyCompletes(const Exchange& exchange) noexcept {
+  const detail::ExecState& st = exchange.execForEngine();
+  // Only a thread waiting in processAndWait/ProducerTemplate gets woken: any other callback
+  // may go on to do real work.
+  if (exchange.failed() || st.hookCount > 0 || st.onDone != &detail::Waiter::notify) return false;
+  for (uint32_t i = st.base; i < st.depth; ++i) {
+    const detail::Frame& f = st.frames[i];
+    if (f.unitEntry || f.index != f.block->steps.size()) return false;
+  }
+  return true;
+}
+
 Status processAndWait(Exchange& exchange, Processor& processor) noexcept {
   return detail::runAndWait(exchange, processor);
 }

@@ -25,6 +25,7 @@ class Parker final : public Processor {
         parked_ = nullptr;
         lock.unlock();
         resumed_on_ = std::this_thread::get_id();
+        only_completes_ = resumeOnlyCompletes(*ex);
         ex->message().setHeader("parked", true);
         if (fail_) ex->fail(ErrorCode::Timeout, "Reply timed out");
         ex->resume();  // continues the route on this thread
@@ -47,6 +48,7 @@ class Parker final : public Processor {
     return Status::Suspend;
   }
   std::thread::id resumedOn() const { return resumed_on_; }
+  bool onlyCompletes() const { return only_completes_; }
 
  private:
   bool fail_;
@@ -55,6 +57,7 @@ class Parker final : public Processor {
   Exchange* parked_ = nullptr;
   bool done_ = false;
   std::thread::id resumed_on_;
+  bool only_completes_ = false;
   std::thread worker_;
 };
 
@@ -97,6 +100,23 @@ TEST(ExecutorTest, SuspendInsideANestedDirectRouteContinuesTheCallingRoute) {
   mock.expectedHeaderReceived("inner", "done");
   ASSERT_TRUE(h.producer.sendBody("direct:in", "x"));
   EXPECT_TRUE(mock.assertIsSatisfied());
+}
+
+TEST(ExecutorTest, AResumeThatOnlyCompletesForAWaitingThreadIsRecognised) {
+  RouteHarness h;
+  Parker last, middle, inner;
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:last").setHeader("a", constant(1)).process(last);
+    b.from("direct:middle").process(middle).setHeader("a", constant(1));
+    b.from("direct:outer").to("direct:inner").setHeader("a", constant(1));
+    b.from("direct:inner").process(inner);
+  });
+  ASSERT_TRUE(h.producer.sendBody("direct:last", "x"));
+  ASSERT_TRUE(h.producer.sendBody("direct:middle", "x"));
+  ASSERT_TRUE(h.producer.sendBody("direct:outer", "x"));
+  EXPECT_TRUE(last.onlyCompletes());     // nothing left but to wake the sender
+  EXPECT_FALSE(middle.onlyCompletes());  // a step follows
+  EXPECT_FALSE(inner.onlyCompletes());   // the calling route goes on
 }
 
 TEST(ExecutorTest, FailureSetBeforeResumeFailsTheExchange) {

@@ -49,7 +49,10 @@ void Connection::post(Command command) noexcept {
 }
 
 void Connection::drain() noexcept {
-  wake_pending_.store(false, std::memory_order_release);
+  // An exchange, not a store: it reads the flag the last poster set, which makes that
+  // poster's command visible to the dequeue below. (A plain store once left a consumer's
+  // last settle unseen: its link stayed busy and its prefetched messages waited for ever.)
+  wake_pending_.exchange(false, std::memory_order_acq_rel);
   Command command;
   while (commands_.try_dequeue(command)) run(command);
 }

@@ -17,6 +17,7 @@
 #include <proton/work_queue.hpp>
 
 #include <dromedary/engine/context.h>
+#include <dromedary/spi/component.h>
 
 #include "client.h"
 #include "connection.h"
@@ -74,7 +75,14 @@ void Connection::finish(uint32_t i, bool resume) noexcept {
   s.nextFree = free_head_;
   free_head_ = i;
   --live_;
-  if (resume && exchange) context_.submit({&resumeTask, exchange});
+  if (!resume || !exchange) return;
+  // A reply that only completes the exchange for a waiting thread wakes it from here: one
+  // thread hop less per request. Anything more runs on a worker, never on the I/O thread.
+  if (resumeOnlyCompletes(*exchange)) {
+    exchange->resume();
+  } else {
+    context_.submit({&resumeTask, exchange});
+  }
 }
 
 void Connection::failSlot(uint32_t i, ErrorCode code, std::string_view reason,

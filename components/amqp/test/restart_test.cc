@@ -2,6 +2,7 @@
 // At-least-once across a broker restart: RabbitMQ is stopped and started while persistent
 // messages flow; every message is processed at least once, none is lost.
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <mutex>
 #include <set>
@@ -19,6 +20,41 @@ using namespace std::chrono_literals;
 int brokers(const char* command) {
   std::string line = std::string(DROMEDARY_SOURCE_DIR) + "/scripts/amqp-brokers.sh " + command;
   return std::system(line.c_str());
+}
+
+// What RabbitMQ itself counts (this suite runs alone: no other test is connected).
+int rabbitConnections() {
+  std::string line =
+      std::string(DROMEDARY_SOURCE_DIR) + "/scripts/amqp-brokers.sh rabbitmq-connections";
+  FILE* out = ::popen(line.c_str(), "r");
+  if (!out) return -1;
+  int count = -1;
+  if (std::fscanf(out, "%d", &count) != 1) count = -1;
+  ::pclose(out);
+  return count;
+}
+
+TEST(AmqpRestartTest, TheBrokersConnectionCountStaysConstantOverTenThousandRequests) {
+  BrokerHarness h;
+  std::string q = uniqueQueue("count");
+  h.start([&](RouteBuilder& b) { b.from("amqp:queue:" + q).process([](Exchange&) {}); });
+  std::string uri = "amqp:queue:" + q + "?replyTo=" + q + ".reply&replyToType=Exclusive";
+  ASSERT_TRUE(h.producer.requestBody(uri, Value("first")));
+  int before = rabbitConnections();
+  EXPECT_EQ(before, 2);  // the producers' connection and the consumers'
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 10; ++t) {
+    threads.emplace_back([&] {
+      for (int i = 0; i < 1000; ++i) {
+        if (!h.producer.requestBody(uri, Value(i))) ++failures;
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(failures.load(), 0);
+  EXPECT_EQ(rabbitConnections(), before);
+  EXPECT_EQ(amqpConnectionCounts(h.context).opened, 2u);
 }
 
 TEST(AmqpRestartTest, BrokerRestartMidStreamLosesNoPersistentMessage) {

@@ -109,4 +109,10 @@ Status processAndWait(Exchange& exchange, Processor& processor) noexcept;
 void processAsync(Exchange& exchange, Processor& processor,
                   void (*done)(Exchange& exchange, void* arg), void* arg) noexcept;
 
+/// True when resuming `exchange` would only finish it for a thread that waits for it (every
+/// block it is in has no step left, no completion hook, no error): a component's I/O thread
+/// may then call `exchange.resume()` itself, saving the hand-off to a worker; otherwise it
+/// must hand the exchange to the context's workers (`Context::submit`).
+bool resumeOnlyCompletes(const Exchange& exchange) noexcept;
+
 }  // namespace dromedary
