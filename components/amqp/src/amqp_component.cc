@@ -59,8 +59,7 @@ class AmqpProducer final : public Producer {
       : connection_(connection), spec_(spec) {}
   Status process(Exchange& exchange) noexcept override {
     // The exchange belongs to the Proton thread from here until it is resumed.
-    connection_.send(exchange, spec_);
-    return Status::Suspend;
+    return connection_.send(exchange, spec_) ? Status::Suspend : Status::Fail;
   }
 
  private:

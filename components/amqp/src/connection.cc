@@ -25,15 +25,8 @@ Connection::Connection(Client& client, Context& context, AmqpConfig config,
 
 Connection::~Connection() = default;
 
-void Connection::post(Command command) noexcept {
-  if (!commands_.enqueue(command)) {
-    // Out of memory: fail what we can rather than lose it silently.
-    if (command.exchange && command.op == Op::Send) {
-      command.exchange->fail(ErrorCode::Internal, "Could not queue the message for the broker");
-      command.exchange->resume();
-    }
-    return;
-  }
+bool Connection::post(Command command) noexcept {
+  if (!commands_.enqueue(command)) return false;  // out of memory
   // One wake-up per batch: whoever flips the flag schedules the drain.
   if (!wake_pending_.exchange(true, std::memory_order_acq_rel)) {
     // Run the batch in the connection's own context, so that Proton writes what it sends;
@@ -46,6 +39,7 @@ void Connection::post(Command command) noexcept {
       client_.workQueue().add([this] { drain(); });
     }
   }
+  return true;
 }
 
 void Connection::drain() noexcept {
@@ -120,8 +114,10 @@ void Connection::close() {
   closed_promise_ = nullptr;
 }
 
-void Connection::send(Exchange& exchange, const ProducerSpec& spec) noexcept {
-  post({Op::Send, &exchange, &spec, 0});
+bool Connection::send(Exchange& exchange, const ProducerSpec& spec) noexcept {
+  if (post({Op::Send, &exchange, &spec, 0})) return true;
+  exchange.fail(ErrorCode::Internal, "Could not queue the message for the broker", spec.uri);
+  return false;
 }
 
 void Connection::addConsumer(const std::shared_ptr<ConsumerGroup>& group,

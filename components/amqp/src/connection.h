@@ -108,9 +108,10 @@ class Connection final : public proton::messaging_handler {
   ~Connection() override;
 
   // --- any thread ---
-  /// Sends `exchange` per `spec`; the exchange is parked (Status::Suspend) and resumed on a
-  /// worker once sent/confirmed/replied, or failed.
-  void send(Exchange& exchange, const ProducerSpec& spec) noexcept;
+  /// Sends `exchange` per `spec`; the exchange is parked (Status::Suspend) and resumed once
+  /// sent/confirmed/replied, or failed. False (the exchange failed) when it could not be
+  /// queued at all.
+  bool send(Exchange& exchange, const ProducerSpec& spec) noexcept;
   /// Starts consuming; returns once every link is attached or `wait` has passed.
   void addConsumer(const std::shared_ptr<ConsumerGroup>& group, std::chrono::milliseconds wait);
   /// Stops consuming: links closed, unprocessed prefetched messages released; returns when done.
@@ -177,7 +178,7 @@ class Connection final : public proton::messaging_handler {
     bool shared = false;  // Shared: replies for other requesters are released, not dropped
   };
 
-  void post(Command command) noexcept;
+  bool post(Command command) noexcept;
   void run(const Command& command) noexcept;
   void connectNow();
   void scheduleReconnect();
