@@ -32,8 +32,8 @@ struct StepSpec {
 
 const std::vector<StepSpec>& stepSpecs() {
   static const std::vector<StepSpec> specs = {
-      {"to", {"uri", "id", "description"}, {"uri"}, Expr::None, false},
-      {"toD", {"uri", "id", "description"}, {"uri"}, Expr::None, false},
+      {"to", {"uri", "id", "description", "pattern"}, {"uri"}, Expr::None, false},
+      {"toD", {"uri", "id", "description", "pattern"}, {"uri"}, Expr::None, false},
       {"setBody", {"id", "description"}, {}, Expr::Required, false},
       {"transform", {"id", "description"}, {}, Expr::Required, false},
       {"setHeader", {"name", "id", "description"}, {"name"}, Expr::Required, false},
@@ -267,10 +267,11 @@ class Translator {
   // Checks keys, required keys and the expression of a step against its spec.
   Result<void> validate(const StepSource& s, const StepSpec& spec) {
     for (const auto& [key, value] : s.attributes) {
-      if ((s.kind == "to" || s.kind == "toD") && key == "pattern") {
-        return fileError(value.where, fmt::format("'pattern' on {} is not supported yet", s.kind),
-                         "a send with its own exchange pattern comes with request-reply "
-                         "endpoints (issue #10)");
+      if ((s.kind == "to" || s.kind == "toD") && key == "pattern" && value.value != "InOnly" &&
+          value.value != "InOut") {
+        return fileError(value.where,
+                         fmt::format("unknown exchange pattern '{}' on {}", value.value, s.kind),
+                         "expected InOnly or InOut");
       }
       if (std::find(spec.attributes.begin(), spec.attributes.end(), key) ==
           spec.attributes.end()) {
@@ -349,10 +350,18 @@ class Translator {
     const std::string& k = s.kind;
     if (k == "to") {
       DROMEDARY_TRY(uri, withParameters(*attribute(s.attributes, "uri"), s.parameters));
-      def.to(uri);
+      if (const Scalar* pattern = attribute(s.attributes, "pattern")) {
+        def.to(pattern->value == "InOut" ? Pattern::InOut : Pattern::InOnly, uri);
+      } else {
+        def.to(uri);
+      }
     } else if (k == "toD") {
       DROMEDARY_TRY(uri, withParameters(*attribute(s.attributes, "uri"), s.parameters));
-      def.toD(uri);
+      if (const Scalar* pattern = attribute(s.attributes, "pattern")) {
+        def.toD(pattern->value == "InOut" ? Pattern::InOut : Pattern::InOnly, uri);
+      } else {
+        def.toD(uri);
+      }
     } else if (k == "setBody") {
       def.setBody(*expr);
     } else if (k == "transform") {

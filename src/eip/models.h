@@ -25,6 +25,7 @@ using detail::StepModel;
 
 struct ToModel final : StepModel {
   std::string uri;
+  int pattern = -1;  ///< to(pattern, uri): this send's exchange pattern (a Pattern), restored after
   std::string_view kind() const override { return "to"; }
   std::string describe() const override { return "to[" + uri + "]"; }
   Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
@@ -33,10 +34,16 @@ struct ToModel final : StepModel {
 struct ToDynamicModel final : StepModel {
   explicit ToDynamicModel(ExpressionDefinition e) : uri(std::move(e)) {}
   ExpressionDefinition uri;
+  int pattern = -1;  ///< as ToModel::pattern
   std::string_view kind() const override { return "toD"; }
   std::string describe() const override { return "toD[" + uri.describe() + "]"; }
   Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
 };
+
+/// `send` with the exchange pattern set to `pattern` for it and restored after it, as Camel's
+/// to(ExchangePattern, uri) (used by to and toD when a pattern is given).
+Result<std::unique_ptr<Step>> sendWithPattern(RouteCompiler& compiler, Pattern pattern,
+                                              std::unique_ptr<Step> send);
 
 struct ProcessModel final : StepModel {
   std::shared_ptr<Processor> processor;  // owned or shared

@@ -21,12 +21,57 @@ class ToStep final : public Step {
   const std::string uri_;
 };
 
+// to(pattern, uri): enters a two-step block [send, restore] with the pattern set; the
+// block's frame keeps the pattern to restore (its loop counter is free: it is no loop), so
+// the restore works however the send completes (at once, through a route, or resumed).
+class EnterWithPatternStep final : public Step {
+ public:
+  EnterWithPatternStep(Pattern pattern, const detail::Block& block)
+      : pattern_(pattern), block_(block) {}
+  Status run(Exchange& ex) noexcept override {
+    Pattern original = ex.pattern();
+    if (!detail::pushBlock(ex, block_)) return Status::Fail;
+    detail::ExecState& st = ex.execForEngine();
+    st.frames[st.depth - 1].counter = static_cast<uint32_t>(original);
+    ex.setPattern(pattern_);
+    return Status::Continue;
+  }
+
+ private:
+  Pattern pattern_;
+  const detail::Block& block_;
+};
+
+class RestorePatternStep final : public Step {
+ public:
+  Status run(Exchange& ex) noexcept override {
+    detail::ExecState& st = ex.execForEngine();
+    ex.setPattern(static_cast<Pattern>(st.frames[st.depth - 1].counter));
+    return Status::Continue;
+  }
+};
+
 }  // namespace
+
+Result<std::unique_ptr<Step>> sendWithPattern(RouteCompiler& compiler, Pattern pattern,
+                                              std::unique_ptr<Step> send) {
+  std::vector<std::unique_ptr<Step>> steps;
+  send->id = "send";
+  steps.push_back(std::move(send));
+  steps.push_back(std::make_unique<RestorePatternStep>());
+  steps.back()->id = "restorePattern";
+  detail::BlockModel empty;
+  auto block = compiler.compileBlock(empty, detail::BlockKind::Plain, std::move(steps));
+  if (!block) return block.error();
+  return std::unique_ptr<Step>(new EnterWithPatternStep(pattern, **block));
+}
 
 Result<std::unique_ptr<Step>> ToModel::compile(RouteCompiler& compiler) const {
   auto producer = compiler.producer(uri);
   if (!producer) return compiler.error(*this, producer.error());
-  return std::unique_ptr<Step>(new ToStep(**producer, uri));
+  std::unique_ptr<Step> send(new ToStep(**producer, uri));
+  if (pattern < 0) return send;
+  return sendWithPattern(compiler, static_cast<Pattern>(pattern), std::move(send));
 }
 
 }  // namespace dromedary::eip

@@ -43,7 +43,9 @@ class ToDynamicStep final : public Step {
 Result<std::unique_ptr<Step>> ToDynamicModel::compile(RouteCompiler& compiler) const {
   auto e = uri.compile(compiler.context());
   if (!e) return compiler.error(*this, e.error());
-  return std::unique_ptr<Step>(new ToDynamicStep(compiler.context(), std::move(*e)));
+  std::unique_ptr<Step> send(new ToDynamicStep(compiler.context(), std::move(*e)));
+  if (pattern < 0) return send;
+  return sendWithPattern(compiler, static_cast<Pattern>(pattern), std::move(send));
 }
 
 }  // namespace dromedary::eip

@@ -78,7 +78,20 @@ RouteDefinition& RouteDefinition::to(std::string uri) {
   return add(std::move(step));
 }
 
+RouteDefinition& RouteDefinition::to(Pattern pattern, std::string uri) {
+  auto step = std::make_unique<eip::ToModel>();
+  step->uri = std::move(uri);
+  step->pattern = static_cast<int>(pattern);
+  return add(std::move(step));
+}
+
 RouteDefinition& RouteDefinition::toD(std::string uri) { return toD(simple(std::move(uri))); }
+
+RouteDefinition& RouteDefinition::toD(Pattern pattern, std::string uri) {
+  auto step = std::make_unique<eip::ToDynamicModel>(simple(std::move(uri)));
+  step->pattern = static_cast<int>(pattern);
+  return add(std::move(step));
+}
 
 RouteDefinition& RouteDefinition::toD(ExpressionDefinition uri) {
   return add(std::make_unique<eip::ToDynamicModel>(std::move(uri)));

@@ -75,10 +75,22 @@ TEST_F(XmlRoutesTest, MissingAttribute) {
             "to needs 'uri' at routes.xml:1:38");
 }
 
-TEST_F(XmlRoutesTest, PatternOnToIsRefusedWithTheReason) {
-  EXPECT_EQ(error(R"(<route><from uri="direct:a"/><to uri="mock:b" pattern="InOut"/></route>)"),
-            "'pattern' on to is not supported yet at routes.xml:1:47; a send with its own "
-            "exchange pattern comes with request-reply endpoints (issue #10)");
+TEST_F(XmlRoutesTest, PatternOnToHoldsForThatSendOnly) {
+  load(R"(<routes>
+  <route><from uri="direct:in"/><to uri="direct:probe" pattern="InOut"/><to uri="mock:after"/></route>
+  <route><from uri="direct:probe"/><to uri="mock:inside"/></route>
+</routes>)");
+  ASSERT_TRUE(h.producer.sendBody("direct:in", "x"));
+  ASSERT_EQ(h.mock("mock:inside").receivedExchanges().size(), 1u);
+  ASSERT_EQ(h.mock("mock:after").receivedExchanges().size(), 1u);
+  EXPECT_EQ(h.mock("mock:inside").receivedExchanges()[0]->pattern(), Pattern::InOut);
+  EXPECT_EQ(h.mock("mock:after").receivedExchanges()[0]->pattern(), Pattern::InOnly);
+}
+
+TEST_F(XmlRoutesTest, AnUnknownPatternOnToIsAnError) {
+  EXPECT_EQ(error(R"(<route><from uri="direct:a"/><to uri="mock:b" pattern="InOptionalOut"/></route>)"),
+            "unknown exchange pattern 'InOptionalOut' on to at routes.xml:1:47; expected InOnly "
+            "or InOut");
 }
 
 TEST_F(XmlRoutesTest, RouteWithoutFrom) {

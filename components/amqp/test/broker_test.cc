@@ -212,5 +212,18 @@ TEST(AmqpBrokerTest, ARouteWithAnAmqpStepInTheMiddleContinuesWithTheReply) {
   EXPECT_TRUE(h.mock("mock:out").assertIsSatisfied(15s));
 }
 
+TEST(AmqpBrokerTest, ToWithInOutAsksAndTheRouteGoesOnInOnly) {
+  BrokerHarness h;
+  std::string q = uniqueQueue("pattern");
+  h.start([&](RouteBuilder& b) {
+    b.from("amqpp:queue:" + q).process(uppercaseBody);
+    b.from("direct:start").to(Pattern::InOut, "amqpp:queue:" + q).to("mock:out");
+  });
+  ASSERT_TRUE(h.producer.sendBody("direct:start", Value("ask")));
+  h.mock("mock:out").expectedBodiesReceived({Value("ASK")});
+  ASSERT_TRUE(h.mock("mock:out").assertIsSatisfied(15s));
+  EXPECT_EQ(h.mock("mock:out").receivedExchanges()[0]->pattern(), Pattern::InOnly);
+}
+
 }  // namespace
 }  // namespace dromedary::testing

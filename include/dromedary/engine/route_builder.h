@@ -66,10 +66,15 @@ class RouteDefinition {
 
   // --- endpoints -----------------------------------------------------------------
   RouteDefinition& to(std::string uri);
+  /// Sends with the exchange pattern `pattern` for this send only (Camel's
+  /// to(ExchangePattern, uri)): e.g. to(Pattern::InOut, "amqp:queue:x") asks and waits for
+  /// the reply; the exchange's own pattern is back for the steps after it.
+  RouteDefinition& to(Pattern pattern, std::string uri);
   /// Sends to a URI computed per exchange; resolved endpoints are cached. The text form is a
   /// Simple template, as in Camel: toD("direct:${header.target}").
   RouteDefinition& toD(std::string uri);
   RouteDefinition& toD(ExpressionDefinition uri);
+  RouteDefinition& toD(Pattern pattern, std::string uri);
 
   // --- message transformation ------------------------------------------------------
   RouteDefinition& process(std::shared_ptr<Processor> processor);
