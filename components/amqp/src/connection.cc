@@ -245,28 +245,23 @@ void Connection::on_transport_close(proton::transport& t) {
 }
 
 void Connection::on_session_error(proton::session& s) {
-  // Every link lives on the connection's default session: it ending ends them all. A reply
-  // queue still waiting to attach is what the broker refused (RabbitMQ ends the session on
-  // a dynamic node): requests needing it fail at once from now on.
   std::string reason = describe(s.error(), "session error");
+  // A temporary reply queue has a session of its own: the broker ending it means it refused
+  // the dynamic node (RabbitMQ does so). Requests needing it fail at once from now on.
   for (auto& [key, rr] : replies_) {
-    if (rr.attached && !rr.ready) {
-      rr.refused = key.empty() ? fmt::format("no temporary (dynamic) reply queue from {} ({}); "
-                                             "brokers without dynamic nodes (RabbitMQ) need "
-                                             "replyTo=NAME",
-                                             config_.remoteUri, reason)
-                               : fmt::format("reply queue '{}' at {}: {}", key,
-                                             config_.remoteUri, reason);
-      for (auto& [address, link] : senders_) {
-        for (Outgoing& o : link.queue) {
-          if (!o.prebuilt && o.slot < slots_.size() && slots_[o.slot].gen == o.gen &&
-              slots_[o.slot].state == SlotState::Queued && slots_[o.slot].request) {
-            failSlot(o.slot, ErrorCode::Io, "The broker refused the reply queue", rr.refused);
-          }
-        }
-      }
-    }
+    if (!rr.attached || rr.ready || rr.receiver.session() != s) continue;
+    rr.refused = key.empty() ? fmt::format("no temporary (dynamic) reply queue from {} ({}); "
+                                           "brokers without dynamic nodes (RabbitMQ) need "
+                                           "replyTo=NAME",
+                                           config_.remoteUri, reason)
+                             : fmt::format("reply queue '{}' at {}: {}", key, config_.remoteUri,
+                                           reason);
+    rr.attached = false;
+    log_.log(LoggingLevel::Warn, fmt::format("AMQP connection '{}': {}", id_, rr.refused));
+    flushAll();  // fails the requests that waited for it
+    return;
   }
+  // The default session, which every other link lives on: start over.
   connection_.close();
   connectionLost(reason);
 }

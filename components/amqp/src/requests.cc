@@ -10,6 +10,7 @@
 #include <proton/error_condition.hpp>
 #include <proton/receiver_options.hpp>
 #include <proton/sender_options.hpp>
+#include <proton/session.hpp>
 #include <proton/source.hpp>
 #include <proton/source_options.hpp>
 #include <proton/target.hpp>
@@ -187,8 +188,11 @@ void Connection::openReplyReceiver(const std::string& key, ReplyReceiver& rr,
   proton::receiver_options options;
   options.handler(*this).auto_accept(false).credit_window(1000);
   if (key.empty()) {
+    // In a session of its own: a broker that refuses dynamic nodes ends the session (RabbitMQ
+    // does), which must not take the other links down with it.
     options.source(proton::source_options().dynamic(true));
-    rr.receiver = connection_.open_receiver("", options);
+    proton::session session = connection_.open_session();
+    rr.receiver = session.open_receiver("", options);
   } else {
     rr.receiver = connection_.open_receiver(key, options);
     rr.address = key;

@@ -68,6 +68,9 @@ TEST(AmqpBrokerTest, TemporaryReplyQueueOnRabbitMqFailsWithAHint) {
   auto reply = h.producer.requestBody("amqp:queue:" + q + "?requestTimeout=5000", Value("x"));
   ASSERT_FALSE(reply);
   EXPECT_THAT(reply.error().toString(), HasSubstr("replyTo=NAME"));
+  // The refusal ended only the reply queue's session: the connection and its links stay.
+  ASSERT_TRUE(h.producer.sendBody("amqp:queue:" + q, Value("still connected")));
+  EXPECT_EQ(amqpConnectionCounts(h.context).opened, 2u);
 }
 
 // Ten threads at once, each checking every reply is the answer to its own request.
