@@ -106,12 +106,12 @@ void Connection::run(const Command& c) noexcept {
 void Connection::start() { post({Op::Connect, nullptr, nullptr, 0}); }
 
 void Connection::close() {
-  std::promise<void> done;
-  std::future<void> f = done.get_future();
-  closed_promise_ = &done;
+  // Shared: if the wait gives up, the Proton thread may still set it later.
+  auto done = std::make_shared<std::promise<void>>();
+  std::future<void> f = done->get_future();
+  closed_promise_ = done;
   post({Op::Close, nullptr, nullptr, 0});
   f.wait_for(std::chrono::seconds(5));
-  closed_promise_ = nullptr;
 }
 
 bool Connection::send(Exchange& exchange, const ProducerSpec& spec) noexcept {

@@ -273,7 +273,7 @@ class Connection final : public proton::messaging_handler {
   uint32_t timed_ = 0;       // slots on the wheel
   bool tick_scheduled_ = false;
   std::chrono::steady_clock::time_point wheel_epoch_ = std::chrono::steady_clock::now();
-  std::promise<void>* closed_promise_ = nullptr;
+  std::shared_ptr<std::promise<void>> closed_promise_;  // set before the Close command
 
   friend class ConsumerLink;
 };
