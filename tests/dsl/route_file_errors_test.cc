@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The remaining load errors of route files, word for word: step shapes, files and paths.
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 
@@ -84,7 +86,12 @@ TEST(RouteFileErrorsTest, XmlLanguageElementIsRefusedWithTheForms) {
 
 class RoutePathsTest : public ::testing::Test {
  protected:
-  RoutePathsTest() : dir(std::filesystem::temp_directory_path() / "dromedary-paths-test") {
+  // A folder per test and process: CTest runs these tests in parallel processes.
+  RoutePathsTest()
+      : dir(std::filesystem::temp_directory_path() /
+            fmt::format("dromedary-paths-test-{}-{}",
+                        ::testing::UnitTest::GetInstance()->current_test_info()->name(),
+                        ::getpid())) {
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir / "empty");
     std::ofstream(dir / "notes.txt") << "not routes";

@@ -261,7 +261,26 @@ void Connection::on_session_error(proton::session& s) {
     flushAll();  // fails the requests that waited for it
     return;
   }
-  // The default session, which every other link lives on: start over.
+  // The default session, which every other link lives on. A broker may end it for one link
+  // it refuses (RabbitMQ does, for an address that does not exist): the senders still
+  // waiting for their attach are the ones refused. Their messages fail, and they are not
+  // re-opened after the reconnect (which would only be refused again, for ever).
+  for (auto it = senders_.begin(); it != senders_.end();) {
+    SenderLink& link = it->second;
+    if (!link.attached || link.ready) {
+      ++it;
+      continue;
+    }
+    std::string refusal =
+        fmt::format("the broker refused a sender to '{}': {}", it->first, reason);
+    for (Outgoing& o : link.queue) {
+      if (!o.prebuilt && o.slot < slots_.size() && slots_[o.slot].gen == o.gen &&
+          slots_[o.slot].state == SlotState::Queued) {
+        failSlot(o.slot, ErrorCode::Io, "Cannot send the message", refusal);
+      }
+    }
+    it = senders_.erase(it);
+  }
   connection_.close();
   connectionLost(reason);
 }

@@ -215,6 +215,20 @@ TEST(AmqpBrokerTest, ARouteWithAnAmqpStepInTheMiddleContinuesWithTheReply) {
   EXPECT_TRUE(h.mock("mock:out").assertIsSatisfied(15s));
 }
 
+TEST(AmqpBrokerTest, AnAddressTheBrokerRefusesFailsTheExchangeNamingIt) {
+  BrokerHarness h;
+  AmqpConfig raw;  // no prefix: the address is used as written
+  raw.remoteUri = rabbitUrl();
+  registerAmqpComponent(h.context, "raw", raw);
+  h.start([](RouteBuilder&) {});
+  auto sent = h.producer.sendBody("raw:queue:/exchange/no-such-exchange/key?requestTimeout=10000",
+                                  Value("x"));
+  ASSERT_FALSE(sent);
+  EXPECT_THAT(sent.error().toString(), HasSubstr("refused a sender to '/exchange/no-such-exchange/key'"));
+  // The next message tries again (and is refused again), rather than waiting for ever.
+  EXPECT_FALSE(h.producer.sendBody("raw:queue:/exchange/no-such-exchange/key", Value("y")));
+}
+
 TEST(AmqpBrokerTest, ToWithInOutAsksAndTheRouteGoesOnInOnly) {
   BrokerHarness h;
   std::string q = uniqueQueue("pattern");
