@@ -83,14 +83,8 @@ void Connection::run(const Command& c) noexcept {
       closed_ = true;
       failInFlight("the context is stopping");
       for (auto& [address, link] : senders_) {
-        for (Outgoing& o : link.queue) {
-          if (o.prebuilt) continue;
-          if (o.slot < slots_.size() && slots_[o.slot].gen == o.gen &&
-              slots_[o.slot].state == SlotState::Queued) {
-            failSlot(o.slot, ErrorCode::RouteNotStarted,
-                     "Not sent: the amqp component stopped before the broker took it", {});
-          }
-        }
+        failQueued(link, ErrorCode::RouteNotStarted,
+                   "Not sent: the amqp component stopped before the broker took it", {});
         link.queue.clear();
       }
       setWorkQueue(nullptr);
@@ -187,7 +181,7 @@ void Connection::openLinks() {
     if (!link.queue.empty()) openSender(address, link);
   }
   for (auto& [key, rr] : replies_) {
-    if (rr.refused.empty()) openReplyReceiver(key, rr, nullptr);
+    if (rr.refused.empty()) openReplyReceiver(key, rr);
   }
   for (auto& group : consumers_) {
     if (!group->stopping) openConsumer(*group);
@@ -227,16 +221,14 @@ void Connection::connectionLost(const std::string& reason) {
   scheduleReconnect();
 }
 
-namespace {
-std::string describe(const proton::error_condition& e, const char* fallback) {
+std::string describeCondition(const proton::error_condition& e, const char* fallback) {
   if (e.empty()) return fallback;
   return e.description().empty() ? e.name() : e.name() + ": " + e.description();
 }
-}  // namespace
 
 void Connection::on_transport_error(proton::transport& t) {
   if (closed_ || t.connection() != connection_) return;
-  connectionLost(describe(t.error(), "transport error"));
+  connectionLost(describeCondition(t.error(), "transport error"));
 }
 
 void Connection::on_transport_close(proton::transport& t) {
@@ -245,20 +237,12 @@ void Connection::on_transport_close(proton::transport& t) {
 }
 
 void Connection::on_session_error(proton::session& s) {
-  std::string reason = describe(s.error(), "session error");
+  std::string reason = describeCondition(s.error(), "session error");
   // A temporary reply queue has a session of its own: the broker ending it means it refused
   // the dynamic node (RabbitMQ does so). Requests needing it fail at once from now on.
   for (auto& [key, rr] : replies_) {
     if (!rr.attached || rr.ready || rr.receiver.session() != s) continue;
-    rr.refused = key.empty() ? fmt::format("no temporary (dynamic) reply queue from {} ({}); "
-                                           "brokers without dynamic nodes (RabbitMQ) need "
-                                           "replyTo=NAME",
-                                           config_.remoteUri, reason)
-                             : fmt::format("reply queue '{}' at {}: {}", key, config_.remoteUri,
-                                           reason);
-    rr.attached = false;
-    log_.log(LoggingLevel::Warn, fmt::format("AMQP connection '{}': {}", id_, rr.refused));
-    flushAll();  // fails the requests that waited for it
+    refuseReplyReceiver(key, rr, reason);
     return;
   }
   // The default session, which every other link lives on. A broker may end it for one link
@@ -266,20 +250,9 @@ void Connection::on_session_error(proton::session& s) {
   // waiting for their attach are the ones refused. Their messages fail, and they are not
   // re-opened after the reconnect (which would only be refused again, for ever).
   for (auto it = senders_.begin(); it != senders_.end();) {
-    SenderLink& link = it->second;
-    if (!link.attached || link.ready) {
-      ++it;
-      continue;
-    }
-    std::string refusal =
-        fmt::format("the broker refused a sender to '{}': {}", it->first, reason);
-    for (Outgoing& o : link.queue) {
-      if (!o.prebuilt && o.slot < slots_.size() && slots_[o.slot].gen == o.gen &&
-          slots_[o.slot].state == SlotState::Queued) {
-        failSlot(o.slot, ErrorCode::Io, "Cannot send the message", refusal);
-      }
-    }
-    it = senders_.erase(it);
+    auto next = std::next(it);
+    if (it->second.attached && !it->second.ready) refuseSender(it, reason);
+    it = next;
   }
   connection_.close();
   connectionLost(reason);
@@ -288,12 +261,12 @@ void Connection::on_session_error(proton::session& s) {
 void Connection::on_error(const proton::error_condition& e) {
   // Proton's default throws, which would end the container thread: log instead.
   log_.log(LoggingLevel::Warn,
-           fmt::format("AMQP connection '{}': {}", id_, describe(e, "unknown error")));
+           fmt::format("AMQP connection '{}': {}", id_, describeCondition(e, "unknown error")));
 }
 
 void Connection::on_connection_error(proton::connection& c) {
   if (c != connection_) return;
-  std::string reason = describe(c.error(), "connection error");
+  std::string reason = describeCondition(c.error(), "connection error");
   c.close();
   connectionLost(reason);
 }

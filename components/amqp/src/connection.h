@@ -38,6 +38,7 @@
 #include <concurrentqueue/concurrentqueue.h>
 #include <proton/connection.hpp>
 #include <proton/delivery.hpp>
+#include <proton/error_condition.hpp>
 #include <proton/message.hpp>
 #include <proton/message_id.hpp>
 #include <proton/messaging_handler.hpp>
@@ -86,6 +87,9 @@ struct ConsumerSpec {
 };
 
 class ConsumerLink;
+
+/// An AMQP error condition as one line ("amqp:not-found: no exchange ..."), or `fallback`.
+std::string describeCondition(const proton::error_condition& e, const char* fallback);
 
 /// A consuming route's links. Shared by the consumer (which starts and stops it) and the
 /// connection (which keeps it until its last exchange in flight has settled).
@@ -196,7 +200,16 @@ class Connection final : public proton::messaging_handler {
   SenderLink& senderFor(const std::string& address);
   ReplyReceiver& replyReceiverFor(const ProducerSpec& spec);
   void openSender(const std::string& address, SenderLink& link);
-  void openReplyReceiver(const std::string& key, ReplyReceiver& rr, const ProducerSpec* spec);
+  void openReplyReceiver(const std::string& key, ReplyReceiver& rr);
+  /// Fails every message of `link` still waiting to be sent (replies it holds are kept).
+  void failQueued(SenderLink& link, ErrorCode code, std::string_view reason,
+                  const std::string& detail);
+  /// The broker refused a sender: its messages fail naming the address; it is forgotten
+  /// (the next message opens it again).
+  void refuseSender(std::unordered_map<std::string, SenderLink>::iterator it,
+                    const std::string& reason);
+  /// The broker refused a reply queue: requests needing it fail, now and from now on.
+  void refuseReplyReceiver(const std::string& key, ReplyReceiver& rr, const std::string& reason);
   void flush(const std::string& address, SenderLink& link) noexcept;
   void flushAll() noexcept;
   void onReply(proton::delivery& delivery, proton::message& message) noexcept;

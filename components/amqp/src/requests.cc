@@ -33,11 +33,6 @@ uint64_t sequenceOf(uint32_t slot, uint32_t gen) noexcept {
   return (static_cast<uint64_t>(gen) << 32) | slot;
 }
 
-std::string describe(const proton::error_condition& e) {
-  if (e.empty()) return "no reason given";
-  return e.description().empty() ? e.name() : e.name() + ": " + e.description();
-}
-
 }  // namespace
 
 // --- the request table ---
@@ -177,13 +172,12 @@ Connection::ReplyReceiver& Connection::replyReceiverFor(const ProducerSpec& spec
     it->second.shared = spec.replyToType == ReplyToType::Shared;
   }
   if (open_ && !it->second.attached && it->second.refused.empty()) {
-    openReplyReceiver(key, it->second, &spec);
+    openReplyReceiver(key, it->second);
   }
   return it->second;
 }
 
-void Connection::openReplyReceiver(const std::string& key, ReplyReceiver& rr,
-                                   const ProducerSpec*) {
+void Connection::openReplyReceiver(const std::string& key, ReplyReceiver& rr) {
   // Replies are handled as they arrive, on this thread: an automatic credit window is enough.
   proton::receiver_options options;
   options.handler(*this).auto_accept(false).credit_window(1000);
@@ -277,20 +271,26 @@ void Connection::on_sendable(proton::sender& s) {
 }
 
 void Connection::on_sender_error(proton::sender& s) {
-  std::string address = s.target().address();
-  auto it = senders_.find(address);
-  if (it == senders_.end()) return;
-  std::string reason = fmt::format("the broker refused a sender to '{}': {}", address,
-                                   describe(s.error()));
-  log_.log(LoggingLevel::Warn, fmt::format("AMQP connection '{}': {}", id_, reason));
-  for (Outgoing& o : it->second.queue) {
-    if (o.prebuilt) continue;
-    if (o.slot < slots_.size() && slots_[o.slot].gen == o.gen &&
+  auto it = senders_.find(s.target().address());
+  if (it != senders_.end()) refuseSender(it, describeCondition(s.error(), "no reason given"));
+}
+
+void Connection::failQueued(SenderLink& link, ErrorCode code, std::string_view reason,
+                            const std::string& detail) {
+  for (Outgoing& o : link.queue) {
+    if (!o.prebuilt && o.slot < slots_.size() && slots_[o.slot].gen == o.gen &&
         slots_[o.slot].state == SlotState::Queued) {
-      failSlot(o.slot, ErrorCode::Io, "Cannot send the message", reason);
+      failSlot(o.slot, code, reason, detail);
     }
   }
-  senders_.erase(it);  // the next message tries again
+}
+
+void Connection::refuseSender(std::unordered_map<std::string, SenderLink>::iterator it,
+                              const std::string& reason) {
+  std::string refusal = fmt::format("the broker refused a sender to '{}': {}", it->first, reason);
+  log_.log(LoggingLevel::Warn, fmt::format("AMQP connection '{}': {}", id_, refusal));
+  failQueued(it->second, ErrorCode::Io, "Cannot send the message", refusal);
+  senders_.erase(it);
 }
 
 // --- replies and confirmations ---
@@ -308,17 +308,22 @@ void Connection::on_receiver_open(proton::receiver& r) {
 void Connection::on_receiver_error(proton::receiver& r) {
   for (auto& [key, rr] : replies_) {
     if (rr.receiver != r) continue;
-    rr.refused = key.empty()
-                     ? fmt::format("no temporary (dynamic) reply queue from {} ({}); brokers "
-                                   "without dynamic nodes (RabbitMQ) need replyTo=NAME",
-                                   config_.remoteUri, describe(r.error()))
-                     : fmt::format("reply queue '{}' at {}: {}", key, config_.remoteUri,
-                                   describe(r.error()));
-    rr.attached = rr.ready = false;
-    log_.log(LoggingLevel::Warn, fmt::format("AMQP connection '{}': {}", id_, rr.refused));
-    flushAll();  // fails the requests that waited for it
+    refuseReplyReceiver(key, rr, describeCondition(r.error(), "no reason given"));
     return;
   }
+}
+
+void Connection::refuseReplyReceiver(const std::string& key, ReplyReceiver& rr,
+                                     const std::string& reason) {
+  rr.refused = key.empty() ? fmt::format("no temporary (dynamic) reply queue from {} ({}); "
+                                         "brokers without dynamic nodes (RabbitMQ) need "
+                                         "replyTo=NAME",
+                                         config_.remoteUri, reason)
+                           : fmt::format("reply queue '{}' at {}: {}", key, config_.remoteUri,
+                                         reason);
+  rr.attached = rr.ready = false;
+  log_.log(LoggingLevel::Warn, fmt::format("AMQP connection '{}': {}", id_, rr.refused));
+  flushAll();  // fails the requests that waited for it
 }
 
 void Connection::on_message(proton::delivery& d, proton::message& m) {

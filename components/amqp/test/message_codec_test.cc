@@ -111,3 +111,22 @@ TEST(AmqpMessageCodecTest, PreserveMessageQosTakesPriorityAndModeFromHeaders) {
 
 }  // namespace
 }  // namespace dromedary::component::amqp
+
+namespace dromedary::component::amqp {
+namespace {
+
+struct Opaque {
+  int x = 1;
+};
+
+TEST(AmqpMessageCodecTest, ABodyWithNoTextFormIsRefusedNamingItsType) {
+  Message in;
+  in.setBody(Value::makeObject<Opaque>());
+  proton::message m;
+  std::string error;
+  EXPECT_FALSE(encodeMessage(in, {}, m, error));
+  EXPECT_THAT(error, ::testing::HasSubstr("cannot be sent over AMQP"));
+}
+
+}  // namespace
+}  // namespace dromedary::component::amqp
