@@ -93,7 +93,13 @@ const std::vector<StepSpec>& stepSpecs() {
       {"resequence", {"id", "description"}, {}, Expr::Required, true},
       {"enrich",
        {"aggregationStrategy", "strategyRef", "aggregateOnException", "ignoreInvalidEndpoint",
-        "id", "description"},
+        "cacheSize", "id", "description"},
+       {},
+       Expr::Required,
+       false},
+      {"pollEnrich",
+       {"timeout", "aggregationStrategy", "strategyRef", "aggregateOnException",
+        "ignoreInvalidEndpoint", "cacheSize", "id", "description"},
        {},
        Expr::Required,
        false},
@@ -455,20 +461,8 @@ class Translator {
       def.sort(*expr);
     } else if (k == "resequence") {
       return resequence(def, s, *expr);
-    } else if (k == "enrich") {
-      def.enrich(*expr);
-      place(def, s);
-      for (std::string_view key : {"aggregationStrategy", "strategyRef"}) {
-        if (const Scalar* a = attribute(s.attributes, key)) {
-          DROMEDARY_TRY(name, strategyName(*a));
-          def.aggregationStrategyRef(name);
-        }
-      }
-      DROMEDARY_TRY(on_exception, flag(s, "aggregateOnException"));
-      if (on_exception) def.aggregateOnException();
-      DROMEDARY_TRY(ignore, flag(s, "ignoreInvalidEndpoint"));
-      if (ignore) def.ignoreInvalidEndpoints();
-      return {};
+    } else if (k == "enrich" || k == "pollEnrich") {
+      return enrich(def, s, *expr);
     } else if (k == "sample") {
       DROMEDARY_TRY(frequency, number(s, "messageFrequency", 0));
       if (frequency != 0) {
@@ -1113,14 +1107,44 @@ class Translator {
     return {};
   }
 
-  Result<void> endpointOptions(RouteDefinition& def, const StepSource& s, bool cache) {
-    DROMEDARY_TRY(ignore, flag(s, "ignoreInvalidEndpoints"));
+  // enrich and pollEnrich (Camel's keys; cacheSize is accepted and checked, as for
+  // recipientList: endpoints are cached per thread without a bound).
+  Result<void> enrich(RouteDefinition& def, const StepSource& s, const ExpressionDefinition& uri) {
+    if (s.kind == "pollEnrich") {
+      DROMEDARY_TRY(timeout, number(s, "timeout", -1));
+      def.pollEnrich(uri, timeout);
+    } else {
+      def.enrich(uri);
+    }
+    place(def, s);
+    for (std::string_view key : {"aggregationStrategy", "strategyRef"}) {
+      if (const Scalar* a = attribute(s.attributes, key)) {
+        DROMEDARY_TRY(name, strategyName(*a));
+        def.aggregationStrategyRef(name);
+      }
+    }
+    DROMEDARY_TRY(on_exception, flag(s, "aggregateOnException"));
+    if (on_exception) def.aggregateOnException();
+    DROMEDARY_TRY(ignore, flag(s, "ignoreInvalidEndpoint"));
     if (ignore) def.ignoreInvalidEndpoints();
+    DROMEDARY_TRY(size, cacheSize(s));
+    (void)size;
+    return {};
+  }
+
+  Result<int64_t> cacheSize(const StepSource& s) {
     DROMEDARY_TRY(size, number(s, "cacheSize", 1000));
     if (size == 0 || size < -1) {
       return fileError(attribute(s.attributes, "cacheSize")->where,
                        fmt::format("cacheSize must be -1 or at least 1, not {}", size));
     }
+    return size;
+  }
+
+  Result<void> endpointOptions(RouteDefinition& def, const StepSource& s, bool cache) {
+    DROMEDARY_TRY(ignore, flag(s, "ignoreInvalidEndpoints"));
+    if (ignore) def.ignoreInvalidEndpoints();
+    DROMEDARY_TRY(size, cacheSize(s));
     if (cache) def.cacheSize(static_cast<int>(size));
     return {};
   }

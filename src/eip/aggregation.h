@@ -18,4 +18,10 @@ class UseOriginalStrategy final : public AggregationStrategy {
 /// True for AggregationStrategies::useOriginal(); sets `*propagate` to its option.
 bool isUseOriginal(const AggregationStrategy* strategy, bool* propagate) noexcept;
 
+/// enrich / pollEnrich: folds `resource` into `ex` through `strategy` (null: the resource's
+/// message is swapped in, not copied). A failed resource fails `ex` unless `on_exception`
+/// lets the strategy see it. Continue, or Fail with `ex`'s error slot set.
+Status enrichWith(Exchange& ex, Exchange& resource, AggregationStrategy* strategy,
+                  bool on_exception) noexcept;
+
 }  // namespace dromedary::eip

@@ -19,6 +19,27 @@
 
 namespace dromedary::eip {
 
+Status enrichWith(Exchange& ex, Exchange& resource, AggregationStrategy* strategy,
+                  bool on_exception) noexcept {
+  if (resource.failed() && !on_exception) {
+    ex.mutableErrorForEngine() = std::move(resource.mutableErrorForEngine());
+    return Status::Fail;
+  }
+  try {
+    Exchange* got = strategy ? strategy->aggregate(&ex, resource) : &resource;
+    if (got == &resource) {
+      std::swap(ex.message(), resource.messageForEngine());
+      if (resource.failed()) ex.mutableErrorForEngine() = std::move(resource.mutableErrorForEngine());
+    } else if (got != &ex) {
+      ex.fail(ErrorCode::InvalidRoute,
+              "The aggregation strategy returned an exchange other than the two it was given");
+    }
+  } catch (...) {
+    ex.setException(std::current_exception());
+  }
+  return ex.failed() ? Status::Fail : Status::Continue;
+}
+
 namespace {
 
 class EnrichStep final : public Step {
@@ -48,23 +69,7 @@ class EnrichStep final : public Step {
       return Status::Fail;
     }
     processAndWait(*reply, *producer);
-    if (reply->failed() && !onException_) {
-      ex.mutableErrorForEngine() = std::move(reply->mutableErrorForEngine());
-      return Status::Fail;
-    }
-    try {
-      Exchange* got = strategy_ ? strategy_->aggregate(&ex, *reply) : reply.get();
-      if (got == reply.get()) {
-        std::swap(ex.message(), reply->messageForEngine());
-        if (reply->failed()) ex.mutableErrorForEngine() = std::move(reply->mutableErrorForEngine());
-      } else if (got != &ex) {
-        ex.fail(ErrorCode::InvalidRoute,
-                "The aggregation strategy returned an exchange other than the two it was given");
-      }
-    } catch (...) {
-      ex.setException(std::current_exception());
-    }
-    return ex.failed() ? Status::Fail : Status::Continue;
+    return enrichWith(ex, *reply, strategy_.get(), onException_);
   }
 
  private:
@@ -78,6 +83,7 @@ class EnrichStep final : public Step {
 }  // namespace
 
 Result<std::unique_ptr<Step>> EnrichModel::compile(RouteCompiler& compiler) const {
+  if (poll) return compilePoll(compiler);
   auto u = uri.compile(compiler.context());
   if (!u) return compiler.error(*this, u.error());
   auto resolved = resolveStrategy(compiler, *this, strategy, strategyRef);

@@ -378,6 +378,8 @@ struct SampleModel final : StepModel {
 
 /// enrich(uri, strategy): a copy of the exchange asks the endpoint; the strategy combines the
 /// reply with the exchange (without one, the reply's message replaces it) (enrich.cc).
+/// pollEnrich (poll = true): the message comes from the endpoint's polling consumer instead,
+/// waited for up to timeoutMillis (poll_enrich.cc).
 struct EnrichModel final : StepModel {
   explicit EnrichModel(ExpressionDefinition u) : uri(std::move(u)) {}
   ExpressionDefinition uri;
@@ -385,9 +387,14 @@ struct EnrichModel final : StepModel {
   std::string strategyRef;
   bool aggregateOnException = false;
   bool ignoreInvalidEndpoint = false;
-  std::string_view kind() const override { return "enrich"; }
-  std::string describe() const override { return "enrich[" + uri.describe() + "]"; }
+  bool poll = false;
+  int64_t timeoutMillis = -1;  // pollEnrich: negative = wait for ever, 0 = no wait
+  std::string_view kind() const override { return poll ? "pollEnrich" : "enrich"; }
+  std::string describe() const override {
+    return std::string(kind()) + "[" + uri.describe() + "]";
+  }
   Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
+  Result<std::unique_ptr<Step>> compilePoll(RouteCompiler& compiler) const;
 };
 
 /// resequence(expression): exchanges go through its steps in the order of the expression's

@@ -726,6 +726,7 @@ Result<void> Context::start() {
 StopReport Context::stop() {
   StopReport report;
   if (!impl_->started) return report;
+  impl_->stopping.store(true, std::memory_order_relaxed);
   auto begin = Clock::now();
   const Logger& log = impl_->log;
   std::vector<Route*> routes;
@@ -759,6 +760,7 @@ StopReport Context::stop() {
     for (auto& [endpoint, producer] : impl_->producers) producer->stop();
   }
   impl_->started = false;
+  impl_->stopping.store(false, std::memory_order_relaxed);
   impl_->stopped_before = true;
   report.took = since(begin);
   log.log(LoggingLevel::Info,
@@ -768,6 +770,10 @@ StopReport Context::stop() {
 }
 
 bool Context::isStarted() const noexcept { return impl_->started; }
+
+bool Context::isStopping() const noexcept {
+  return impl_->stopping.load(std::memory_order_relaxed);
+}
 
 void Context::setShutdownTimeout(std::chrono::milliseconds timeout) noexcept {
   impl_->shutdown_timeout = timeout;

@@ -48,6 +48,7 @@ struct ContextImpl {
   std::map<std::string, int, std::less<>> node_counters;
   int route_counter = 0;
   bool started = false;
+  std::atomic<bool> stopping{false};
 
   // Time and threads: created on first use.
   std::once_flag scheduler_once;

@@ -211,6 +211,7 @@ class TruthyPredicate final : public Predicate {
 struct ConstantSpec final : detail::ExpressionSpec {
   explicit ConstantSpec(Value v) : value(std::move(v)) {}
   Value value;
+  bool isConstant() const override { return true; }
   Result<std::unique_ptr<Expression>> compile(Context& context) const override {
     if (!value.isString()) return std::unique_ptr<Expression>(new ConstantExpression(value));
     auto resolved = context.resolvePlaceholders(value.getString());

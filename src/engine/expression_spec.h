@@ -16,6 +16,8 @@ struct ExpressionSpec {
   /// As a predicate: by default, true when the value is truthy.
   virtual Result<std::unique_ptr<Predicate>> compilePredicate(Context& context) const;
   virtual std::string describe() const = 0;
+  /// True for constant(...): its value is known at route start (steps resolve it once).
+  virtual bool isConstant() const { return false; }
 };
 
 struct PredicateSpec {

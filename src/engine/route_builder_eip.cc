@@ -287,6 +287,20 @@ RouteDefinition& RouteDefinition::enrich(ExpressionDefinition uri,
   return add(std::move(step));
 }
 
+RouteDefinition& RouteDefinition::pollEnrich(std::string uri, int64_t timeout_ms,
+                                             std::shared_ptr<AggregationStrategy> strategy) {
+  return pollEnrich(constant(Value(std::move(uri))), timeout_ms, std::move(strategy));
+}
+
+RouteDefinition& RouteDefinition::pollEnrich(ExpressionDefinition uri, int64_t timeout_ms,
+                                             std::shared_ptr<AggregationStrategy> strategy) {
+  enrich(std::move(uri), std::move(strategy));
+  auto* step = static_cast<eip::EnrichModel*>(lastEip_);
+  step->poll = true;
+  step->timeoutMillis = timeout_ms;
+  return *this;
+}
+
 RouteDefinition& RouteDefinition::aggregateOnException(bool on) {
   if (auto* e = lastOf<eip::EnrichModel>("aggregateOnException")) e->aggregateOnException = on;
   return *this;

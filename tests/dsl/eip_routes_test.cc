@@ -373,6 +373,48 @@ TEST_F(EipRoutesTest, YamlEnrich) {
   EXPECT_EQ(bodies("mock:out"), (std::vector<std::string>{"enriched x"}));
 }
 
+TEST_F(EipRoutesTest, YamlAndXmlPollEnrich) {
+  loadYaml(R"(
+- from:
+    uri: direct:yaml
+    steps:
+      - pollEnrich:
+          constant: seda:files
+          timeout: 1000
+      - to: mock:yaml
+)");
+  loadXml(R"(<routes xmlns="http://camel.apache.org/schema/spring">
+  <route>
+    <from uri="direct:xml"/>
+    <pollEnrich timeout="0" aggregationStrategy="GroupedBodyAggregationStrategy" cacheSize="10">
+      <simple>seda:${header.queue}</simple>
+    </pollEnrich>
+    <to uri="mock:xml"/>
+  </route>
+</routes>)");
+  ASSERT_TRUE(h.producer.sendBody("seda:files", "content"));
+  ASSERT_TRUE(h.producer.sendBody("direct:yaml", "x"));
+  EXPECT_EQ(bodies("mock:yaml"), (std::vector<std::string>{"content"}));
+  ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:xml", "kept", "queue", "empty"));
+  EXPECT_EQ(bodies("mock:xml"), (std::vector<std::string>{"kept"}));
+}
+
+TEST_F(EipRoutesTest, PollEnrichErrorsAreReportedAtTheirPosition) {
+  std::string y = yamlError(R"(
+- from:
+    uri: direct:in
+    steps:
+      - pollEnrich:
+          constant: seda:x
+          timeout: soon
+)");
+  EXPECT_NE(y.find("timeout must be a whole number, not 'soon' at routes.yaml:7:11"),
+            std::string::npos) << y;
+  std::string e = xmlError(R"(<routes><route><from uri="direct:in"/>
+<pollEnrich><constant>log:x</constant></pollEnrich></route></routes>)");
+  EXPECT_NE(e.find("endpoint 'log://x' cannot be polled"), std::string::npos) << e;
+}
+
 TEST_F(EipRoutesTest, YamlAndXmlResequenceInBatches) {
   loadYaml(R"(
 - from:

@@ -12,6 +12,8 @@
 // thread, until a consumer has processed the copy (its result is copied back) or `timeout`
 // passes. Consumers are `concurrentConsumers` threads per route; stopping one finishes what is
 // queued (purgeWhenStopping=true drops it instead), so graceful shutdown loses nothing.
+//
+// pollEnrich polls a queue (its first subscription) through the endpoint's polling consumer.
 #include <array>
 #include <atomic>
 #include <map>
@@ -107,8 +109,32 @@ class Subscription {
 
   bool attached() const noexcept { return attached_.load(std::memory_order_acquire); }
 
-  void attach(Context& context, Processor& route, int threads, bool purge) {
-    context_ = &context;
+  // pollEnrich: the next queued message, the caller's to keep, or null when none came within
+  // `timeout` (negative: for ever) or the context began to stop. Waits in short slices so a
+  // stopping context is noticed. A producer waiting for the message is answered at once with
+  // the message as it was queued: a poller is not a route whose result could go back.
+  ExchangePtr poll(std::chrono::milliseconds timeout, const Context& context) noexcept {
+    using namespace std::chrono;
+    constexpr milliseconds kSlice(100);
+    Item item;
+    bool got = queue_.try_dequeue(item);
+    auto deadline = steady_clock::now() + timeout;
+    while (!got && timeout.count() != 0 && !context.isStopping()) {
+      microseconds wait = kSlice;
+      if (timeout.count() > 0) {
+        auto left = duration_cast<microseconds>(deadline - steady_clock::now());
+        if (left.count() <= 0) break;
+        wait = std::min(wait, left);
+      }
+      got = queue_.wait_dequeue_timed(item, wait);
+    }
+    if (!got) return nullptr;
+    slots_.signal();
+    answer(item);
+    return ExchangePtr(item.exchange);
+  }
+
+  void attach(Processor& route, int threads, bool purge) {
     route_ = &route;
     purge_ = purge;
     stopping_.store(false);
@@ -146,26 +172,31 @@ class Subscription {
 
   // The consumer is done with an item: hand the result to a waiting producer, recycle the copy.
   void settle(Item item) noexcept {
-    PendingReply* reply = item.reply;
-    if (reply) {
-      int waiting = 0;
-      if (reply->state.compare_exchange_strong(waiting, 1)) {
-        if (reply->timer != 0) context_->scheduler().cancel(reply->timer);
-        Exchange& original = *reply->original;
-        try {
-          original.copyFrom(*item.exchange);
-          if (item.exchange->failed()) {
-            original.failWithDetail(item.exchange->error().code, "Consumer failed",
-                                    item.exchange->error().message());
-          }
-        } catch (...) {
-          original.setException(std::current_exception());
-        }
-        context_->submit({&resumeOriginal, &original});
-      }
-      reply->release();
-    }
+    answer(item);
     ExchangeRecycler{}(item.exchange);
+  }
+
+  // A producer waiting for this item gets its result (copied back) and goes on.
+  static void answer(Item item) noexcept {
+    PendingReply* reply = item.reply;
+    if (!reply) return;
+    int waiting = 0;
+    if (reply->state.compare_exchange_strong(waiting, 1)) {
+      Exchange& original = *reply->original;
+      Context& context = *original.context();
+      if (reply->timer != 0) context.scheduler().cancel(reply->timer);
+      try {
+        original.copyFrom(*item.exchange);
+        if (item.exchange->failed()) {
+          original.failWithDetail(item.exchange->error().code, "Consumer failed",
+                                  item.exchange->error().message());
+        }
+      } catch (...) {
+        original.setException(std::current_exception());
+      }
+      context.submit({&resumeOriginal, &original});
+    }
+    reply->release();
   }
 
   moodycamel::BlockingConcurrentQueue<Item> queue_;
@@ -173,7 +204,6 @@ class Subscription {
   std::atomic<bool> attached_{false};
   std::atomic<bool> stopping_{false};
   bool purge_ = false;
-  Context* context_ = nullptr;
   Processor* route_ = nullptr;
   std::vector<std::thread> threads_;
 };
@@ -315,16 +345,27 @@ class SedaProducer final : public Producer {
   ProducerSettings settings_;
 };
 
+class SedaPollingConsumer final : public PollingConsumer {
+ public:
+  SedaPollingConsumer(Context& context, Subscription& subscription)
+      : context_(context), subscription_(subscription) {}
+  ExchangePtr receive(std::chrono::milliseconds timeout) noexcept override {
+    return subscription_.poll(timeout, context_);
+  }
+
+ private:
+  Context& context_;
+  Subscription& subscription_;
+};
+
 class SedaConsumer final : public Consumer {
  public:
-  SedaConsumer(Context& context, Subscription& subscription, Processor& route, int threads,
-               bool purge)
-      : context_(context), subscription_(subscription), route_(route), threads_(threads),
-        purge_(purge) {}
+  SedaConsumer(Subscription& subscription, Processor& route, int threads, bool purge)
+      : subscription_(subscription), route_(route), threads_(threads), purge_(purge) {}
   ~SedaConsumer() override { stop(); }
 
   Result<void> start() override {
-    if (!running_) subscription_.attach(context_, route_, threads_, purge_);
+    if (!running_) subscription_.attach(route_, threads_, purge_);
     running_ = true;
     return {};
   }
@@ -334,7 +375,6 @@ class SedaConsumer final : public Consumer {
   }
 
  private:
-  Context& context_;
   Subscription& subscription_;
   Processor& route_;
   int threads_;
@@ -372,9 +412,16 @@ class SedaEndpoint final : public Endpoint {
                                    "multipleConsumers=true for publish-subscribe",
                                    uri()));
     }
-    return std::unique_ptr<Consumer>(new SedaConsumer(context(), *s, processor,
+    return std::unique_ptr<Consumer>(new SedaConsumer(*s, processor,
                                                       static_cast<int>(threads),
                                                       options().getBool("purgeWhenStopping")));
+  }
+
+  // Polls the queue's first subscription: what the producers of a queue without
+  // multipleConsumers fill. A route consuming the queue too competes for the same messages.
+  Result<std::unique_ptr<PollingConsumer>> createPollingConsumer() override {
+    return std::unique_ptr<PollingConsumer>(
+        new SedaPollingConsumer(context(), queue_.subscription(0)));
   }
 
  private:

@@ -42,6 +42,9 @@ class AggregationStrategy {
   virtual Exchange* aggregate(Exchange* oldExchange, Exchange& newExchange) = 0;
   /// Called once on the final result, before it is copied onto the input exchange.
   virtual void onCompletion(Exchange& result) { (void)result; }
+  /// pollEnrich only: nothing came from the polled endpoint in time (where Camel calls
+  /// aggregate(original, null)). The default leaves `original` as it is.
+  virtual void noResource(Exchange& original) { (void)original; }
 };
 
 /// The exchanges a GroupedExchange strategy collects (the result's body holds one).

@@ -222,6 +222,9 @@ class Context {
   /// the shutdown timeout, logs what it waited for and what it forced, then stops producers.
   StopReport stop();
   bool isStarted() const noexcept;
+  /// True while stop() runs: waits without a bound of their own (a pollEnrich receiving
+  /// with no timeout) give up, so shutdown is not held by them.
+  bool isStopping() const noexcept;
   void setShutdownTimeout(std::chrono::milliseconds timeout) noexcept;
   std::chrono::milliseconds shutdownTimeout() const noexcept;
 

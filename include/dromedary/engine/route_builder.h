@@ -192,8 +192,21 @@ class RouteDefinition {
   /// The same with the URI computed per exchange (e.g. simple("direct:${header.kind}")).
   RouteDefinition& enrich(ExpressionDefinition uri,
                           std::shared_ptr<AggregationStrategy> strategy = {});
-  /// enrich: the strategy also sees a failed reply (else the failure is the exchange's).
+  /// enrich / pollEnrich: the strategy also sees a failed reply (else the failure is the
+  /// exchange's).
   RouteDefinition& aggregateOnException(bool on = true);
+
+  /// Takes the next message from `uri` (a pollable endpoint: seda), waiting up to
+  /// `timeout_ms` (negative: until one comes; 0: not at all), and combines it with the
+  /// exchange through `strategy` (`aggregate(exchange, polled)`); without one the polled
+  /// message replaces the exchange's. When none came, the strategy's noResource() is called;
+  /// without one the body becomes null and the headers stay (Camel's pollEnrich). The wait
+  /// holds the calling thread, as Camel's receive() does.
+  RouteDefinition& pollEnrich(std::string uri, int64_t timeout_ms = -1,
+                              std::shared_ptr<AggregationStrategy> strategy = {});
+  /// The same with the URI computed per exchange (e.g. simple("seda:${header.queue}")).
+  RouteDefinition& pollEnrich(ExpressionDefinition uri, int64_t timeout_ms = -1,
+                              std::shared_ptr<AggregationStrategy> strategy = {});
 
   /// Exchanges run the steps up to end() in the order of the expression's values: in batches
   /// (batch(): sorted groups of batchSize, or what came within batchTimeout) or as a stream of

@@ -25,7 +25,10 @@
 /// them after every route has stopped. Producers are shared by every route and thread that
 /// sends to the endpoint: `process` must be thread-safe.
 
+#include <atomic>
+#include <chrono>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <string_view>
@@ -56,6 +59,18 @@ class Consumer {
   virtual void stop() noexcept = 0;
 };
 
+/// A consumer its caller polls, for pollEnrich (Camel's PollingConsumer): the caller asks for
+/// the next message when it wants one instead of the endpoint pushing messages into a route.
+/// One per endpoint, shared by every thread that polls it: `receive` must be thread-safe.
+class PollingConsumer {
+ public:
+  virtual ~PollingConsumer() = default;
+  /// The next message, the caller's to keep: waits up to `timeout` for one, for ever when
+  /// `timeout` is negative, not at all when it is zero (Camel's receive(timeout), receive(),
+  /// receiveNoWait()). Null when none came in time, or when the context is stopping.
+  virtual ExchangePtr receive(std::chrono::milliseconds timeout) noexcept = 0;
+};
+
 class Endpoint {
  public:
   Endpoint(Component& component, Uri uri, EndpointOptions options)
@@ -72,11 +87,20 @@ class Endpoint {
   virtual Result<std::unique_ptr<Producer>> createProducer() = 0;
   /// `processor` is the route's entry; it outlives the consumer.
   virtual Result<std::unique_ptr<Consumer>> createConsumer(Processor& processor) = 0;
+  /// Endpoints that can be polled (seda ...) override this; the default refuses, naming the
+  /// endpoint. Called once per endpoint, through pollingConsumer().
+  virtual Result<std::unique_ptr<PollingConsumer>> createPollingConsumer();
+
+  /// The endpoint's polling consumer, created on first use and kept for the endpoint's life.
+  Result<PollingConsumer*> pollingConsumer();
 
  private:
   Component& component_;
   Uri uri_;
   EndpointOptions options_;
+  std::mutex polling_mutex_;
+  std::unique_ptr<PollingConsumer> polling_;
+  std::atomic<PollingConsumer*> polling_ready_{nullptr};
 };
 
 class Component {

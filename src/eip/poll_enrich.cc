@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: Apache-2.0
+// pollEnrich(uri, timeout, strategy): the next message of a pollable endpoint (its polling
+// consumer, Camel's PollingConsumer) is folded into the exchange as enrich folds a reply.
+// timeout < 0 waits until a message comes (Camel's receive()), 0 takes one only if it is
+// there (receiveNoWait()), > 0 waits up to that many milliseconds. Nothing polled: the
+// strategy's noResource() is called; without a strategy the body becomes null and headers
+// stay, as Camel's default. The wait holds the calling thread, as Camel's does.
+//
+// A constant URI is resolved at route start (an endpoint that cannot be polled fails the route
+// there); a dynamic one per exchange through a one-entry per-thread cache (a hit costs a string
+// compare; a miss resolves through the context).
+#include <fmt/format.h>
+
+#include <dromedary/core/value_compare.h>
+#include <dromedary/engine/context.h>
+
+#include "eip/aggregation.h"
+#include "eip/fan_out.h"
+#include "eip/models.h"
+#include "engine/expression_spec.h"
+
+namespace dromedary::eip {
+
+namespace {
+
+Result<PollingConsumer*> resolvePolling(Context& context, std::string_view uri) {
+  DROMEDARY_TRY(endpoint, context.endpoint(uri));
+  return endpoint->pollingConsumer();
+}
+
+// The polling consumer last resolved on this thread, by context and URI text.
+PollingConsumer* cachedPolling(Context& context, std::string_view uri, Exchange& ex,
+                               bool ignore_invalid) noexcept {
+  struct Last {
+    uint64_t context_uid = 0;
+    std::string uri;
+    PollingConsumer* consumer = nullptr;
+  };
+  thread_local Last last;
+  if (last.consumer && last.context_uid == context.uid() && last.uri == uri) {
+    return last.consumer;
+  }
+  try {
+    auto consumer = resolvePolling(context, uri);
+    if (!consumer) {
+      if (!ignore_invalid) {
+        ex.failWithDetail(consumer.error().code, "Cannot poll endpoint", consumer.error().message);
+      }
+      return nullptr;
+    }
+    last.context_uid = context.uid();
+    last.uri.assign(uri.data(), uri.size());
+    last.consumer = *consumer;
+    return *consumer;
+  } catch (...) {
+    if (!ignore_invalid) ex.setException(std::current_exception());
+    return nullptr;
+  }
+}
+
+class PollEnrichStep final : public Step {
+ public:
+  PollEnrichStep(Context& context, std::unique_ptr<Expression> uri, PollingConsumer* fixed,
+                 std::chrono::milliseconds timeout, std::shared_ptr<AggregationStrategy> strategy,
+                 bool on_exception, bool ignore_invalid)
+      : context_(context), uri_(std::move(uri)), fixed_(fixed), timeout_(timeout),
+        strategy_(std::move(strategy)), onException_(on_exception),
+        ignoreInvalid_(ignore_invalid) {}
+
+  Status run(Exchange& ex) noexcept override {
+    PollingConsumer* consumer = fixed_;
+    if (!consumer) {
+      Value scratch;
+      const Value* v = uri_->evaluate(ex, scratch);
+      if (!v) return Status::Fail;
+      thread_local std::string buffer;
+      consumer = cachedPolling(context_, stringForm(*v, buffer), ex, ignoreInvalid_);
+      if (!consumer) return ex.failed() ? Status::Fail : Status::Continue;
+    }
+    ExchangePtr polled = consumer->receive(timeout_);
+    if (polled) return enrichWith(ex, *polled, strategy_.get(), onException_);
+    try {
+      if (strategy_) {
+        strategy_->noResource(ex);
+      } else {
+        ex.message().setBody(Value());
+      }
+    } catch (...) {
+      ex.setException(std::current_exception());
+    }
+    return ex.failed() ? Status::Fail : Status::Continue;
+  }
+
+ private:
+  Context& context_;
+  std::unique_ptr<Expression> uri_;
+  PollingConsumer* fixed_;
+  std::chrono::milliseconds timeout_;
+  std::shared_ptr<AggregationStrategy> strategy_;
+  bool onException_;
+  bool ignoreInvalid_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Step>> EnrichModel::compilePoll(RouteCompiler& compiler) const {
+  Context& context = compiler.context();
+  auto u = uri.compile(context);
+  if (!u) return compiler.error(*this, u.error());
+  auto resolved = resolveStrategy(compiler, *this, strategy, strategyRef);
+  if (!resolved) return resolved.error();
+  PollingConsumer* fixed = nullptr;
+  if (uri.spec()->isConstant()) {
+    ExchangePtr probe = acquireExchange(&context);
+    Value scratch;
+    const Value* v = (*u)->evaluate(*probe, scratch);
+    std::string buffer;
+    std::string_view text = v ? stringForm(*v, buffer) : std::string_view();
+    auto consumer = resolvePolling(context, text);
+    if (!consumer) {
+      if (!ignoreInvalidEndpoint) return compiler.error(*this, consumer.error());
+    } else {
+      fixed = *consumer;
+    }
+  }
+  return std::unique_ptr<Step>(new PollEnrichStep(
+      context, std::move(*u), fixed, std::chrono::milliseconds(timeoutMillis), *resolved,
+      aggregateOnException, ignoreInvalidEndpoint));
+}
+
+}  // namespace dromedary::eip
