@@ -45,7 +45,7 @@ Result<void> readRoutes(const fs::path& path, dsl::FileSources& out, LoadReport&
 
 Result<LoadReport> add(Context& context, const dsl::FileSources& sources, LoadReport report) {
   DROMEDARY_TRY_VOID(dsl::addRouteSources(context, sources));
-  report.routes = sources.routes.size();
+  report.routes = sources.routes.size() + sources.templatedRoutes.size();
   return report;
 }
 

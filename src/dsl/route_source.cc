@@ -1265,6 +1265,76 @@ const std::vector<std::string_view>& expressionLanguages() {
   return languages;
 }
 
+namespace {
+
+using Templates = std::map<std::string, RouteTemplate, std::less<>>;
+
+// The load's routeTemplates, as templates whose build translates a copy of the route with the
+// parameters put in (positions kept, so a mistake points into the template).
+Result<Templates> routeTemplates(Context& context, const FileSources& sources) {
+  Templates out;
+  auto configs = std::make_shared<std::vector<RouteConfigurationSource>>(sources.configurations);
+  for (const RouteTemplateSource& t : sources.templates) {
+    if (out.count(t.id.value) || context.routeTemplate(t.id.value)) {
+      return fileError(t.id.where,
+                       fmt::format("route template id '{}' is used twice", t.id.value));
+    }
+    RouteTemplate made;
+    for (const TemplateParameterSource& p : t.parameters) {
+      TemplateParameter parameter(p.name.value);
+      if (p.defaultValue) parameter.defaultValue = p.defaultValue->value;
+      if (p.required) {
+        if (p.required->value != "true" && p.required->value != "false") {
+          return fileError(p.required->where, fmt::format("required must be true or false, not '{}'",
+                                                          p.required->value));
+        }
+        parameter.required = p.required->value == "true";
+      }
+      parameter.description = p.description;
+      made.parameters.push_back(std::move(parameter));
+    }
+    auto source = std::make_shared<RouteTemplateSource>(t);
+    made.build = [&context, source, configs](RouteBuilder& builder,
+                                             const TemplateParameters& values) -> Result<void> {
+      RouteSource route = source->route;
+      substituteTemplateParameters(route, values);
+      Translator translator(context);
+      return translator.route(builder, route, *configs);
+    };
+    out.emplace(t.id.value, std::move(made));
+  }
+  return out;
+}
+
+Result<void> templatedRoute(Context& context, const Templates& templates, RouteBuilder& builder,
+                            const TemplatedRouteSource& t) {
+  const RouteTemplate* found = nullptr;
+  if (auto it = templates.find(t.templateRef.value); it != templates.end()) found = &it->second;
+  if (!found) found = context.routeTemplate(t.templateRef.value);
+  if (!found) {
+    std::vector<std::string> known = context.routeTemplateIds();
+    for (const auto& [id, unused] : templates) known.push_back(id);
+    std::vector<std::string_view> names(known.begin(), known.end());
+    return fileError(t.templateRef.where,
+                     fmt::format("unknown route template '{}'", t.templateRef.value),
+                     names.empty() ? "no routeTemplate is defined" : suggestion(t.templateRef.value, names));
+  }
+  TemplateParameters values;
+  for (const auto& [name, value] : t.parameters) {
+    if (!values.emplace(name.value, value.value).second) {
+      return fileError(name.where, fmt::format("parameter '{}' is given twice", name.value));
+    }
+  }
+  auto added = addRouteFromTemplate(builder, *found, t.templateRef.value,
+                                    t.routeId ? t.routeId->value : std::string(), values);
+  if (!added && added.error().where.file.empty()) {
+    return fileError(t.where, added.error().message);
+  }
+  return added;
+}
+
+}  // namespace
+
 Result<void> addRouteSources(Context& context, const FileSources& sources) {
   for (const BeanSource& bean : sources.beans) {
     if (context.processorByName(bean.name.value)) continue;
@@ -1286,11 +1356,18 @@ Result<void> addRouteSources(Context& context, const FileSources& sources) {
                        fmt::format("routeConfiguration id '{}' is used twice", c.id->value));
     }
   }
+  DROMEDARY_TRY(templates, routeTemplates(context, sources));
   DROMEDARY_TRY_VOID(translator.globalConfigurations(builder, sources.configurations));
   for (const RouteSource& r : sources.routes) {
     DROMEDARY_TRY_VOID(translator.route(builder, r, sources.configurations));
   }
-  return context.addRoutes(builder);
+  for (const TemplatedRouteSource& t : sources.templatedRoutes) {
+    DROMEDARY_TRY_VOID(templatedRoute(context, templates, builder, t));
+  }
+  DROMEDARY_TRY_VOID(context.addRoutes(builder));
+  // The load's templates stay in the context, for code or later loads to add routes from.
+  for (auto& [id, t] : templates) DROMEDARY_TRY_VOID(context.addRouteTemplate(id, std::move(t)));
+  return {};
 }
 
 }  // namespace dromedary::dsl

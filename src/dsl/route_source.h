@@ -6,6 +6,7 @@
 // validates steps, keys and expressions the same way for both and builds the same route
 // model as the C++ DSL.
 
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -77,6 +78,35 @@ struct BeanSource {
   std::string type;  ///< the Java class it names in Camel, shown in errors
 };
 
+/// A routeTemplate's parameter (YAML `parameters:` entry, XML `<templateParameter>`).
+struct TemplateParameterSource {
+  Scalar name;
+  std::optional<Scalar> defaultValue;
+  std::optional<Scalar> required;  ///< "true" / "false" as written
+  std::string description;
+};
+
+/// A routeTemplate: its route uses the parameters as {{name}} placeholders.
+struct RouteTemplateSource {
+  SourceRef where;
+  Scalar id;
+  std::vector<TemplateParameterSource> parameters;
+  RouteSource route;
+};
+
+/// A templatedRoute: a route from a template (of the same load or already in the context).
+struct TemplatedRouteSource {
+  SourceRef where;
+  Scalar templateRef;
+  std::optional<Scalar> routeId;
+  std::vector<std::pair<Scalar, Scalar>> parameters;  ///< name, value
+};
+
+/// Replaces each {{name}} / {{name:default}} whose name is in `values` everywhere in `route`
+/// (other placeholders stay, for the context's properties).
+void substituteTemplateParameters(RouteSource& route,
+                                  const std::map<std::string, std::string, std::less<>>& values);
+
 /// "routes.yaml:7:9" (or the file alone when the line is not known).
 std::string positionText(const SourceRef& where);
 
@@ -94,6 +124,8 @@ struct FileSources {
   std::vector<RouteSource> routes;
   std::vector<RouteConfigurationSource> configurations;
   std::vector<BeanSource> beans;
+  std::vector<RouteTemplateSource> templates;
+  std::vector<TemplatedRouteSource> templatedRoutes;
 };
 
 /// Validates the routes and adds them to `context` (placeholders resolved, steps built with

@@ -35,6 +35,7 @@ struct ContextImpl {
   std::map<std::string, std::unique_ptr<Component>, std::less<>> components;
   std::map<std::string, std::unique_ptr<Language>, std::less<>> languages;
   std::map<std::string, std::shared_ptr<Processor>, std::less<>> processors;  // by name
+  std::map<std::string, RouteTemplate, std::less<>> templates;
   std::map<std::string, std::shared_ptr<AggregationStrategy>, std::less<>> strategies;
   std::map<std::string, std::shared_ptr<IdempotentRepository>, std::less<>> idempotent;
 

@@ -13,7 +13,7 @@ check() {  # check NAME CONDITION-EXIT-CODE
 
 # validate: every example is valid; a broken file fails with exit 1 and file:line:column.
 "$bin" validate "$src/examples/hello" "$src/examples/spring-xml" "$src/examples/error-handling" \
-  "$src/examples/batch-orders" \
+  "$src/examples/batch-orders" "$src/examples/templates" \
   > "$tmp/out" 2>&1
 check "validate examples exits 0" $?
 cat > "$tmp/broken.yaml" <<'YAML'
@@ -67,6 +67,14 @@ code=$?
 [ $code -eq 0 ] && grep -q "line 0 of 3 in batch 1: A-1,1" "$tmp/out" &&
   grep -qF 'batch 1 complete (size): ["A-1,1","B-1,2","C-1,3"]' "$tmp/out"
 check "run examples/batch-orders: split then aggregate (got $code)" $?
+
+# The templates example: two routes from one template; pollEnrich takes their readings.
+timeout 60 "$bin" run "$src/examples/templates" --max-messages 12 > "$tmp/out" 2>&1
+code=$?
+[ $code -eq 0 ] && grep -q "loaded 3 routes from 1 file" "$tmp/out" &&
+  grep -q "Started cellar (timer://cellar?delay=0&includeMetadata=true&period=150)" "$tmp/out" &&
+  grep -Eq "report: (kitchen reading 1 C|cellar reading 1 F)" "$tmp/out"
+check "run examples/templates: templated routes and pollEnrich (got $code)" $?
 
 # The management API: run --management-port, then `get` reads it; a dead URL exits 1.
 port=$((20000 + $$ % 20000))

@@ -104,9 +104,10 @@ TEST_F(XmlRoutesTest, MalformedXmlNamesThePosition) {
 }
 
 TEST_F(XmlRoutesTest, UnknownRootElement) {
-  EXPECT_EQ(error("<camel/>"),
-            "unknown root element <camel> at routes.xml:1:1; expected <routes>, <route>, "
-            "<routeConfiguration>, <camelContext> or Spring's <beans>");
+  EXPECT_EQ(error("<camels/>"),
+            "unknown root element <camels> at routes.xml:1:1; expected <routes>, <route>, "
+            "<routeConfiguration>, <routeTemplates>, <templatedRoutes>, <camel>, <camelContext> "
+            "or Spring's <beans>");
 }
 
 }  // namespace

@@ -38,6 +38,7 @@
 #include <dromedary/engine/error_handler.h>
 #include <dromedary/engine/exception_types.h>
 #include <dromedary/engine/route_builder.h>
+#include <dromedary/engine/route_template.h>
 #include <dromedary/engine/statistics.h>
 #include <dromedary/spi/component.h>
 #include <dromedary/spi/language.h>
@@ -143,6 +144,21 @@ class Context {
   Result<void> addRoutes(RouteBuilder& builder);
   Result<void> addRoutes(const std::function<void(RouteBuilder&)>& configure);
   std::vector<std::string> routeIds() const;
+
+  /// Keeps a route template under `id` (an id used twice is an error); see route_template.h.
+  Result<void> addRouteTemplate(std::string id, RouteTemplate route_template);
+  Result<void> addRouteTemplate(
+      std::string id, std::vector<TemplateParameter> parameters,
+      std::function<void(RouteBuilder& builder, const TemplateParameters& values)> build);
+  /// The template kept under `id`, or null.
+  const RouteTemplate* routeTemplate(std::string_view id) const;
+  std::vector<std::string> routeTemplateIds() const;
+  /// Adds (and on a started context starts) a route from the template `template_id`, named
+  /// `route_id` (empty: the context names it); returns the route's id. Fails, naming the
+  /// template, on an unknown template or a missing required parameter.
+  Result<std::string> addRouteFromTemplate(std::string route_id, std::string_view template_id,
+                                           const TemplateParameters& parameters);
+
   RouteStatus routeStatus(std::string_view route_id) const;
   /// Whether the route starts with the context (false for an unknown id).
   bool routeAutoStartup(std::string_view route_id) const;

@@ -10,6 +10,8 @@
 //       <to uri="mock:out"/>
 //     </route>
 //   </routes>
+#include <algorithm>
+
 #include <pugixml.hpp>
 
 #include <fmt/format.h>
@@ -92,7 +94,23 @@ class XmlReader {
       return {};
     }
     if (name == "routeConfiguration") return routeConfiguration(node);
-    if (name == "routes" || name == "camelContext" || name == "routeConfigurations") {
+    if (name == "routeTemplate") return routeTemplate(node);
+    if (name == "templatedRoute") return templatedRoute(node);
+    if (name == "routeTemplates" || name == "templatedRoutes") {
+      std::string_view item = name == "routeTemplates" ? "routeTemplate" : "templatedRoute";
+      for (pugi::xml_node child : node.children()) {
+        if (child.type() != pugi::node_element) continue;
+        if (localName(child) != item) {
+          return fileError(at(child), fmt::format("unknown element <{}> in <{}>", localName(child), name),
+                           suggestion(localName(child), {item}));
+        }
+        DROMEDARY_TRY_VOID(item == "routeTemplate" ? routeTemplate(child) : templatedRoute(child));
+      }
+      return {};
+    }
+    // <camel> is Camel 4's root of the XML IO DSL: routes, templates and configurations.
+    if (name == "routes" || name == "camelContext" || name == "routeConfigurations" ||
+        name == "camel") {
       // Spring's <camelContext> holds context-wide onException, onCompletion and
       // <errorHandler id> elements; errorHandlerRef picks the context's handler.
       RouteConfigurationSource context_wide;
@@ -106,6 +124,10 @@ class XmlReader {
           out_.routes.push_back(std::move(r));
         } else if (cn == "routeConfiguration") {
           DROMEDARY_TRY_VOID(routeConfiguration(child));
+        } else if ((name == "camelContext" || name == "camel") && cn == "routeTemplate") {
+          DROMEDARY_TRY_VOID(routeTemplate(child));
+        } else if ((name == "camelContext" || name == "camel") && cn == "templatedRoute") {
+          DROMEDARY_TRY_VOID(templatedRoute(child));
         } else if (name == "camelContext" && (cn == "onException" || cn == "onCompletion")) {
           DROMEDARY_TRY(clause, step(child));
           (cn == "onException" ? context_wide.onExceptions : context_wide.onCompletions)
@@ -126,7 +148,8 @@ class XmlReader {
         } else {
           return fileError(at(child), fmt::format("unknown element <{}> in <{}>", cn, name),
                            suggestion(cn, {"route", "routeConfiguration", "onException",
-                                           "onCompletion", "errorHandler"}));
+                                           "onCompletion", "errorHandler", "routeTemplate",
+                                           "templatedRoute"}));
         }
       }
       if (!context_wide.onExceptions.empty() || !context_wide.onCompletions.empty()) {
@@ -149,8 +172,98 @@ class XmlReader {
       return {};
     }
     return fileError(at(node), fmt::format("unknown root element <{}>", name),
-                     "expected <routes>, <route>, <routeConfiguration>, <camelContext> or "
-                     "Spring's <beans>");
+                     "expected <routes>, <route>, <routeConfiguration>, <routeTemplates>, "
+                     "<templatedRoutes>, <camel>, <camelContext> or Spring's <beans>");
+  }
+
+  // Accepts the attributes in `known` (and xmlns); anything else is an error naming `element`.
+  Result<void> onlyAttributes(const pugi::xml_node& node, std::string_view element,
+                              const std::vector<std::string_view>& known) {
+    for (pugi::xml_attribute a : node.attributes()) {
+      std::string_view an = a.name();
+      if (an.starts_with("xmlns") || std::find(known.begin(), known.end(), an) != known.end()) {
+        continue;
+      }
+      return fileError(at(node, a), fmt::format("unknown attribute '{}' in {}", an, element),
+                       suggestion(an, known));
+    }
+    return {};
+  }
+
+  std::optional<Scalar> attributeOf(const pugi::xml_node& node, const char* name) const {
+    pugi::xml_attribute a = node.attribute(name);
+    if (!a) return std::nullopt;
+    return Scalar{a.value(), at(node, a)};
+  }
+
+  // <routeTemplate id="greeter">
+  //   <templateParameter name="name"/>
+  //   <templateParameter name="greeting" defaultValue="Hello"/>
+  //   <route> <from uri="direct:{{name}}"/> ... </route>
+  // </routeTemplate>
+  Result<void> routeTemplate(const pugi::xml_node& node) {
+    DROMEDARY_TRY_VOID(onlyAttributes(node, "routeTemplate", {"id", "description"}));
+    RouteTemplateSource t;
+    t.where = at(node);
+    std::optional<Scalar> id = attributeOf(node, "id");
+    if (!id) return fileError(t.where, "<routeTemplate> needs 'id'");
+    t.id = std::move(*id);
+    bool has_route = false;
+    for (pugi::xml_node child : node.children()) {
+      if (child.type() != pugi::node_element) continue;
+      std::string_view cn = localName(child);
+      if (cn == "templateParameter") {
+        DROMEDARY_TRY_VOID(onlyAttributes(child, "templateParameter",
+                                          {"name", "defaultValue", "required", "description"}));
+        TemplateParameterSource p;
+        std::optional<Scalar> pname = attributeOf(child, "name");
+        if (!pname) return fileError(at(child), "<templateParameter> needs 'name'");
+        p.name = std::move(*pname);
+        p.defaultValue = attributeOf(child, "defaultValue");
+        p.required = attributeOf(child, "required");
+        p.description = child.attribute("description").value();
+        t.parameters.push_back(std::move(p));
+      } else if (cn == "route") {
+        if (has_route) return fileError(at(child), "a <routeTemplate> holds one <route>");
+        has_route = true;
+        DROMEDARY_TRY(r, route(child));
+        t.route = std::move(r);
+      } else {
+        return fileError(at(child), fmt::format("unknown element <{}> in <routeTemplate>", cn),
+                         suggestion(cn, {"templateParameter", "route"}));
+      }
+    }
+    if (!has_route) return fileError(t.where, "<routeTemplate> needs a <route>");
+    out_.templates.push_back(std::move(t));
+    return {};
+  }
+
+  // <templatedRoute routeTemplateRef="greeter" routeId="hello-bob">
+  //   <parameter name="name" value="bob"/>
+  // </templatedRoute>
+  Result<void> templatedRoute(const pugi::xml_node& node) {
+    DROMEDARY_TRY_VOID(onlyAttributes(node, "templatedRoute", {"routeTemplateRef", "routeId"}));
+    TemplatedRouteSource t;
+    t.where = at(node);
+    std::optional<Scalar> ref = attributeOf(node, "routeTemplateRef");
+    if (!ref) return fileError(t.where, "<templatedRoute> needs 'routeTemplateRef'");
+    t.templateRef = std::move(*ref);
+    t.routeId = attributeOf(node, "routeId");
+    for (pugi::xml_node child : node.children()) {
+      if (child.type() != pugi::node_element) continue;
+      if (localName(child) != "parameter") {
+        return fileError(at(child), fmt::format("unknown element <{}> in <templatedRoute>",
+                                                localName(child)),
+                         suggestion(localName(child), {"parameter"}));
+      }
+      DROMEDARY_TRY_VOID(onlyAttributes(child, "parameter", {"name", "value"}));
+      std::optional<Scalar> name = attributeOf(child, "name");
+      std::optional<Scalar> value = attributeOf(child, "value");
+      if (!name || !value) return fileError(at(child), "<parameter> needs 'name' and 'value'");
+      t.parameters.emplace_back(std::move(*name), std::move(*value));
+    }
+    out_.templatedRoutes.push_back(std::move(t));
+    return {};
   }
 
   // <routeConfiguration id="x"> <errorHandler>..</errorHandler> <onException>.. </...>

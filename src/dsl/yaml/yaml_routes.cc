@@ -59,7 +59,7 @@ class YamlReader {
     }
     for (const YAML::Node& item : root) {
       if (!item.IsMap() || item.size() != 1) {
-        return fileError(at(item), "each entry must be one of route, from",
+        return fileError(at(item), "each entry must be one of route, from, routeTemplate, ...",
                          "write '- route:' followed by its keys");
       }
       auto entry = *item.begin();
@@ -81,18 +81,146 @@ class YamlReader {
         c.where = at(entry.first);
         DROMEDARY_TRY_VOID(errorHandler(entry.second, c));
         out_.configurations.push_back(std::move(c));
-      } else if (key == "rest" || key == "routeTemplate" || key == "templatedRoute") {
+      } else if (key == "routeTemplate") {
+        DROMEDARY_TRY_VOID(routeTemplate(entry.first, entry.second));
+      } else if (key == "templatedRoute") {
+        DROMEDARY_TRY_VOID(templatedRoute(entry.first, entry.second));
+      } else if (key == "rest") {
         return fileError(at(entry.first), fmt::format("'{}' is not supported yet", key));
       } else {
         return fileError(at(entry.first), fmt::format("unknown entry '{}'", key),
                          suggestion(key, {"route", "from", "routeConfiguration", "errorHandler",
-                                          "beans"}));
+                                          "beans", "routeTemplate", "templatedRoute"}));
       }
     }
     return {};
   }
 
  private:
+  // - routeTemplate:
+  //     id: greeter
+  //     parameters:
+  //       - name: name
+  //       - {name: greeting, defaultValue: Hello}
+  //     from: {uri: "direct:{{name}}", steps: [...]}     (or route: {from: ...})
+  Result<void> routeTemplate(const YAML::Node& key, const YAML::Node& node) {
+    RouteTemplateSource t;
+    t.where = at(key);
+    if (!node.IsMap()) return fileError(at(node), "routeTemplate must be a map with id and from");
+    bool has_id = false;
+    bool has_route = false;
+    for (const auto& kv : node) {
+      std::string k = kv.first.as<std::string>();
+      if (k == "id") {
+        DROMEDARY_TRY(id, scalar(kv.second, k));
+        t.id = std::move(id);
+        has_id = true;
+      } else if (k == "description") {
+        DROMEDARY_TRY(unused, scalar(kv.second, k));
+      } else if (k == "parameters") {
+        DROMEDARY_TRY_VOID(templateParameters(kv.second, t.parameters));
+      } else if (k == "from" || k == "route") {
+        if (has_route) return fileError(at(kv.first), "a routeTemplate has one route: from or route");
+        has_route = true;
+        t.route.where = at(kv.first);
+        if (k == "from") {
+          DROMEDARY_TRY_VOID(from(kv.second, t.route));
+        } else {
+          DROMEDARY_TRY(r, route(kv.second));
+          t.route = std::move(r);
+        }
+      } else if (k == "beans") {
+        return fileError(at(kv.first), "beans in a routeTemplate cannot be created here",
+                         "bind C++ processors with Context::bindProcessor and refer to them");
+      } else {
+        return fileError(at(kv.first), fmt::format("unknown key '{}' in routeTemplate", k),
+                         suggestion(k, {"id", "description", "parameters", "from", "route"}));
+      }
+    }
+    if (!has_id) return fileError(t.where, "routeTemplate needs 'id'");
+    if (!has_route) return fileError(t.where, "routeTemplate needs 'from' (or 'route')");
+    out_.templates.push_back(std::move(t));
+    return {};
+  }
+
+  Result<void> templateParameters(const YAML::Node& node,
+                                  std::vector<TemplateParameterSource>& out) {
+    if (!node.IsSequence()) return fileError(at(node), "parameters must be a list");
+    for (const YAML::Node& item : node) {
+      if (!item.IsMap()) return fileError(at(item), "a parameter must be a map with name");
+      TemplateParameterSource p;
+      bool named = false;
+      for (const auto& kv : item) {
+        std::string k = kv.first.as<std::string>();
+        DROMEDARY_TRY(value, scalar(kv.second, k));
+        if (k == "name") {
+          p.name = std::move(value);
+          named = true;
+        } else if (k == "defaultValue") {
+          p.defaultValue = std::move(value);
+        } else if (k == "required") {
+          p.required = std::move(value);
+        } else if (k == "description") {
+          p.description = value.value;
+        } else {
+          return fileError(at(kv.first), fmt::format("unknown key '{}' in a template parameter", k),
+                           suggestion(k, {"name", "defaultValue", "required", "description"}));
+        }
+      }
+      if (!named) return fileError(at(item), "a template parameter needs 'name'");
+      out.push_back(std::move(p));
+    }
+    return {};
+  }
+
+  // - templatedRoute:
+  //     routeTemplateRef: greeter
+  //     routeId: hello-bob
+  //     parameters: [{name: name, value: bob}]
+  Result<void> templatedRoute(const YAML::Node& key, const YAML::Node& node) {
+    TemplatedRouteSource t;
+    t.where = at(key);
+    if (!node.IsMap()) return fileError(at(node), "templatedRoute must be a map with routeTemplateRef");
+    bool has_ref = false;
+    for (const auto& kv : node) {
+      std::string k = kv.first.as<std::string>();
+      if (k == "routeTemplateRef") {
+        DROMEDARY_TRY(ref, scalar(kv.second, k));
+        t.templateRef = std::move(ref);
+        has_ref = true;
+      } else if (k == "routeId") {
+        DROMEDARY_TRY(id, scalar(kv.second, k));
+        t.routeId = std::move(id);
+      } else if (k == "parameters") {
+        if (!kv.second.IsSequence()) return fileError(at(kv.second), "parameters must be a list");
+        for (const YAML::Node& item : kv.second) {
+          if (!item.IsMap() || !item["name"] || !item["value"]) {
+            return fileError(at(item), "a parameter must be a map with name and value");
+          }
+          for (const auto& pk : item) {
+            std::string name = pk.first.as<std::string>();
+            if (name != "name" && name != "value") {
+              return fileError(at(pk.first), fmt::format("unknown key '{}' in a parameter", name),
+                               suggestion(name, {"name", "value"}));
+            }
+          }
+          DROMEDARY_TRY(name, scalar(item["name"], "name"));
+          DROMEDARY_TRY(value, scalar(item["value"], "value"));
+          t.parameters.emplace_back(std::move(name), std::move(value));
+        }
+      } else if (k == "beans") {
+        return fileError(at(kv.first), "beans in a templatedRoute cannot be created here",
+                         "bind C++ processors with Context::bindProcessor and refer to them");
+      } else {
+        return fileError(at(kv.first), fmt::format("unknown key '{}' in templatedRoute", k),
+                         suggestion(k, {"routeTemplateRef", "routeId", "parameters"}));
+      }
+    }
+    if (!has_ref) return fileError(t.where, "templatedRoute needs 'routeTemplateRef'");
+    out_.templatedRoutes.push_back(std::move(t));
+    return {};
+  }
+
   // - beans:
   //     - name: myProcessor
   //       type: com.acme.MyProcessor
