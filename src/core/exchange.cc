@@ -147,14 +147,15 @@ void Exchange::resetForReuse(Context* context) noexcept {
   resetExecution();
 }
 
-void Exchange::resetAsCopyOf(const Exchange& input, bool with_body) {
+void Exchange::resetAsCopyOf(const Exchange& input, bool with_body,
+                             bool with_headers_and_properties) {
   context_ = input.context_;
   pattern_ = input.pattern_;
   created_ms_ = input.created_ms_;
   resetExecution();
-  message_.headers() = input.message_.headers();
+  if (with_headers_and_properties) message_.headers() = input.message_.headers();
   if (with_body) message_.setBody(input.message_.body());
-  properties_ = input.properties_;
+  if (with_headers_and_properties) properties_ = input.properties_;
 }
 
 void Exchange::resetExecution() noexcept {

@@ -35,10 +35,12 @@ const Value* Headers::get(std::string_view name) const noexcept {
 }
 
 Value* Headers::find(std::string_view name) noexcept {
+  ++version_;  // the caller may change the value it gets
   return const_cast<Value*>(static_cast<const Headers*>(this)->get(name));
 }
 
 Headers::Entry& Headers::append(std::string_view name) {
+  ++version_;
   if (size_ == entries_.size()) entries_.emplace_back();
   Entry& e = entries_[size_++];
   // A spare entry often held this very name (a pooled exchange setting the same headers).
@@ -85,6 +87,7 @@ void Headers::eraseAt(uint32_t index) noexcept {
 }
 
 void Headers::truncate(uint32_t size) noexcept {
+  ++version_;
   for (uint32_t i = size; i < size_; ++i) {
     // Spare entries keep nothing alive; a number or flag holds nothing to let go of.
     if (entries_[i].value.type() > ValueType::Double) entries_[i].value.clearForReuse();

@@ -130,10 +130,25 @@ Status FanOutStep::run(Exchange& input) noexcept {
   s.producing = true;
   s.hasPending = false;
   s.source = nullptr;
+  s.copiedTo = nullptr;  // each run starts from a fresh copy (another step may have set
+  s.ownSlots[0] = nullptr;  // properties of its own in the sub-exchange)
   keepSpare(s, s.result);
   if (begin(input, s) == Status::Fail) return Status::Fail;
   if (options_.parallelProcessing) return runParallel(input, s);
   return proceed(input, s);
+}
+
+void FanOutStep::prepareSub(Exchange& input, FanOutState& s, Exchange& sub) noexcept {
+  s.copyCurrent = s.copiedTo == &sub && s.copiedFrom == &input &&
+                  s.copiedVersions[0] == input.message().headers().version() &&
+                  s.copiedVersions[1] == input.properties().version() &&
+                  s.copiedVersions[2] == sub.message().headers().version() &&
+                  s.copiedVersions[3] == sub.properties().version();
+  try {
+    sub.resetAsCopyOf(input, !setsBody_, !s.copyCurrent);
+  } catch (...) {
+    sub.setException(std::current_exception());
+  }
 }
 
 Status FanOutStep::proceed(Exchange& input, FanOutState& s) noexcept {
@@ -141,7 +156,7 @@ Status FanOutStep::proceed(Exchange& input, FanOutState& s) noexcept {
   while (!s.stopped) {
     if (!s.work) s.work = takeExchange(s, context);
     Exchange& sub = *s.work;
-    copyForSub(sub, input, !setsBody_);
+    prepareSub(input, s, sub);
     FanOutWork w = next(input, s, sub);
     if (!w.block) {
       if (input.failed()) {
@@ -149,6 +164,16 @@ Status FanOutStep::proceed(Exchange& input, FanOutState& s) noexcept {
         return Status::Fail;
       }
       break;
+    }
+    // Only a step that keeps the original runs every item in the same sub-exchange (other
+    // strategies keep it as the result): only there can the next item reuse the copy.
+    if (options_.useOriginal && !sub.failed()) {
+      s.copiedTo = &sub;
+      s.copiedFrom = &input;
+      s.copiedVersions[0] = input.message().headers().version();
+      s.copiedVersions[1] = input.properties().version();
+      s.copiedVersions[2] = sub.message().headers().version();
+      s.copiedVersions[3] = sub.properties().version();
     }
     if (!sub.failed() && beginUnit(sub, input, *w.block, options_.subErrorHandling)) {
       detail::ExecState& st = sub.execForEngine();

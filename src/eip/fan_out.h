@@ -51,6 +51,14 @@ struct FanOutState {
   Producer* sendTarget = nullptr;    // on a sub-exchange: the recipient it sends to
   const std::string* sendUri = nullptr;
   size_t parallelIndex = 0;          // on a sub-exchange of a parallel run: its item number
+  // The sub-exchange last made a copy of the input, and the versions of both exchanges'
+  // headers and properties once the step had set its own: while none has moved, the next item
+  // in that sub-exchange needs no copy (copyCurrent), only the step's properties updated.
+  const Exchange* copiedTo = nullptr;
+  const Exchange* copiedFrom = nullptr;
+  uint32_t copiedVersions[4] = {};
+  bool copyCurrent = false;
+  Value* ownSlots[3] = {};  // split: its three properties in `copiedTo` (null: look them up)
 
   ~FanOutState();
 };
@@ -101,6 +109,7 @@ class FanOutStep : public Step {
  private:
   friend struct ParallelRun;
   Status proceed(Exchange& input, detail::FanOutState& state) noexcept;
+  void prepareSub(Exchange& input, detail::FanOutState& state, Exchange& sub) noexcept;
   bool aggregateOne(Exchange& input, detail::FanOutState& state, ExchangePtr& sub) noexcept;
   Status finish(Exchange& input, detail::FanOutState& state) noexcept;
   Status runParallel(Exchange& input, detail::FanOutState& state) noexcept;

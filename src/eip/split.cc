@@ -175,13 +175,28 @@ class SplitStep final : public FanOutStep {
         last = s.index + 1 == s.size;
       }
       Headers& props = sub.properties();
-      auto prop = [&](std::string_view name) -> Value& {
-        return s.ownPropertiesAbsent ? props.addUnchecked(name) : props.slot(name);
-      };
-      prop(kSplitIndex) = static_cast<int64_t>(s.index);
-      ++s.index;
-      if (s.sized || last) prop(kSplitSize) = static_cast<int64_t>(s.sized ? s.size : s.index);
-      prop(kSplitComplete) = last;
+      if (s.copyCurrent && s.ownSlots[0] && (s.sized ? s.ownSlots[1] != nullptr : !last)) {
+        // The previous item's copy is still current: its properties are where they were.
+        *s.ownSlots[0] = static_cast<int64_t>(s.index);
+        ++s.index;
+        if (s.sized) *s.ownSlots[1] = static_cast<int64_t>(s.size);
+        *s.ownSlots[2] = last;
+      } else {
+        const bool append = s.ownPropertiesAbsent && !s.copyCurrent;
+        const size_t base = props.size();
+        auto prop = [&](std::string_view name) -> Value& {
+          return append ? props.addUnchecked(name) : props.slot(name);
+        };
+        prop(kSplitIndex) = static_cast<int64_t>(s.index);
+        ++s.index;
+        const bool with_size = s.sized || last;
+        if (with_size) prop(kSplitSize) = static_cast<int64_t>(s.sized ? s.size : s.index);
+        prop(kSplitComplete) = last;
+        // Appended in order at the end: remember where, for the next items.
+        s.ownSlots[0] = append ? &props.valueAt(base) : nullptr;
+        s.ownSlots[1] = append && with_size ? &props.valueAt(base + 1) : nullptr;
+        s.ownSlots[2] = append ? &props.valueAt(base + (with_size ? 2 : 1)) : nullptr;
+      }
     } catch (...) {
       sub.setException(std::current_exception());  // this item fails; the split goes on
     }

@@ -59,6 +59,38 @@ TEST(HeadersTest, CopyIsElementWise) {
   EXPECT_EQ(a, b);
 }
 
+TEST(HeadersTest, TheVersionMovesWithEveryChangeAndNotOnReads) {
+  Headers h{{"a", 1}};
+  uint32_t v = h.version();
+  EXPECT_NE(h.get("a"), nullptr);
+  EXPECT_EQ(h.version(), v);  // reads leave it
+  auto moved = [&](auto change) {
+    uint32_t before = h.version();
+    change();
+    return h.version() != before;
+  };
+  EXPECT_TRUE(moved([&] { h.set("a", 2); }));
+  EXPECT_TRUE(moved([&] { h.slot("b") = 3; }));
+  EXPECT_TRUE(moved([&] { h.find("a"); }));  // a mutable pointer may be written through
+  EXPECT_TRUE(moved([&] { h.valueAt(0) = 4; }));
+  EXPECT_TRUE(moved([&] { h.remove("b"); }));
+  EXPECT_TRUE(moved([&] { h.removeIf([](std::string_view) { return false; }); }));
+  EXPECT_TRUE(moved([&] { h = Headers{{"c", 5}}; }));
+  Headers other{{"d", 6}};
+  EXPECT_TRUE(moved([&] { h = other; }));
+  EXPECT_TRUE(moved([&] { h.clear(); }));
+}
+
+TEST(HeadersTest, AMovedInVersionIsNeverOneTheObjectHadBefore) {
+  Headers h;
+  for (int i = 0; i < 10; ++i) h.set("x", i);
+  uint32_t seen = h.version();
+  Headers young;  // version 0
+  h = std::move(young);
+  EXPECT_GT(h.version(), seen);
+  EXPECT_EQ(young.size(), 0u);
+}
+
 TEST(MessageTest, ClearMakesTheBodyNull) {
   Message m;
   m.setBody(std::string_view("hello there, a body that does not fit in SSO"));

@@ -68,6 +68,81 @@ TEST(SplitTest, ItemsSeeTheInputHeadersButNotEachOthersChanges) {
   }
 }
 
+TEST(SplitTest, AnItemsPropertyChangesDoNotReachTheNextItem) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) {
+    b.from("direct:in")
+        .setProperty("kept", constant("input"))
+        .split(body())
+        .to("mock:item")
+        .setProperty("kept", simple("changed by ${body}"))
+        .removeProperty("CamelSplitSize")
+        .end();
+  });
+  ASSERT_TRUE(h.producer.sendBody("direct:in", Value(items({"a", "b", "c"}))));
+  auto got = h.mock("mock:item").receivedExchanges();
+  ASSERT_EQ(got.size(), 3u);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(*got[i]->getProperty("kept"), Value("input"));
+    EXPECT_EQ(*got[i]->getProperty("CamelSplitIndex"), Value(i));
+    EXPECT_EQ(*got[i]->getProperty("CamelSplitSize"), Value(3));
+  }
+}
+
+TEST(SplitTest, ItemsThatChangeNothingEachGetTheirOwnProperties) {
+  // The sub-exchange's copy is reused from item to item: only the split's properties move.
+  RouteHarness h;
+  h.start([](RouteBuilder& b) {
+    b.from("direct:in").split(body()).process([](Exchange&) {}).end();
+    b.from("direct:stream").split(tokenize(",")).streaming().to("mock:streamed").end();
+  });
+  ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:in", Value(items({"a", "b"})), "h", 1));
+  ASSERT_TRUE(h.producer.sendBody("direct:stream", "a,b,c,d"));
+  auto got = h.mock("mock:streamed").receivedExchanges();
+  ASSERT_EQ(got.size(), 4u);
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(got[i]->message().body(), Value(std::string(1, static_cast<char>('a' + i))));
+    EXPECT_EQ(*got[i]->getProperty("CamelSplitIndex"), Value(i));
+    EXPECT_EQ(*got[i]->getProperty("CamelSplitComplete"), Value(i == 3));
+    EXPECT_EQ(got[i]->getProperty("CamelSplitSize") != nullptr, i == 3);
+  }
+}
+
+TEST(SplitTest, ASplitAfterAMulticastSetsItsOwnPropertiesBesideTheInputs) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) {
+    b.from("direct:in")
+        .multicast().to("mock:branch").to("mock:branch").end()
+        .split(body()).to("mock:item").end();
+  });
+  ASSERT_TRUE(h.producer.sendBody("direct:in", Value(items({"a", "b"}))));
+  // A split first, so the next exchange's multicast and split reuse what it left.
+  ASSERT_TRUE(h.producer.sendBody("direct:in", Value(items({"c", "d"}))));
+  auto got = h.mock("mock:item").receivedExchanges();
+  ASSERT_EQ(got.size(), 4u);
+  for (size_t i = 0; i < got.size(); ++i) {
+    // The multicast's result (its last branch) left its properties on the input, as Camel's.
+    EXPECT_EQ(*got[i]->getProperty("CamelMulticastIndex"), Value(1));
+    EXPECT_EQ(*got[i]->getProperty("CamelMulticastComplete"), Value(true));
+    EXPECT_EQ(*got[i]->getProperty("CamelSplitIndex"), Value(static_cast<int>(i % 2)));
+    EXPECT_EQ(*got[i]->getProperty("CamelSplitComplete"), Value(i % 2 == 1));
+  }
+}
+
+TEST(SplitTest, ASplitAfterAMulticastKeepingTheOriginalGetsNoneOfTheBranchProperties) {
+  // The multicast's sub-exchange is the one the split reuses: its copy must not carry over.
+  RouteHarness h;
+  h.start([](RouteBuilder& b) {
+    b.from("direct:in")
+        .multicast(AggregationStrategies::useOriginal()).to("mock:branch").end()
+        .split(body()).to("mock:item").end();
+  });
+  ASSERT_TRUE(h.producer.sendBody("direct:in", Value(items({"a", "b"}))));
+  auto got = h.mock("mock:item").receivedExchanges();
+  ASSERT_EQ(got.size(), 2u);
+  for (const auto& ex : got) EXPECT_EQ(ex->getProperty("CamelMulticastIndex"), nullptr);
+}
+
 TEST(SplitTest, SplitsAPlainTextOnCommas) {
   RouteHarness h;
   h.start([](RouteBuilder& b) { b.from("direct:in").split(body()).to("mock:item").end(); });

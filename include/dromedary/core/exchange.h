@@ -211,7 +211,10 @@ class Exchange {
   /// properties and creation time, and the body unless `with_body` is false (it is then left
   /// as it was, for the caller to set). Keeps every capacity: how split and multicast make
   /// their sub-exchanges without allocating. Throws only when a copy must grow and cannot.
-  void resetAsCopyOf(const Exchange& input, bool with_body);
+  /// `with_headers_and_properties` false leaves them as they are: for a caller that knows
+  /// they are still a copy of the input's (Headers::version() says so).
+  void resetAsCopyOf(const Exchange& input, bool with_body,
+                     bool with_headers_and_properties = true);
 
   detail::ExecState& execForEngine() noexcept { return exec_; }
   const detail::ExecState& execForEngine() const noexcept { return exec_; }

@@ -33,8 +33,20 @@ class Headers {
   Headers(std::initializer_list<std::pair<std::string_view, Value>> entries);
   Headers(const Headers& other);
   Headers& operator=(const Headers& other);
-  Headers(Headers&& other) noexcept = default;
-  Headers& operator=(Headers&& other) noexcept = default;
+  Headers(Headers&& other) noexcept
+      : entries_(std::move(other.entries_)), size_(other.size_), version_(other.version_ + 1) {
+    other.size_ = 0;
+    ++other.version_;
+  }
+  Headers& operator=(Headers&& other) noexcept {
+    entries_ = std::move(other.entries_);
+    size_ = other.size_;
+    other.size_ = 0;
+    // Never back to a number this object had: a version seen before must mean what it meant.
+    version_ = (version_ > other.version_ ? version_ : other.version_) + 1;
+    ++other.version_;
+    return *this;
+  }
 
   /// The value for `name` (case-insensitive), or nullptr.
   const Value* get(std::string_view name) const noexcept;
@@ -73,11 +85,22 @@ class Headers {
   size_t size() const noexcept { return size_; }
   bool empty() const noexcept { return size_ == 0; }
 
+  /// The value of the `index`-th entry (insertion order; index < size()).
+  Value& valueAt(size_t index) noexcept {
+    ++version_;
+    return entries_[index].value;
+  }
+
   const Entry* begin() const noexcept { return entries_.data(); }
   const Entry* end() const noexcept { return entries_.data() + size_; }
 
   /// Same names (case-insensitive) with equal values, order ignored.
   bool operator==(const Headers& other) const noexcept;
+
+  /// A number that changes whenever these headers may have changed (every non-const call
+  /// but the ones returning nothing mutable): equal numbers of the same object mean equal
+  /// contents, so a copy made earlier can be known to be still current without comparing.
+  uint32_t version() const noexcept { return version_; }
 
  private:
   void eraseAt(uint32_t index) noexcept;
@@ -90,6 +113,7 @@ class Headers {
 
   std::vector<Entry> entries_;  // [0, size_) live; the rest spare, keeping capacity
   uint32_t size_ = 0;
+  uint32_t version_ = 0;
 };
 
 /// A message: headers and a body.
