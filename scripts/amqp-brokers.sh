@@ -7,7 +7,7 @@
 #     i.e. dynamic, reply queues, which RabbitMQ lacks): port $DROMEDARY_PROTON_BROKER_PORT
 #     (25682).
 # Usage: scripts/amqp-brokers.sh start|stop|restart-rabbitmq|stop-rabbitmq|start-rabbitmq|
-#        rabbitmq-connections
+#        delete-queue NAME | rabbitmq-connections
 # State (data, logs, PIDs) lives in $DROMEDARY_BROKER_DIR (default /tmp/dromedary-brokers);
 # everything started is stopped by PID. Installs the packages when missing (needs root).
 set -euo pipefail
@@ -109,9 +109,12 @@ case "${1:-}" in
   stop-rabbitmq) stop_rabbitmq ;;
   start-rabbitmq) start_rabbitmq ;;
   restart-rabbitmq) stop_rabbitmq; start_rabbitmq ;;
+  delete-queue)
+    # Deletes a RabbitMQ queue while it is consumed (tests of a link the broker takes away).
+    (rabbit_env; rabbitmqctl -q delete_queue "${2:?usage: $0 delete-queue NAME}") ;;
   rabbitmq-connections)
     # How many TCP connections RabbitMQ's AMQP port has now (as the kernel sees them:
     # rabbitmqctl does not list the AMQP 1.0 plugin's connections).
     ss -tnH state established "( sport = :$RABBIT_PORT )" | grep -c . || true ;;
-  *) echo "usage: $0 start|stop|start-rabbitmq|stop-rabbitmq|restart-rabbitmq|rabbitmq-connections" >&2; exit 2 ;;
+  *) echo "usage: $0 start|stop|start-rabbitmq|stop-rabbitmq|restart-rabbitmq|delete-queue NAME|rabbitmq-connections" >&2; exit 2 ;;
 esac

@@ -85,6 +85,13 @@ class AmqpConsumer final : public Consumer {
     // broker that is down does not hold the start up for longer.
     connection_.addConsumer(group_, std::chrono::seconds(5));
     running_ = true;
+    if (!group_->refusal.empty()) {
+      std::string reason = group_->refusal;
+      stop();
+      return makeError(ErrorCode::InvalidRoute,
+                       fmt::format("the broker refused to let '{}' consume from '{}': {}",
+                                   group_->spec.uri, group_->spec.address, reason));
+    }
     return {};
   }
   void stop() noexcept override {

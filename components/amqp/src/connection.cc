@@ -245,6 +245,14 @@ void Connection::on_session_error(proton::session& s) {
     refuseReplyReceiver(key, rr, reason);
     return;
   }
+  // A consumer link's own session.
+  for (auto& group : consumers_) {
+    for (auto& link : group->links) {
+      if (!link->ownsSession(s)) continue;
+      link->refused(reason);
+      return;
+    }
+  }
   // The default session, which every other link lives on. A broker may end it for one link
   // it refuses (RabbitMQ does, for an address that does not exist): the senders still
   // waiting for their attach are the ones refused. Their messages fail, and they are not

@@ -102,6 +102,9 @@ struct ConsumerGroup {
   bool stopping = false;                              // Proton thread
   std::atomic<int> attached{0};
   bool startedSignalled = false;  // Proton thread
+  // Why the broker refused a link before the group started (empty: it did not). Written on
+  // the Proton thread before `started` is set; read by the starting thread after.
+  std::string refusal;
   std::promise<void> started;
   std::shared_ptr<std::promise<void>> stopped;
 };
@@ -299,6 +302,10 @@ class ConsumerLink final : public proton::messaging_handler {
 
   void open(proton::connection& c);
   void detach() noexcept;  // the connection went away: forget the link and its backlog
+  /// The broker ended the link's session (it refused the link, or took the address away):
+  /// the link is opened again after a back-off; before the group started, the start fails.
+  void refused(const std::string& reason) noexcept;
+  bool ownsSession(const proton::session& s) const { return attached_ && receiver_.session() == s; }
   void close() noexcept;   // stop: close the link, release what was not processed
   void done() noexcept;    // the current exchange settled: start the next one
   bool attached() const noexcept { return attached_; }
@@ -329,6 +336,8 @@ class ConsumerLink final : public proton::messaging_handler {
   bool attached_ = false;
   bool closing_ = false;
   uint64_t generation_ = 0;  // the connection's, when the link was opened
+  std::chrono::milliseconds backoff_{0};  // before re-opening a refused link
+  bool refusalLogged_ = false;
   struct Waiting {
     proton::delivery delivery;
     Exchange* exchange;

@@ -42,12 +42,59 @@ void ConsumerLink::open(proton::connection& c) {
                              : fmt::format("{}-{}", spec.durableSubscriptionName, index_));
   }
   options.source(source);
-  receiver_ = c.open_receiver(spec.address, options);
+  // A session per link: a broker refusing the link by ending its session (RabbitMQ does, for
+  // an address that does not exist) then takes nothing else down with it.
+  receiver_ = c.open_session().open_receiver(spec.address, options);
   attached_ = true;
   generation_ = connection_.generation();
 }
 
+void ConsumerLink::refused(const std::string& reason) noexcept {
+  attached_ = false;
+  closing_ = false;
+  dropBacklog(false);  // their deliveries ended with the session: the broker redelivers
+  receiver_ = proton::receiver();
+  if (!group_.startedSignalled) {
+    group_.refusal = reason;
+    group_.startedSignalled = true;
+    group_.started.set_value();
+    return;  // the start fails; the consumer stops the group
+  }
+  if (group_.stopping) {
+    connection_.releaseGroupIfDone(group_);
+    return;
+  }
+  const AmqpConfig& config = connection_.config_;
+  backoff_ = backoff_.count() == 0 ? config.reconnectDelay
+                                   : std::min(backoff_ * 2, config.maxReconnectDelay);
+  if (!refusalLogged_) {
+    connection_.log_.log(LoggingLevel::Warn,
+                         fmt::format("AMQP consumer {}: the broker ended the link ({}); opening "
+                                     "it again every {} ms at most",
+                                     group_.spec.uri, reason, config.maxReconnectDelay.count()));
+    refusalLogged_ = true;
+  }
+  uint64_t generation = connection_.generation();
+  // On the connection's own queue: work on the container's is not run while the connection
+  // has no event of its own (a quiet consumer connection may have none).
+  connection_.connection_.work_queue().schedule(
+      proton::duration(static_cast<uint64_t>(backoff_.count())), [this, generation] {
+        // Not if the connection was lost meanwhile (its reconnect re-opens every link).
+        if (group_.stopping || attached_ || connection_.generation() != generation ||
+            !connection_.open_) {
+          return;
+        }
+        open(connection_.connection_);
+      });
+}
+
 void ConsumerLink::on_receiver_open(proton::receiver& r) {
+  backoff_ = std::chrono::milliseconds(0);
+  if (refusalLogged_) {
+    connection_.log_.log(LoggingLevel::Info,
+                         fmt::format("AMQP consumer {}: consuming again", group_.spec.uri));
+    refusalLogged_ = false;
+  }
   r.add_credit(group_.spec.prefetch);
   int attached = group_.attached.fetch_add(1) + 1;
   if (attached == static_cast<int>(group_.links.size()) && !group_.startedSignalled) {
@@ -124,10 +171,11 @@ void ConsumerLink::dropBacklog(bool release) noexcept {
   backlog_.clear();
 }
 
-void ConsumerLink::on_receiver_close(proton::receiver&) {
+void ConsumerLink::on_receiver_close(proton::receiver& r) {
   attached_ = false;
   if (closing_) {
     closing_ = false;
+    r.session().close();  // the link's own session goes with it
     connection_.releaseGroupIfDone(group_);
   }
 }

@@ -229,6 +229,29 @@ TEST(AmqpBrokerTest, AnAddressTheBrokerRefusesFailsTheExchangeNamingIt) {
   EXPECT_FALSE(h.producer.sendBody("raw:queue:/exchange/no-such-exchange/key", Value("y")));
 }
 
+TEST(AmqpBrokerTest, AConsumerTheBrokerRefusesFailsItsRouteAndDisturbsNoOtherLink) {
+  BrokerHarness h;
+  AmqpConfig raw;  // no prefix: the address is used as written
+  raw.remoteUri = rabbitUrl();
+  registerAmqpComponent(h.context, "raw", raw);
+  std::string q = uniqueQueue("beside");
+  h.start([&](RouteBuilder& b) {
+    b.from("raw:queue:/queue/" + q).to("mock:ok");
+    b.from("raw:queue:/amq/queue/no-such-queue").routeId("refused").autoStartup(false)
+        .to("mock:never");
+  });
+  auto started = h.context.startRoute("refused");
+  ASSERT_FALSE(started);
+  EXPECT_THAT(started.error().toString(), HasSubstr("consume from '/amq/queue/no-such-queue'"));
+  // The refusal ended the refused link's own session only: the other consumer goes on, on
+  // the same connection, which was never re-opened.
+  ASSERT_TRUE(h.producer.sendBody("raw:queue:/queue/" + q, Value("still here")));
+  h.mock("mock:ok").expectedBodiesReceived({Value("still here")});
+  EXPECT_TRUE(h.mock("mock:ok").assertIsSatisfied(15s));
+  EXPECT_EQ(amqpConnectionCounts(h.context, "raw").opened, 2u);
+  EXPECT_EQ(h.context.routeStatus("refused"), RouteStatus::Stopped);
+}
+
 TEST(AmqpBrokerTest, ToWithInOutAsksAndTheRouteGoesOnInOnly) {
   BrokerHarness h;
   std::string q = uniqueQueue("pattern");

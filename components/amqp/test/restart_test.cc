@@ -11,6 +11,7 @@
 #include <gmock/gmock.h>
 
 #include "broker_harness.h"
+#include "support/log_capture.h"
 
 namespace dromedary::testing {
 namespace {
@@ -55,6 +56,34 @@ TEST(AmqpRestartTest, TheBrokersConnectionCountStaysConstantOverTenThousandReque
   EXPECT_EQ(failures.load(), 0);
   EXPECT_EQ(rabbitConnections(), before);
   EXPECT_EQ(amqpConnectionCounts(h.context).opened, 2u);
+}
+
+TEST(AmqpRestartTest, AConsumedQueueTakenAwayIsConsumedAgainOnceItIsBack) {
+  BrokerHarness h;
+  AmqpConfig raw;  // no prefix: /amq/queue/NAME consumes a queue that must exist
+  raw.remoteUri = rabbitUrl();
+  raw.reconnectDelay = std::chrono::milliseconds(100);
+  raw.maxReconnectDelay = std::chrono::milliseconds(400);
+  registerAmqpComponent(h.context, "raw", raw);
+  registerAmqpComponent(h.context, "again", raw);  // a sender link of its own declares anew
+  std::string q = uniqueQueue("taken");
+  ASSERT_TRUE(h.producer.sendBody("raw:queue:/queue/" + q, Value("first")));  // declares it
+  h.start([&](RouteBuilder& b) { b.from("raw:queue:/amq/queue/" + q).to("mock:out"); });
+  h.mock("mock:out").expectedBodiesReceived({Value("first")});
+  ASSERT_TRUE(h.mock("mock:out").assertIsSatisfied(15s));
+  LogCapture log;
+  setLogLevel(LoggingLevel::Info);
+  ASSERT_EQ(brokers(("delete-queue " + q).c_str()), 0);
+  // RabbitMQ drops the consumer's connection when the queue goes; after the reconnect the
+  // link is refused (its session ended) until the queue is back: only the link is retried.
+  for (int i = 0; i < 200 && log.find(LoggingLevel::Warn, "the broker ended the link").empty(); ++i) {
+    std::this_thread::sleep_for(50ms);
+  }
+  ASSERT_FALSE(log.find(LoggingLevel::Warn, "the broker ended the link").empty());
+  ASSERT_TRUE(h.producer.sendBody("again:queue:/queue/" + q, Value("second")));  // back again
+  h.mock("mock:out").expectedBodiesReceived({Value("first"), Value("second")});
+  EXPECT_TRUE(h.mock("mock:out").assertIsSatisfied(15s));
+  EXPECT_FALSE(log.find(LoggingLevel::Info, "consuming again").empty());
 }
 
 TEST(AmqpRestartTest, BrokerRestartMidStreamLosesNoPersistentMessage) {
