@@ -253,15 +253,15 @@ void Connection::on_session_error(proton::session& s) {
       return;
     }
   }
-  // The default session, which every other link lives on. A broker may end it for one link
-  // it refuses (RabbitMQ does, for an address that does not exist): the senders still
-  // waiting for their attach are the ones refused. Their messages fail, and they are not
-  // re-opened after the reconnect (which would only be refused again, for ever).
-  for (auto it = senders_.begin(); it != senders_.end();) {
-    auto next = std::next(it);
-    if (it->second.attached && !it->second.ready) refuseSender(it, reason);
-    it = next;
+  // A sender's own session: the broker refused the sender (RabbitMQ does so for an address
+  // that does not exist). Its messages fail; the next message to the address tries again.
+  for (auto it = senders_.begin(); it != senders_.end(); ++it) {
+    if (!it->second.attached || it->second.sender.session() != s) continue;
+    refuseSender(it, reason);
+    return;
   }
+  // The default session (exclusive and shared reply receivers): start again from a new
+  // connection.
   connection_.close();
   connectionLost(reason);
 }

@@ -159,7 +159,10 @@ Connection::SenderLink& Connection::senderFor(const std::string& address) {
 }
 
 void Connection::openSender(const std::string& address, SenderLink& link) {
-  link.sender = connection_.open_sender(address, proton::sender_options().handler(*this));
+  // A session per sender (senders are few: one per address): a broker refusing the link by
+  // ending its session then fails this sender only.
+  link.sender =
+      connection_.open_session().open_sender(address, proton::sender_options().handler(*this));
   link.attached = true;
   link.ready = false;
 }

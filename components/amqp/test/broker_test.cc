@@ -227,6 +227,10 @@ TEST(AmqpBrokerTest, AnAddressTheBrokerRefusesFailsTheExchangeNamingIt) {
   EXPECT_THAT(sent.error().toString(), HasSubstr("refused a sender to '/exchange/no-such-exchange/key'"));
   // The next message tries again (and is refused again), rather than waiting for ever.
   EXPECT_FALSE(h.producer.sendBody("raw:queue:/exchange/no-such-exchange/key", Value("y")));
+  // Only the sender's own session ended: a good address goes on on the same connection.
+  std::string q = uniqueQueue("refused-beside");
+  EXPECT_TRUE(h.producer.sendBody("raw:queue:/queue/" + q, Value("z")));
+  EXPECT_EQ(amqpConnectionCounts(h.context, "raw").opened, 1u);
 }
 
 TEST(AmqpBrokerTest, AConsumerTheBrokerRefusesFailsItsRouteAndDisturbsNoOtherLink) {
