@@ -853,14 +853,7 @@ class Translator {
     DROMEDARY_TRY(key_expr, expression(*source));
     def.aggregate(key_expr);
     place(def, s);
-    bool has_strategy = false;
-    for (std::string_view key : {"aggregationStrategy", "strategyRef"}) {
-      if (const Scalar* a = attribute(s.attributes, key)) {
-        DROMEDARY_TRY(name, strategyName(*a));
-        def.aggregationStrategyRef(name);
-        has_strategy = true;
-      }
-    }
+    DROMEDARY_TRY(has_strategy, strategyRef(def, s));
     if (!has_strategy) return fileError(s.where, "aggregate needs 'aggregationStrategy'");
     DROMEDARY_TRY(predicate, predicateOf(s, "completionPredicate"));
     if (predicate) def.completionPredicate(std::move(*predicate));
@@ -1085,13 +1078,23 @@ class Translator {
     return t;
   }
 
-  Result<void> aggregationOptions(RouteDefinition& def, const StepSource& s) {
+  // aggregationStrategy / strategyRef (either key): names the step's strategy. True when one
+  // was given.
+  Result<bool> strategyRef(RouteDefinition& def, const StepSource& s) {
+    bool given = false;
     for (std::string_view key : {"aggregationStrategy", "strategyRef"}) {
       if (const Scalar* a = attribute(s.attributes, key)) {
         DROMEDARY_TRY(name, strategyName(*a));
         def.aggregationStrategyRef(name);
+        given = true;
       }
     }
+    return given;
+  }
+
+  Result<void> aggregationOptions(RouteDefinition& def, const StepSource& s) {
+    DROMEDARY_TRY(named, strategyRef(def, s));
+    (void)named;
     DROMEDARY_TRY(parallel, flag(s, "parallelProcessing"));
     if (parallel) def.parallelProcessing();
     DROMEDARY_TRY(stop, flag(s, "stopOnException"));
@@ -1117,12 +1120,8 @@ class Translator {
       def.enrich(uri);
     }
     place(def, s);
-    for (std::string_view key : {"aggregationStrategy", "strategyRef"}) {
-      if (const Scalar* a = attribute(s.attributes, key)) {
-        DROMEDARY_TRY(name, strategyName(*a));
-        def.aggregationStrategyRef(name);
-      }
-    }
+    DROMEDARY_TRY(named, strategyRef(def, s));
+    (void)named;
     DROMEDARY_TRY(on_exception, flag(s, "aggregateOnException"));
     if (on_exception) def.aggregateOnException();
     DROMEDARY_TRY(ignore, flag(s, "ignoreInvalidEndpoint"));
