@@ -8,16 +8,7 @@
 namespace dromedary::testing {
 namespace {
 
-class EipRoutesTest : public RouteFileTest {
- protected:
-  std::vector<std::string> bodies(std::string_view uri) {
-    std::vector<std::string> out;
-    for (const auto& ex : h.mock(uri).receivedExchanges()) {
-      out.push_back(ex->message().body().as<std::string>());
-    }
-    return out;
-  }
-};
+class EipRoutesTest : public RouteFileTest {};
 
 TEST_F(EipRoutesTest, YamlSplitWithTokenizeAndAStrategy) {
   loadYaml(R"(

@@ -6,16 +6,7 @@
 namespace dromedary::testing {
 namespace {
 
-class RouteTemplateTest : public RouteFileTest {
- protected:
-  std::vector<std::string> bodies(std::string_view uri) {
-    std::vector<std::string> out;
-    for (const auto& ex : h.mock(uri).receivedExchanges()) {
-      out.push_back(ex->message().body().as<std::string>());
-    }
-    return out;
-  }
-};
+class RouteTemplateTest : public RouteFileTest {};
 
 constexpr const char* kGreeterYaml = R"(
 - routeTemplate:

@@ -5,6 +5,7 @@
 // or returns the load/start error as text. Shared by the route-file tests.
 
 #include <string>
+#include <vector>
 
 #include <dromedary/dsl/route_loader.h>
 
@@ -20,6 +21,15 @@ class RouteFileTest : public ::testing::Test {
   /// The load error, else the start error, else empty.
   std::string yamlError(const char* yaml) { return error(loadYamlRoutes(h.context, yaml, "routes.yaml")); }
   std::string xmlError(const char* xml) { return error(loadXmlRoutes(h.context, xml, "routes.xml")); }
+
+  /// The bodies a mock endpoint received, as text.
+  std::vector<std::string> bodies(std::string_view uri) {
+    std::vector<std::string> out;
+    for (const auto& ex : h.mock(uri).receivedExchanges()) {
+      out.push_back(ex->message().body().as<std::string>());
+    }
+    return out;
+  }
 
   RouteHarness h;
 
