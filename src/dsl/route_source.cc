@@ -115,7 +115,7 @@ const std::vector<StepSpec>& stepSpecs() {
        {"aggregationStrategy", "strategyRef", "completionSize", "completionTimeout",
         "completionInterval", "completionTimeoutCheckerInterval", "completionFromBatchConsumer",
         "eagerCheckCompletion", "forceCompletionOnStop", "discardOnCompletionTimeout",
-        "closeCorrelationKeyOnCompletion", "id", "description"},
+        "closeCorrelationKeyOnCompletion", "aggregationRepository", "id", "description"},
        {},
        Expr::None,
        true},
@@ -888,6 +888,17 @@ class Translator {
                                                "negative, not {}", capacity));
       }
       def.closeCorrelationKeyOnCompletion(capacity);
+    }
+    if (const Scalar* r = attribute(s.attributes, "aggregationRepository")) {
+      DROMEDARY_TRY(name, resolve(*r));
+      std::string_view bare = std::string_view(name).substr(name.starts_with("#") ? 1 : 0);
+      if (!context_.aggregationRepositoryByName(bare)) {
+        return fileError(r->where, fmt::format("no aggregation repository bound as '{}'", bare),
+                         fmt::format("bind one with Context::bindAggregationRepository(\"{}\", "
+                                     "sqliteAggregationRepository(...))",
+                                     bare));
+      }
+      def.aggregationRepositoryRef(std::string(bare));
     }
     DROMEDARY_TRY_VOID(steps(def, s.steps));
     def.end();

@@ -438,6 +438,15 @@ Result<std::unique_ptr<Step>> AggregateModel::compile(RouteCompiler& compiler) c
     if (!p) return compiler.error(*this, p.error());
     predicate = std::move(*p);
   }
+  std::shared_ptr<AggregationRepository> repo = repository;
+  if (!repo && !repositoryRef.empty()) {
+    repo = compiler.context().aggregationRepositoryByName(repositoryRef);
+    if (!repo) {
+      return fail(fmt::format("no aggregation repository bound as '{}' (bind one with "
+                              "Context::bindAggregationRepository)",
+                              repositoryRef));
+    }
+  }
   auto block = compiler.compileBlock(body);
   if (!block) return block.error();
   AggregateOptions o;
@@ -452,7 +461,7 @@ Result<std::unique_ptr<Step>> AggregateModel::compile(RouteCompiler& compiler) c
   o.closeKeys = closeCorrelationKeyOnCompletion;
   auto step = std::make_unique<AggregateStep>(compiler.context(), std::move(*c),
                                               *resolved, std::move(predicate), o, **block,
-                                              repository);
+                                              std::move(repo));
   step->correlationText_ = correlation.describe();
   return std::unique_ptr<Step>(std::move(step));
 }

@@ -311,6 +311,7 @@ struct AggregateModel final : StepModel {
   bool discardOnCompletionTimeout = false;
   int64_t closeCorrelationKeyOnCompletion = -1;  // -1: keys stay open; 0: no limit; N: LRU
   std::shared_ptr<AggregationRepository> repository;  // null: memory only
+  std::string repositoryRef;                          // or one bound in the context
   BlockModel body;
   std::string_view kind() const override { return "aggregate"; }
   std::string describe() const override {

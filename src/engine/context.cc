@@ -155,6 +155,19 @@ std::shared_ptr<IdempotentRepository> Context::idempotentRepositoryByName(
   return it == impl_->idempotent.end() ? nullptr : it->second;
 }
 
+void Context::bindAggregationRepository(std::string name,
+                                        std::shared_ptr<AggregationRepository> repository) {
+  std::lock_guard lock(impl_->mutex);
+  impl_->aggregationRepositories[std::move(name)] = std::move(repository);
+}
+
+std::shared_ptr<AggregationRepository> Context::aggregationRepositoryByName(
+    std::string_view name) const {
+  std::lock_guard lock(impl_->mutex);
+  auto it = impl_->aggregationRepositories.find(name);
+  return it == impl_->aggregationRepositories.end() ? nullptr : it->second;
+}
+
 std::vector<std::string> Context::processorNames() const {
   std::lock_guard lock(impl_->mutex);
   std::vector<std::string> out;

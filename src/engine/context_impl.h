@@ -38,6 +38,8 @@ struct ContextImpl {
   std::map<std::string, RouteTemplate, std::less<>> templates;
   std::map<std::string, std::shared_ptr<AggregationStrategy>, std::less<>> strategies;
   std::map<std::string, std::shared_ptr<IdempotentRepository>, std::less<>> idempotent;
+  std::map<std::string, std::shared_ptr<AggregationRepository>, std::less<>>
+      aggregationRepositories;
 
   // Endpoints and producers are created from any thread: guarded by one mutex.
   mutable std::mutex mutex;

@@ -243,6 +243,15 @@ RouteDefinition& RouteDefinition::aggregationRepository(
     std::shared_ptr<AggregationRepository> repository) {
   if (auto* a = lastOf<eip::AggregateModel>("aggregationRepository")) {
     a->repository = std::move(repository);
+    a->repositoryRef.clear();
+  }
+  return *this;
+}
+
+RouteDefinition& RouteDefinition::aggregationRepositoryRef(std::string name) {
+  if (auto* a = lastOf<eip::AggregateModel>("aggregationRepositoryRef")) {
+    a->repositoryRef = std::move(name);
+    a->repository = nullptr;
   }
   return *this;
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // split, multicast, recipientList, routingSlip, dynamicRouter, wireTap, loop and pipeline in
 // route files, with Camel's YAML keys and XML elements.
+#include <mutex>
+#include <set>
 #include <thread>
 
 #include "support/route_file_fixture.h"
@@ -362,6 +364,64 @@ TEST_F(EipRoutesTest, YamlEnrich) {
 )");
   ASSERT_TRUE(h.producer.sendBody("direct:in", "x"));
   EXPECT_EQ(bodies("mock:out"), (std::vector<std::string>{"enriched x"}));
+}
+
+// Remembers which groups are stored (what a persistent repository would write).
+class RecordingRepository final : public AggregationRepository {
+ public:
+  void add(std::string_view key, const Exchange&) override {
+    std::lock_guard lock(mutex);
+    stored.insert(std::string(key));
+    ++adds;
+  }
+  void remove(std::string_view key) override {
+    std::lock_guard lock(mutex);
+    stored.erase(std::string(key));
+  }
+  std::vector<std::pair<std::string, ExchangePtr>> recover(Context&) override { return {}; }
+  std::mutex mutex;
+  std::set<std::string> stored;
+  int adds = 0;
+};
+
+TEST_F(EipRoutesTest, YamlAggregateKeepsItsGroupsInANamedRepository) {
+  auto repo = std::make_shared<RecordingRepository>();
+  h.context.bindAggregationRepository("groups", repo);
+  loadYaml(R"(
+- from:
+    uri: direct:in
+    steps:
+      - aggregate:
+          correlationExpression: {header: id}
+          aggregationStrategy: GroupedBodyAggregationStrategy
+          aggregationRepository: "#groups"
+          completionSize: 2
+          steps:
+            - to: mock:out
+)");
+  ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:in", "a1", "id", "a"));
+  EXPECT_EQ(repo->stored, (std::set<std::string>{"a"}));
+  ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:in", "a2", "id", "a"));
+  EXPECT_EQ(h.mock("mock:out").receivedCount(), 1u);
+  EXPECT_TRUE(repo->stored.empty());
+  EXPECT_GE(repo->adds, 2);
+}
+
+TEST_F(EipRoutesTest, AnUnboundAggregationRepositoryIsReported) {
+  std::string e = yamlError(R"(
+- from:
+    uri: direct:in
+    steps:
+      - aggregate:
+          correlationExpression: {header: id}
+          aggregationStrategy: GroupedBodyAggregationStrategy
+          aggregationRepository: nowhere
+          completionSize: 2
+)");
+  EXPECT_NE(e.find("no aggregation repository bound as 'nowhere' at routes.yaml:8:11; bind one "
+                   "with Context::bindAggregationRepository"),
+            std::string::npos)
+      << e;
 }
 
 TEST_F(EipRoutesTest, YamlAndXmlPollEnrich) {

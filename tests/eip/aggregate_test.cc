@@ -200,5 +200,21 @@ TEST(AggregateTest, NeedsACompletionAndAStrategy) {
   EXPECT_NE(started.error().message.find("aggregate needs a completion"), std::string::npos);
 }
 
+TEST(AggregateTest, AnUnboundRepositoryNameFailsTheStart) {
+  RouteHarness h;
+  ASSERT_TRUE(h.context.addRoutes([](RouteBuilder& b) {
+    b.from("direct:in")
+        .aggregate(header("id"), AggregationStrategies::useLatest())
+        .completionSize(2)
+        .aggregationRepositoryRef("missing")
+        .end();
+  }));
+  auto started = h.context.start();
+  ASSERT_FALSE(started);
+  EXPECT_NE(started.error().message.find("no aggregation repository bound as 'missing'"),
+            std::string::npos)
+      << started.error().message;
+}
+
 }  // namespace
 }  // namespace dromedary

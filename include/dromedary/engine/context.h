@@ -115,6 +115,10 @@ class Context {
   /// Binds an idempotent repository to a name (`idempotentRepository: name` in route files).
   void bindIdempotentRepository(std::string name, std::shared_ptr<IdempotentRepository> repository);
   std::shared_ptr<IdempotentRepository> idempotentRepositoryByName(std::string_view name) const;
+  /// Binds an aggregation repository to a name (`aggregationRepository: name` in route files,
+  /// aggregationRepositoryRef("name") in C++).
+  void bindAggregationRepository(std::string name, std::shared_ptr<AggregationRepository> repository);
+  std::shared_ptr<AggregationRepository> aggregationRepositoryByName(std::string_view name) const;
 
   // --- properties ----------------------------------------------------------------------
   Properties& properties() noexcept;

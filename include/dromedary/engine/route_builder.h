@@ -173,6 +173,8 @@ class RouteDefinition {
   /// Groups are also kept in `repository` (e.g. sqliteAggregationRepository) and recovered
   /// when the route starts; a completed group stays there until its steps succeed.
   RouteDefinition& aggregationRepository(std::shared_ptr<AggregationRepository> repository);
+  /// With a repository bound by Context::bindAggregationRepository.
+  RouteDefinition& aggregationRepositoryRef(std::string name);
 
   /// Runs the steps up to end() only for the first exchange with each key; duplicates get
   /// CamelDuplicateMessage=true and go on after end().
