@@ -12,9 +12,11 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -133,6 +135,72 @@ Series dromedaryRequestReply(const Args& a, int in_flight, const std::string& la
     s.perBatch.push_back(a.batchSize / secs);
   }
   s.rssEnd = rssMiB();
+  context.stop();
+  return s;
+}
+
+// `in_flight` requests outstanding from one thread: each is started without waiting
+// (processAsync) and its completion frees a place for the next, as the bare client's window.
+Series dromedaryAsyncRequestReply(const Args& a, int in_flight, const std::string& label) {
+  using namespace dromedary;
+  setLogLevel(LoggingLevel::Warn);
+  Context context("bench");
+  setUp(context, a);
+  std::string reply = fmt::format("bench.reply.async.{}", in_flight);
+  context.addRoutes([&](RouteBuilder& b) {
+    b.from("direct:request").to("broker:queue:bench.in?exchangePattern=InOut&replyTo=" + reply +
+                                 "&replyToType=Exclusive");
+    b.from("broker:queue:bench.in?prefetch=200").process([](Exchange& ex) {
+      ex.message().setHeader("echoed", Value(true));
+    });
+  }).value();
+  context.start().value();
+  Producer& entry = *context.producer("direct:request").value();
+  struct Window {
+    std::mutex mutex;
+    std::condition_variable freed;
+    int outstanding = 0;
+    std::atomic<int64_t> failures{0};
+  } window;
+  auto done = [](Exchange& ex, void* arg) {
+    auto& w = *static_cast<Window*>(arg);
+    if (ex.failed()) w.failures.fetch_add(1);
+    ExchangeRecycler{}(&ex);
+    {
+      std::lock_guard lock(w.mutex);
+      --w.outstanding;
+    }
+    w.freed.notify_one();
+  };
+  std::string body(1024, 'x');
+  auto runRequests = [&](int n) {
+    for (int i = 0; i < n; ++i) {
+      {
+        std::unique_lock lock(window.mutex);
+        window.freed.wait(lock, [&] { return window.outstanding < in_flight; });
+        ++window.outstanding;
+      }
+      Exchange* ex = context.createExchange().release();
+      ex->setPattern(Pattern::InOut);
+      ex->message().setBody(Value(body));
+      processAsync(*ex, entry, done, &window);
+    }
+    std::unique_lock lock(window.mutex);
+    window.freed.wait(lock, [&] { return window.outstanding == 0; });
+  };
+  runRequests(200);  // warm-up
+  Series s{label, {}, rssMiB(), 0};
+  for (int batch = 0; batch < a.batches; ++batch) {
+    auto start = Clock::now();
+    runRequests(a.batchSize);
+    double secs = std::chrono::duration<double>(Clock::now() - start).count();
+    s.perBatch.push_back(a.batchSize / secs);
+  }
+  s.rssEnd = rssMiB();
+  if (window.failures.load() > 0) {
+    std::fprintf(stderr, "%s: %lld requests failed\n", label.c_str(),
+                 static_cast<long long>(window.failures.load()));
+  }
   context.stop();
   return s;
 }
@@ -322,6 +390,8 @@ int main(int argc, char** argv) {
       [&](auto l) { return bareRequestReply(a, 10, l); });
   run("broker_request_reply, 10 producers",
       [&](auto l) { return dromedaryRequestReply(a, 10, l); });
+  run("broker_request_reply, 10 in flight from one thread",
+      [&](auto l) { return dromedaryAsyncRequestReply(a, 10, l); });
   run("one-way 1 KB, 10 producers", [&](auto l) { return dromedaryOneWay(a, 1024, l); });
   run("one-way 12 KB, 10 producers", [&](auto l) { return dromedaryOneWay(a, 12 * 1024, l); });
   return 0;
