@@ -97,12 +97,10 @@ void setUp(dromedary::Context& context, const Args& a) {
   dromedary::registerAmqpComponent(context, "broker", config);
 }
 
-Series dromedaryRequestReply(const Args& a, int in_flight, const std::string& label) {
+// The reference's two sides: direct:request asks over the broker (an exclusive reply queue),
+// and a consumer route echoes each request with a header set.
+void addEchoRoutes(dromedary::Context& context, const std::string& reply) {
   using namespace dromedary;
-  setLogLevel(LoggingLevel::Warn);
-  Context context("bench");
-  setUp(context, a);
-  std::string reply = fmt::format("bench.reply.{}", in_flight);
   context.addRoutes([&](RouteBuilder& b) {
     b.from("direct:request").to("broker:queue:bench.in?exchangePattern=InOut&replyTo=" + reply +
                                  "&replyToType=Exclusive");
@@ -110,6 +108,14 @@ Series dromedaryRequestReply(const Args& a, int in_flight, const std::string& la
       ex.message().setHeader("echoed", Value(true));  // the transform of the reference
     });
   }).value();
+}
+
+Series dromedaryRequestReply(const Args& a, int in_flight, const std::string& label) {
+  using namespace dromedary;
+  setLogLevel(LoggingLevel::Warn);
+  Context context("bench");
+  setUp(context, a);
+  addEchoRoutes(context, fmt::format("bench.reply.{}", in_flight));
   context.start().value();
   ProducerTemplate producer(context);
   std::string body(1024, 'x');
@@ -146,14 +152,7 @@ Series dromedaryAsyncRequestReply(const Args& a, int in_flight, const std::strin
   setLogLevel(LoggingLevel::Warn);
   Context context("bench");
   setUp(context, a);
-  std::string reply = fmt::format("bench.reply.async.{}", in_flight);
-  context.addRoutes([&](RouteBuilder& b) {
-    b.from("direct:request").to("broker:queue:bench.in?exchangePattern=InOut&replyTo=" + reply +
-                                 "&replyToType=Exclusive");
-    b.from("broker:queue:bench.in?prefetch=200").process([](Exchange& ex) {
-      ex.message().setHeader("echoed", Value(true));
-    });
-  }).value();
+  addEchoRoutes(context, fmt::format("bench.reply.async.{}", in_flight));
   context.start().value();
   Producer& entry = *context.producer("direct:request").value();
   struct Window {

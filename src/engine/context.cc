@@ -31,6 +31,24 @@ using Clock = std::chrono::steady_clock;
 std::chrono::milliseconds since(Clock::time_point t) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t);
 }
+
+// The context's registries of named things (processors, strategies, repositories), bound and
+// looked up under the context's mutex.
+template <class T>
+using Named = std::map<std::string, std::shared_ptr<T>, std::less<>>;
+
+template <class T>
+void bindNamed(std::mutex& mutex, Named<T>& map, std::string name, std::shared_ptr<T> value) {
+  std::lock_guard lock(mutex);
+  map[std::move(name)] = std::move(value);
+}
+
+template <class T>
+std::shared_ptr<T> findNamed(std::mutex& mutex, const Named<T>& map, std::string_view name) {
+  std::lock_guard lock(mutex);
+  auto it = map.find(name);
+  return it == map.end() ? nullptr : it->second;
+}
 }  // namespace
 
 
@@ -119,53 +137,41 @@ void Context::submit(Scheduler::Task task) noexcept {
 }
 
 void Context::bindProcessor(std::string name, std::shared_ptr<Processor> processor) {
-  std::lock_guard lock(impl_->mutex);
-  impl_->processors[std::move(name)] = std::move(processor);
+  bindNamed(impl_->mutex, impl_->processors, std::move(name), std::move(processor));
 }
 
 std::shared_ptr<Processor> Context::processorByName(std::string_view name) const {
-  std::lock_guard lock(impl_->mutex);
-  auto it = impl_->processors.find(name);
-  return it == impl_->processors.end() ? nullptr : it->second;
+  return findNamed(impl_->mutex, impl_->processors, name);
 }
 
 void Context::bindAggregationStrategy(std::string name,
                                       std::shared_ptr<AggregationStrategy> strategy) {
-  std::lock_guard lock(impl_->mutex);
-  impl_->strategies[std::move(name)] = std::move(strategy);
+  bindNamed(impl_->mutex, impl_->strategies, std::move(name), std::move(strategy));
 }
 
 std::shared_ptr<AggregationStrategy> Context::aggregationStrategyByName(
     std::string_view name) const {
-  std::lock_guard lock(impl_->mutex);
-  auto it = impl_->strategies.find(name);
-  return it == impl_->strategies.end() ? nullptr : it->second;
+  return findNamed(impl_->mutex, impl_->strategies, name);
 }
 
 void Context::bindIdempotentRepository(std::string name,
                                        std::shared_ptr<IdempotentRepository> repository) {
-  std::lock_guard lock(impl_->mutex);
-  impl_->idempotent[std::move(name)] = std::move(repository);
+  bindNamed(impl_->mutex, impl_->idempotent, std::move(name), std::move(repository));
 }
 
 std::shared_ptr<IdempotentRepository> Context::idempotentRepositoryByName(
     std::string_view name) const {
-  std::lock_guard lock(impl_->mutex);
-  auto it = impl_->idempotent.find(name);
-  return it == impl_->idempotent.end() ? nullptr : it->second;
+  return findNamed(impl_->mutex, impl_->idempotent, name);
 }
 
 void Context::bindAggregationRepository(std::string name,
                                         std::shared_ptr<AggregationRepository> repository) {
-  std::lock_guard lock(impl_->mutex);
-  impl_->aggregationRepositories[std::move(name)] = std::move(repository);
+  bindNamed(impl_->mutex, impl_->aggregationRepositories, std::move(name), std::move(repository));
 }
 
 std::shared_ptr<AggregationRepository> Context::aggregationRepositoryByName(
     std::string_view name) const {
-  std::lock_guard lock(impl_->mutex);
-  auto it = impl_->aggregationRepositories.find(name);
-  return it == impl_->aggregationRepositories.end() ? nullptr : it->second;
+  return findNamed(impl_->mutex, impl_->aggregationRepositories, name);
 }
 
 std::vector<std::string> Context::processorNames() const {

@@ -155,6 +155,79 @@ TEST_F(RouteTemplateTest, BadTemplateEntriesAreReported) {
             std::string::npos);
 }
 
+// Each malformed template entry, and the message it gets (with its position).
+TEST_F(RouteTemplateTest, EveryMalformedEntryIsReportedWhereItIs) {
+  struct Case {
+    const char* text;
+    const char* expected;
+  };
+  const Case yaml[] = {
+      {"- routeTemplate: {id: t}", "routeTemplate needs 'from' (or 'route') at routes.yaml:1:3"},
+      {"- routeTemplate: {id: t, from: {uri: direct:a}, route: {from: {uri: direct:b}}}",
+       "a routeTemplate has one route: from or route at routes.yaml:1:49"},
+      {"- routeTemplate: {id: t, beans: [], from: {uri: direct:a}}",
+       "beans in a routeTemplate cannot be created here at routes.yaml:1:26"},
+      {"- routeTemplate: {id: t, form: {uri: direct:a}}",
+       "unknown key 'form' in routeTemplate at routes.yaml:1:26; did you mean 'from'?"},
+      {"- routeTemplate: {id: t, parameters: [{defaultValue: x}], from: {uri: direct:a}}",
+       "a template parameter needs 'name' at routes.yaml:1:39"},
+      {"- routeTemplate: {id: t, parameters: {name: a}, from: {uri: direct:a}}",
+       "parameters must be a list at routes.yaml:1:38"},
+      {"- routeTemplate: {id: t, parameters: [{name: a, required: maybe}], from: {uri: direct:a}}",
+       "required must be true or false, not 'maybe' at routes.yaml:1:59"},
+      {"- templatedRoute: {routeId: x}", "templatedRoute needs 'routeTemplateRef' at routes.yaml:1:3"},
+      {"- templatedRoute: {routeTemplateRef: t, parameters: [{name: a}]}",
+       "a parameter must be a map with name and value at routes.yaml:1:54"},
+      {"- templatedRoute: {routeTemplateRef: t, parameters: [{name: a, value: b, valeu: c}]}",
+       "unknown key 'valeu' in a parameter at routes.yaml:1:74; did you mean 'value'?"},
+      {"- templatedRoute: {routeTemplateRef: t, beans: []}",
+       "beans in a templatedRoute cannot be created here at routes.yaml:1:41"},
+      {"- templatedRoute: {routeTemplateRef: t, prefixId: p}",
+       "unknown key 'prefixId' in templatedRoute at routes.yaml:1:41"},
+      {"- routeTemplate: {id: t, parameters: [{name: a}], from: {uri: \"direct:{{a}}\"}}\n"
+       "- templatedRoute: {routeTemplateRef: t, parameters: [{name: a, value: x}, {name: a, "
+       "value: y}]}",
+       "parameter 'a' is given twice at routes.yaml:2:82"},
+  };
+  for (const Case& c : yaml) {
+    Context context;
+    registerBuiltinComponents(context);
+    auto loaded = loadYamlRoutes(context, c.text, "routes.yaml");
+    ASSERT_FALSE(loaded) << c.text;
+    EXPECT_NE(loaded.error().toString().find(c.expected), std::string::npos)
+        << loaded.error().toString();
+  }
+  const Case xml[] = {
+      {"<routeTemplates><routeTemplate><route><from uri=\"direct:a\"/></route></routeTemplate>"
+       "</routeTemplates>",
+       "<routeTemplate> needs 'id' at routes.xml:1:17"},
+      {"<routeTemplates><routeTemplate id=\"t\"><templateParameter defaultValue=\"x\"/>"
+       "</routeTemplate></routeTemplates>",
+       "<templateParameter> needs 'name' at routes.xml:1:39"},
+      {"<routeTemplates><routeTemplate id=\"t\"><from uri=\"direct:a\"/></routeTemplate>"
+       "</routeTemplates>",
+       "unknown element <from> in <routeTemplate> at routes.xml:1:39"},
+      {"<routeTemplates><routeTemplate id=\"t\"><route><from uri=\"direct:a\"/></route>"
+       "<route><from uri=\"direct:b\"/></route></routeTemplate></routeTemplates>",
+       "a <routeTemplate> holds one <route> at routes.xml:1:76"},
+      {"<templatedRoutes><templatedRoute routeId=\"x\"/></templatedRoutes>",
+       "<templatedRoute> needs 'routeTemplateRef' at routes.xml:1:18"},
+      {"<templatedRoutes><templatedRoute routeTemplateRef=\"t\"><parameter name=\"a\"/>"
+       "</templatedRoute></templatedRoutes>",
+       "<parameter> needs 'name' and 'value' at routes.xml:1:55"},
+      {"<templatedRoutes><templatedRoute routeTemplateRef=\"t\" prefixId=\"p\"/></templatedRoutes>",
+       "unknown attribute 'prefixId' in templatedRoute at routes.xml:1:55"},
+  };
+  for (const Case& c : xml) {
+    Context context;
+    registerBuiltinComponents(context);
+    auto loaded = loadXmlRoutes(context, c.text, "routes.xml");
+    ASSERT_FALSE(loaded) << c.text;
+    EXPECT_NE(loaded.error().toString().find(c.expected), std::string::npos)
+        << loaded.error().toString();
+  }
+}
+
 TEST_F(RouteTemplateTest, AnOptionalParameterLeftOutFallsBackToTheProperties) {
   h.context.properties().set("suffix", "from-properties");
   loadYaml(R"(
@@ -224,6 +297,12 @@ TEST(CppRouteTemplateTest, ATemplateMustMakeOneRouteAndHaveAnIdOfItsOwn) {
   auto again = h.context.addRouteTemplate("two", {}, [](RouteBuilder&, const TemplateParameters&) {});
   ASSERT_FALSE(again);
   EXPECT_EQ(again.error().message, "route template id 'two' is used by more than one template");
+  auto unnamed = h.context.addRouteTemplate("", {}, [](RouteBuilder&, const TemplateParameters&) {});
+  ASSERT_FALSE(unnamed);
+  EXPECT_EQ(unnamed.error().message, "a route template needs an id");
+  auto empty = h.context.addRouteTemplate("empty", RouteTemplate{});
+  ASSERT_FALSE(empty);
+  EXPECT_EQ(empty.error().message, "route template 'empty' has nothing to build its route");
 }
 
 }  // namespace
