@@ -201,6 +201,7 @@ class AmqpComponent final : public Component {
     ConsumerSpec c;
     c.uri = uri.text();
     c.address = p.address;
+    c.topic = topic;
     int64_t consumers = options.getInt("concurrentConsumers");
     if (consumers < 1 || consumers > 1000) return bad("concurrentConsumers must be 1 to 1000");
     c.concurrentConsumers = static_cast<int>(consumers);
@@ -251,6 +252,13 @@ class AmqpComponent final : public Component {
       take("password", config.password);
       take("queuePrefix", config.queuePrefix);
       take("topicPrefix", config.topicPrefix);
+      if (auto v = props.get(base + "durableQueues")) {
+        if (*v != "true" && *v != "false") {
+          return makeError(ErrorCode::InvalidOption,
+                           fmt::format("{}durableQueues={} must be true or false", base, *v));
+        }
+        config.durableQueues = *v == "true";
+      }
       for (auto [key, into] : {std::pair{"reconnectDelay", &config.reconnectDelay},
                                std::pair{"maxReconnectDelay", &config.maxReconnectDelay}}) {
         if (auto v = props.get(base + key)) {

@@ -81,6 +81,7 @@ struct ConsumerSpec {
   uint32_t prefetch = 100;
   std::string selector;
   std::string durableSubscriptionName;
+  bool topic = false;  ///< amqp:topic:NAME (else a queue, attached durable per durableQueues)
   bool disableReplyTo = false;
   bool transferException = false;
   OutgoingQos replyQos;

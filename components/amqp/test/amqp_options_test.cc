@@ -57,5 +57,14 @@ TEST(AmqpOptionsTest, ABadRemoteUriIsAnErrorNamingTheProperty) {
   EXPECT_THAT(e.error().toString(), HasSubstr("must start with amqp://"));
 }
 
+TEST(AmqpOptionsTest, ADurableQueuesValueOtherThanTrueOrFalseIsAnErrorNamingTheProperty) {
+  Context context;
+  registerBuiltinComponents(context);
+  context.properties().set("camel.component.amqp.durableQueues", "yes");
+  auto e = context.endpoint("amqp:queue:a");
+  ASSERT_FALSE(e);
+  EXPECT_THAT(e.error().toString(), HasSubstr("camel.component.amqp.durableQueues=yes"));
+}
+
 }  // namespace
 }  // namespace dromedary

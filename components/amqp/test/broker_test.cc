@@ -233,6 +233,22 @@ TEST(AmqpBrokerTest, AnAddressTheBrokerRefusesFailsTheExchangeNamingIt) {
   EXPECT_EQ(amqpConnectionCounts(h.context, "raw").opened, 1u);
 }
 
+TEST(AmqpBrokerTest, AQueueOfOtherDurabilityIsRefusedWithTheBrokersReason) {
+  BrokerHarness h;  // durable queues (the default)
+  AmqpConfig transient;
+  transient.remoteUri = rabbitUrl();
+  transient.queuePrefix = "/queue/";
+  transient.durableQueues = false;
+  registerAmqpComponent(h.context, "transient", transient);
+  h.start([](RouteBuilder&) {});
+  std::string q = uniqueQueue("durability");
+  ASSERT_TRUE(h.producer.sendBody("amqp:queue:" + q, Value("declares it durable")));
+  auto sent = h.producer.sendBody("transient:queue:" + q, Value("x"));
+  ASSERT_FALSE(sent);
+  EXPECT_THAT(sent.error().toString(), HasSubstr("refused a sender to '/queue/" + q + "'"));
+  EXPECT_THAT(sent.error().toString(), HasSubstr("durable"));
+}
+
 TEST(AmqpBrokerTest, AConsumerTheBrokerRefusesFailsItsRouteAndDisturbsNoOtherLink) {
   BrokerHarness h;
   AmqpConfig raw;  // no prefix: the address is used as written

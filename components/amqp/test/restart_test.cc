@@ -86,6 +86,20 @@ TEST(AmqpRestartTest, AConsumedQueueTakenAwayIsConsumedAgainOnceItIsBack) {
   EXPECT_FALSE(log.find(LoggingLevel::Info, "consuming again").empty());
 }
 
+TEST(AmqpRestartTest, PersistentMessagesWaitingInAQueueSurviveABrokerRestart) {
+  // RabbitMQ declares a queue when a link to it attaches; a non-durable one (what it makes
+  // unless the link asks for a durable node) is gone after a restart, with its messages.
+  BrokerHarness h;
+  std::string q = uniqueQueue("waiting");
+  h.start([&](RouteBuilder&) {});
+  for (int i = 0; i < 5; ++i) ASSERT_TRUE(h.producer.sendBody("amqp:queue:" + q, Value(i)));
+  ASSERT_EQ(brokers("restart-rabbitmq"), 0);
+  ASSERT_TRUE(
+      h.context.addRoutes([&](RouteBuilder& b) { b.from("amqp:queue:" + q).to("mock:out"); }));
+  h.mock("mock:out").expectedBodiesReceived({Value(0), Value(1), Value(2), Value(3), Value(4)});
+  EXPECT_TRUE(h.mock("mock:out").assertIsSatisfied(30s));
+}
+
 TEST(AmqpRestartTest, BrokerRestartMidStreamLosesNoPersistentMessage) {
   BrokerHarness h;
   std::string q = uniqueQueue("restart");

@@ -10,6 +10,7 @@
 ///   camel.component.amqp.username=... / password=...
 ///   camel.component.amqp.queuePrefix=/queue/   (RabbitMQ's addresses)
 ///   camel.component.amqp.topicPrefix=/topic/
+///   camel.component.amqp.durableQueues=true
 /// read from the context's properties when the first endpoint is created; or in C++:
 ///   AmqpConfig config;
 ///   config.remoteUri = "amqp://broker:5672";
@@ -30,6 +31,11 @@ struct AmqpConfig {
   std::string password;
   std::string queuePrefix;  ///< put before a queue name to make the broker address
   std::string topicPrefix;  ///< put before a topic name
+  /// Queues are attached as durable nodes (terminus durability "configuration"): a broker
+  /// that creates queues on attach (RabbitMQ's plugin) makes them durable, so persistent
+  /// messages waiting in them survive its restart. Every client declaring a queue must agree
+  /// on this: false for queues that other clients declare non-durable.
+  bool durableQueues = true;
   /// Reconnect back-off: the first delay, doubled per failed attempt up to the maximum.
   std::chrono::milliseconds reconnectDelay{100};
   std::chrono::milliseconds maxReconnectDelay{5000};
