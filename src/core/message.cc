@@ -121,7 +121,14 @@ void Message::adoptSpareString() noexcept {
 }
 
 void Message::setBody(const Value& body) {
-  if (body.isString()) adoptSpareString();
+  if (body.isString()) {
+    // Text over text (every split item of a list of strings): the buffer is reused.
+    if (std::string* s = body_.mutableString()) {
+      s->assign(body.getString());
+      return;
+    }
+    adoptSpareString();
+  }
   body_ = body;
 }
 
