@@ -190,49 +190,58 @@ Status run(Exchange& ex) noexcept {
   const uint32_t stripe = stamp_routes ? threadStripe() : 0;
   Status result = Status::Continue;
   while (st.depth > base) {
-    Frame& f = st.frames[st.depth - 1];
-    const std::vector<Step*>& steps = f.block->steps;
-    if (f.index == steps.size()) {
-      if (f.routeEntry && stamp_routes && f.block->route->statistics) {
-        f.block->route->statistics->stamp(stripe, false, ex.createdMillis());
-        popFrame(ex, false, true);
-      } else {
-        popFrame(ex, false);
+    const uint32_t depth = st.depth;
+    Frame& f = st.frames[depth - 1];
+    const Block* const block = f.block;
+    Step* const* const steps = block->steps.data();
+    const size_t count = block->steps.size();
+    // The top frame's steps one after the other, while none enters, leaves or replaces a
+    // block: the frame and its block stay in registers from node to node.
+    while (f.index < count) {
+      Step* step = steps[f.index++];
+      if (step->flags) [[unlikely]] {
+        // Under a redelivering error handler: save the message on its first change.
+        if (step->flags & kStepCheckpoint) st.checkpoint = step->checkpoint;
+        if (step->flags & kStepHistory) recordHistory(ex, *step);
       }
-      continue;
-    }
-    Step* step = steps[f.index++];
-    if (step->flags) [[unlikely]] {
-      // Under a redelivering error handler: save the message on its first change.
-      if (step->flags & kStepCheckpoint) st.checkpoint = step->checkpoint;
-      if (step->flags & kStepHistory) recordHistory(ex, *step);
-    }
-    if (count_steps && step->statsCount) {
-      addTo(step->statsCount[stripe * step->countStride], 1, stripe);
-      if (st.timed == 2) [[unlikely]] {
-        // One clock read per node boundary: this step's start is the previous one's end.
-        int64_t now = statisticsNanos();
-        closeTimedStep(st, now, stripe);
-        st.timedStep = step;
-        st.timedStart = now;
+      if (count_steps && step->statsCount) {
+        addTo(step->statsCount[stripe * step->countStride], 1, stripe);
+        if (st.timed == 2) [[unlikely]] {
+          // One clock read per node boundary: this step's start is the previous one's end.
+          int64_t now = statisticsNanos();
+          closeTimedStep(st, now, stripe);
+          st.timedStep = step;
+          st.timedStart = now;
+        }
       }
-    }
-    Status s = step->run(ex);
-    if (s == Status::Continue) [[likely]] {
-      if (st.stop) [[unlikely]] {
-        unwindTo(ex, base, false);
-        break;
+      Status s = step->run(ex);
+      if (s == Status::Continue) [[likely]] {
+        if (st.stop) [[unlikely]] {
+          unwindTo(ex, base, false);
+          goto done;
+        }
+        // It entered a block or a route, or went on in another block (doFinally's entry).
+        if (st.depth != depth || f.block != block) [[unlikely]] goto next_frame;
+        continue;
       }
-      continue;
+      // Suspended: the wait counts as the step's time (its end is read when it resumes).
+      if (s == Status::Suspend) return Status::Suspend;
+      s = stepFailed(ex, step, base);
+      if (s != Status::Continue) {
+        result = s;
+        goto done;
+      }
+      goto next_frame;  // handled or redelivered: the frames may have moved
     }
-    // Suspended: the wait counts as the step's time (its end is read when it resumes).
-    if (s == Status::Suspend) return Status::Suspend;
-    s = stepFailed(ex, step, base);
-    if (s != Status::Continue) {
-      result = s;
-      break;
+    if (f.routeEntry && stamp_routes && f.block->route->statistics) {
+      f.block->route->statistics->stamp(stripe, false, ex.createdMillis());
+      popFrame(ex, false, true);
+    } else {
+      popFrame(ex, false);
     }
+  next_frame:;
   }
+done:
   if (st.timedStep) [[unlikely]] {
     if (result != Status::Suspend) closeTimedStep(st, statisticsNanos(), threadStripe());
   }
