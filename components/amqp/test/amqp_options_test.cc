@@ -10,9 +10,12 @@ namespace {
 
 using ::testing::HasSubstr;
 
-std::string endpointError(std::string_view uri) {
+// The error creating `uri` (empty if none), with the context property `key`=`value` set.
+std::string endpointError(std::string_view uri, const std::string& key = {},
+                          const std::string& value = {}) {
   Context context;
   registerBuiltinComponents(context);
+  if (!key.empty()) context.properties().set(key, value);
   auto e = context.endpoint(uri);
   return e ? std::string() : e.error().toString();
 }
@@ -49,21 +52,13 @@ TEST(AmqpOptionsTest, AMissingDestinationIsAnError) {
 }
 
 TEST(AmqpOptionsTest, ABadRemoteUriIsAnErrorNamingTheProperty) {
-  Context context;
-  registerBuiltinComponents(context);
-  context.properties().set("camel.component.amqp.remoteURI", "tcp://x:1");
-  auto e = context.endpoint("amqp:queue:a");
-  ASSERT_FALSE(e);
-  EXPECT_THAT(e.error().toString(), HasSubstr("must start with amqp://"));
+  EXPECT_THAT(endpointError("amqp:queue:a", "camel.component.amqp.remoteURI", "tcp://x:1"),
+              HasSubstr("must start with amqp://"));
 }
 
 TEST(AmqpOptionsTest, ADurableQueuesValueOtherThanTrueOrFalseIsAnErrorNamingTheProperty) {
-  Context context;
-  registerBuiltinComponents(context);
-  context.properties().set("camel.component.amqp.durableQueues", "yes");
-  auto e = context.endpoint("amqp:queue:a");
-  ASSERT_FALSE(e);
-  EXPECT_THAT(e.error().toString(), HasSubstr("camel.component.amqp.durableQueues=yes"));
+  EXPECT_THAT(endpointError("amqp:queue:a", "camel.component.amqp.durableQueues", "yes"),
+              HasSubstr("camel.component.amqp.durableQueues=yes must be true or false"));
 }
 
 }  // namespace
