@@ -207,7 +207,14 @@ void ConsumerLink::detach() noexcept {
 void ConsumerLink::close() noexcept {
   if (attached_) {
     dropBacklog(true);
-    receiver_.close();
+    // A durable subscription outlives its route, as a JMS durable subscriber outlives its
+    // consumer: the link is detached, not closed, so that the broker keeps it (a closed
+    // link's terminus is gone, and with it what was published meanwhile).
+    if (group_.spec.durableSubscriptionName.empty()) {
+      receiver_.close();
+    } else {
+      receiver_.detach();
+    }
     attached_ = false;
     closing_ = true;  // until the broker's detach comes back
   } else {
