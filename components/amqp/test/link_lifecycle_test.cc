@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// What a consuming route's link says to the broker when it opens and when the route stops,
+// What a consuming route's link says to the broker when it opens (its name, durability and
+// selector) and when the route stops,
 // seen by a Qpid Proton peer listening on loopback (no broker here keeps durable
 // subscriptions over AMQP 1.0: RabbitMQ 3.x makes a new queue per attach).
 #include <condition_variable>
@@ -15,6 +16,8 @@
 #include <proton/messaging_handler.hpp>
 #include <proton/sender.hpp>
 #include <proton/source.hpp>
+#include <proton/symbol.hpp>
+#include <proton/value.hpp>
 #include <proton/terminus.hpp>
 
 #include <dromedary/amqp/amqp_component.h>
@@ -34,6 +37,7 @@ class Peer : public proton::messaging_handler, public proton::listen_handler {
     enum proton::terminus::durability_mode durability = proton::terminus::NONDURABLE;
     enum proton::terminus::expiry_policy expiry = proton::terminus::LINK_CLOSE;
     std::string ended;  // "detach" (the terminus kept) or "close"
+    std::string selector;  // the source's jms-selector filter, as Proton prints it
   };
 
   Peer() : container_(*this), thread_([this] { container_.run(); }) {
@@ -60,7 +64,10 @@ class Peer : public proton::messaging_handler, public proton::listen_handler {
   void on_sender_open(proton::sender& s) override {
     {
       std::lock_guard lock(mutex_);
-      links_.push_back({s.name(), s.source().durability_mode(), s.source().expiry_policy(), {}});
+      proton::source::filter_map filters = s.source().filters();
+      proton::symbol key("jms-selector");
+      links_.push_back({s.name(), s.source().durability_mode(), s.source().expiry_policy(), {},
+                        filters.exists(key) ? proton::to_string(filters.get(key)) : ""});
     }
     changed_.notify_all();
     s.open();
@@ -111,6 +118,13 @@ TEST(AmqpLinkLifecycleTest, ADurableSubscriptionIsDetachedWhenItsRouteStopsSoThe
   EXPECT_EQ(link.durability, proton::source::UNSETTLED_STATE);
   EXPECT_EQ(link.expiry, proton::source::NEVER);
   EXPECT_EQ(link.ended, "detach");
+}
+
+TEST(AmqpLinkLifecycleTest, ASelectorIsSentAsTheSourcesJmsSelectorFilter) {
+  Peer peer;
+  Peer::Link link = linkOfAStoppedRoute(peer, "amqp:queue:orders?selector=priority > 3");
+  EXPECT_THAT(link.selector, ::testing::HasSubstr("apache.org:selector-filter:string"));
+  EXPECT_THAT(link.selector, ::testing::HasSubstr("priority > 3"));
 }
 
 TEST(AmqpLinkLifecycleTest, AnOrdinaryConsumerClosesItsLinkWhenItsRouteStops) {
