@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // What a consuming route's link says to the broker when it opens (its name, durability and
-// selector) and when the route stops, seen by a Qpid Proton peer listening on loopback: no
-// broker here keeps durable subscriptions or applies selectors over AMQP 1.0 (RabbitMQ 3.x
-// makes a new queue per attach and ignores filters; Proton's example broker has no topics).
+// selector) and when the route stops, seen by a Qpid Proton peer listening on loopback: the
+// brokers here do not keep durable subscriptions (RabbitMQ 3.x makes a new queue per attach;
+// Proton's example broker has no topics) nor are they known to apply JMS selectors.
 #include <condition_variable>
 #include <future>
 #include <mutex>
