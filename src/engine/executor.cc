@@ -54,26 +54,23 @@ void closeTimedStep(ExecState& st, int64_t now, uint32_t stripe) noexcept {
 // frame (every split item, every filter) costs a few instructions and no call frame.
 [[gnu::noinline]] void exitRoute(Exchange& ex, const Frame& f, bool failed, bool stamped) noexcept {
   ExecState& st = ex.execForEngine();
-  {
-    const Route& route = *f.block->route;
-    route.counters.finished(failed);
-    if (!stamped && route.statistics && levelOf(ex) != StatisticsLevel::Off) {
-      route.statistics->stamp(threadStripe(), failed, ex.createdMillis());
-    }
-    if (st.timed) [[unlikely]] {
-      int64_t now = statisticsNanos();
-      uint32_t stripe = threadStripe();
-      closeTimedStep(st, now, stripe);
-      if (route.statistics) {
-        route.statistics->record(stripe,
-                                 static_cast<uint64_t>(std::max<int64_t>(
-                                     0, now - st.routeStart[st.depth])),
-                                 epochMillis());
-        if (failed) addTo(route.statistics->route(stripe).failed, 1, stripe);
-      }
-    }
-    if (st.depth == 0 && st.hookCount > 0) runCompletionHooks(ex);
+  const Route& route = *f.block->route;
+  route.counters.finished(failed);
+  if (!stamped && route.statistics && levelOf(ex) != StatisticsLevel::Off) {
+    route.statistics->stamp(threadStripe(), failed, ex.createdMillis());
   }
+  if (st.timed) [[unlikely]] {
+    int64_t now = statisticsNanos();
+    uint32_t stripe = threadStripe();
+    closeTimedStep(st, now, stripe);
+    if (route.statistics) {
+      route.statistics->record(
+          stripe, static_cast<uint64_t>(std::max<int64_t>(0, now - st.routeStart[st.depth])),
+          epochMillis());
+      if (failed) addTo(route.statistics->route(stripe).failed, 1, stripe);
+    }
+  }
+  if (st.depth == 0 && st.hookCount > 0) runCompletionHooks(ex);
 }
 
 // `stamped`: the caller already recorded the route's first/last exchange stamps.

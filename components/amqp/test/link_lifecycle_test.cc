@@ -3,12 +3,13 @@
 // selector) and when the route stops, seen by a Qpid Proton peer listening on loopback: the
 // brokers here do not keep durable subscriptions (RabbitMQ 3.x makes a new queue per attach;
 // Proton's example broker has no topics) nor are they known to apply JMS selectors.
+#include <dromedary/amqp/amqp_component.h>
+#include <dromedary/dromedary.h>
+#include <gmock/gmock.h>
+
 #include <condition_variable>
 #include <future>
 #include <mutex>
-#include <thread>
-
-#include <gmock/gmock.h>
 #include <proton/connection.hpp>
 #include <proton/container.hpp>
 #include <proton/listen_handler.hpp>
@@ -17,11 +18,9 @@
 #include <proton/sender.hpp>
 #include <proton/source.hpp>
 #include <proton/symbol.hpp>
-#include <proton/value.hpp>
 #include <proton/terminus.hpp>
-
-#include <dromedary/amqp/amqp_component.h>
-#include <dromedary/dromedary.h>
+#include <proton/value.hpp>
+#include <thread>
 
 namespace dromedary {
 namespace {
@@ -36,7 +35,7 @@ class Peer : public proton::messaging_handler, public proton::listen_handler {
     std::string name;
     enum proton::terminus::durability_mode durability = proton::terminus::NONDURABLE;
     enum proton::terminus::expiry_policy expiry = proton::terminus::LINK_CLOSE;
-    std::string ended;  // "detach" (the terminus kept) or "close"
+    std::string ended;     // "detach" (the terminus kept) or "close"
     std::string selector;  // the source's jms-selector filter, as Proton prints it
   };
 
@@ -66,7 +65,10 @@ class Peer : public proton::messaging_handler, public proton::listen_handler {
       std::lock_guard lock(mutex_);
       proton::source::filter_map filters = s.source().filters();
       proton::symbol key("jms-selector");
-      links_.push_back({s.name(), s.source().durability_mode(), s.source().expiry_policy(), {},
+      links_.push_back({s.name(),
+                        s.source().durability_mode(),
+                        s.source().expiry_policy(),
+                        {},
                         filters.exists(key) ? proton::to_string(filters.get(key)) : ""});
     }
     changed_.notify_all();
@@ -101,9 +103,8 @@ Peer::Link linkOfAStoppedRoute(Peer& peer, const std::string& uri) {
   AmqpConfig config;
   config.remoteUri = "amqp://127.0.0.1:" + std::to_string(peer.port());
   registerAmqpComponent(context, "amqp", config);
-  EXPECT_TRUE(context.addRoutes([&](RouteBuilder& b) {
-    b.from(uri).routeId("sub").process([](Exchange&) {});
-  }));
+  EXPECT_TRUE(context.addRoutes(
+      [&](RouteBuilder& b) { b.from(uri).routeId("sub").process([](Exchange&) {}); }));
   EXPECT_TRUE(context.start());
   EXPECT_TRUE(context.stopRoute("sub"));
   Peer::Link link = peer.firstLinkOnceEnded(10s);
