@@ -175,8 +175,14 @@ class Connection final : public proton::messaging_handler {
     proton::sender sender;
     bool attached = false;  // open on the current connection
     bool ready = false;     // the broker attached it
+    uint32_t unsettled = 0;  // handed to Proton, no outcome from the broker yet
     std::deque<Outgoing> queue;
   };
+  /// At most this many messages per sender wait for the broker's outcome; the next ones wait
+  /// in the sender's queue (their producers with them). The broker's credit is no bound on
+  /// memory: RabbitMQ grants 65,536, and fire-and-forget sends (deliveryPersistent=false)
+  /// would otherwise buffer whole batches in this process.
+  static constexpr uint32_t kMaxUnsettled = 256;
   struct ReplyReceiver {
     proton::receiver receiver;
     std::string address;  // the dynamic node's address once attached
@@ -218,6 +224,10 @@ class Connection final : public proton::messaging_handler {
   void flushAll() noexcept;
   void onReply(proton::delivery& delivery, proton::message& message) noexcept;
   void onTracker(proton::tracker& tracker, bool accepted, std::string_view outcome) noexcept;
+  /// The request or at-least-once send the tracker belongs to, if any, completes or fails.
+  void settleSlot(proton::tracker& tracker, bool accepted, std::string_view outcome) noexcept;
+  /// The broker gave a delivery its outcome: one place more in its sender's window.
+  void outcomeArrived(const proton::tracker& tracker) noexcept;
   void failInFlight(const std::string& reason) noexcept;
   // The timing wheel (requests.cc).
   void armTimer(uint32_t slot, std::chrono::milliseconds timeout) noexcept;
@@ -248,6 +258,7 @@ class Connection final : public proton::messaging_handler {
   void on_tracker_accept(proton::tracker& t) override;
   void on_tracker_reject(proton::tracker& t) override;
   void on_tracker_release(proton::tracker& t) override;
+  void on_tracker_settle(proton::tracker& t) override;
 
   Client& client_;
   Context& context_;

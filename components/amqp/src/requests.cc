@@ -169,6 +169,7 @@ void Connection::openSender(const std::string& address, SenderLink& link) {
   link.sender = connection_.open_session().open_sender(address, options);
   link.attached = true;
   link.ready = false;
+  link.unsettled = 0;
 }
 
 Connection::ReplyReceiver& Connection::replyReceiverFor(const ProducerSpec& spec) {
@@ -211,10 +212,11 @@ void Connection::flushAll() noexcept {
 
 void Connection::flush(const std::string& address, SenderLink& link) noexcept {
   if (!open_ || !link.ready) return;
-  while (!link.queue.empty() && link.sender.credit() > 0) {
+  while (!link.queue.empty() && link.sender.credit() > 0 && link.unsettled < kMaxUnsettled) {
     Outgoing& o = link.queue.front();
     if (o.prebuilt) {
       link.sender.send(*o.prebuilt);
+      ++link.unsettled;
       link.queue.pop_front();
       continue;
     }
@@ -255,6 +257,7 @@ void Connection::flush(const std::string& address, SenderLink& link) noexcept {
       uint64_t seq = sequenceOf(i, s.gen);
       link.sender.send(scratch_, proton::binary(reinterpret_cast<const char*>(&seq),
                                                 reinterpret_cast<const char*>(&seq) + sizeof seq));
+      ++link.unsettled;
       if (s.request) {
         s.state = SlotState::AwaitReply;
       } else if (scratch_.durable()) {
@@ -383,7 +386,27 @@ void Connection::on_tracker_accept(proton::tracker& t) { onTracker(t, true, "acc
 void Connection::on_tracker_reject(proton::tracker& t) { onTracker(t, false, "rejected"); }
 void Connection::on_tracker_release(proton::tracker& t) { onTracker(t, false, "released"); }
 
+void Connection::on_tracker_settle(proton::tracker& t) {
+  // Settled with no outcome (accepted, rejected, released come first, and counted there).
+  if (t.state() == proton::transfer::NONE) outcomeArrived(t);
+}
+
+void Connection::outcomeArrived(const proton::tracker& t) noexcept {
+  // Senders are few (one per address): a scan, not a lookup by name.
+  for (auto& [address, link] : senders_) {
+    if (link.sender != t.sender()) continue;
+    if (link.unsettled > 0) --link.unsettled;
+    flush(address, link);
+    return;
+  }
+}
+
 void Connection::onTracker(proton::tracker& t, bool accepted, std::string_view outcome) noexcept {
+  settleSlot(t, accepted, outcome);
+  outcomeArrived(t);
+}
+
+void Connection::settleSlot(proton::tracker& t, bool accepted, std::string_view outcome) noexcept {
   uint32_t i = slotOfTag(t.tag());
   if (i == kNone) return;
   Slot& s = slots_[i];
@@ -471,12 +494,18 @@ void Connection::expire(uint32_t i) noexcept {
   const ProducerSpec& spec = *s.spec;
   auto ms = spec.requestTimeout.count();
   switch (s.state) {
-    case SlotState::Queued:
+    case SlotState::Queued: {
+      auto link = senders_.find(spec.address);
+      std::string why =
+          !open_ ? "not connected to the broker at " + config_.remoteUri
+          : link != senders_.end() && link->second.unsettled >= kMaxUnsettled
+              ? fmt::format("the {} messages sent before it still wait for the broker's outcome",
+                            kMaxUnsettled)
+              : std::string("the broker gave no credit");
       failSlot(i, ErrorCode::Timeout, "Not sent within requestTimeout",
-               fmt::format("could not send to {} within {} ms: {}", spec.uri, ms,
-                           open_ ? "the broker gave no credit"
-                                 : "not connected to the broker at " + config_.remoteUri));
+               fmt::format("could not send to {} within {} ms: {}", spec.uri, ms, why));
       break;
+    }
     case SlotState::AwaitReply:
       failSlot(i, ErrorCode::Timeout, "No reply within requestTimeout",
                fmt::format("the reply with correlation id '{}' was not received within {} ms "

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// What a consuming route's link says to the broker when it opens (its name, durability and
-// selector) and when the route stops, seen by a Qpid Proton peer listening on loopback: the
+// What the component's links say to the broker, seen by a Qpid Proton peer listening on
+// loopback: a consuming route's link when it opens (its name, durability and selector) and
+// when the route stops; a sender facing a broker that gives credit but no outcomes. The
 // brokers here do not keep durable subscriptions (RabbitMQ 3.x makes a new queue per attach;
-// Proton's example broker has no topics) nor are they known to apply JMS selectors.
+// Proton's example broker has no topics), nor are they known to apply JMS selectors, nor can
+// they be told to withhold outcomes.
 #include <dromedary/amqp/amqp_component.h>
 #include <dromedary/dromedary.h>
 #include <gmock/gmock.h>
@@ -16,6 +18,8 @@
 #include <proton/listen_handler.hpp>
 #include <proton/listener.hpp>
 #include <proton/messaging_handler.hpp>
+#include <proton/receiver.hpp>
+#include <proton/receiver_options.hpp>
 #include <proton/sender.hpp>
 #include <proton/source.hpp>
 #include <proton/symbol.hpp>
@@ -29,7 +33,8 @@ namespace {
 using namespace std::chrono_literals;
 
 // Accepts every link a client opens towards it and records how the client's receiving links
-// attach and end.
+// attach and end. Messages the client sends are counted and never settled: the client's
+// senders get 10,000 credit and no outcome.
 class Peer : public proton::messaging_handler, public proton::listen_handler {
  public:
   struct Link {
@@ -50,6 +55,13 @@ class Peer : public proton::messaging_handler, public proton::listen_handler {
   }
 
   int port() const { return port_; }
+
+  // How many messages the client's senders have sent, once `count` have (or after `wait`).
+  int receivedOnce(int count, std::chrono::milliseconds wait) {
+    std::unique_lock lock(mutex_);
+    changed_.wait_for(lock, wait, [&] { return received_ >= count; });
+    return received_;
+  }
 
   // The first link the client opened, once it has ended (or what is known after `wait`).
   Link firstLinkOnceEnded(std::chrono::milliseconds wait) {
@@ -78,6 +90,18 @@ class Peer : public proton::messaging_handler, public proton::listen_handler {
     changed_.notify_all();
     s.open();
   }
+  void on_receiver_open(proton::receiver& r) override {
+    r.open(proton::receiver_options().auto_accept(false).credit_window(0));
+    r.add_credit(10000);
+  }
+  void on_message(proton::delivery&, proton::message&) override {
+    {
+      std::lock_guard lock(mutex_);
+      ++received_;
+    }
+    changed_.notify_all();
+  }
+
   void on_sender_detach(proton::sender& s) override { ended(s, "detach"); }
   void on_sender_close(proton::sender& s) override { ended(s, "close"); }
 
@@ -97,16 +121,22 @@ class Peer : public proton::messaging_handler, public proton::listen_handler {
   std::mutex mutex_;
   std::condition_variable changed_;
   std::vector<Link> links_;
+  int received_ = 0;
   std::thread thread_;
 };
 
-// Starts a context whose route "sub" consumes `uri` from the peer, then stops the route.
-Peer::Link linkOfAStoppedRoute(Peer& peer, const std::string& uri) {
-  Context context;
+// The built-in components and an amqp component talking to `peer`.
+void useThePeer(Context& context, const Peer& peer) {
   registerBuiltinComponents(context);
   AmqpConfig config;
   config.remoteUri = "amqp://127.0.0.1:" + std::to_string(peer.port());
   registerAmqpComponent(context, "amqp", config);
+}
+
+// Starts a context whose route "sub" consumes `uri` from the peer, then stops the route.
+Peer::Link linkOfAStoppedRoute(Peer& peer, const std::string& uri) {
+  Context context;
+  useThePeer(context, peer);
   EXPECT_TRUE(context.addRoutes(
       [&](RouteBuilder& b) { b.from(uri).routeId("sub").process([](Exchange&) {}); }));
   EXPECT_TRUE(context.start());
@@ -137,6 +167,25 @@ TEST(AmqpLinkLifecycleTest, AnOrdinaryConsumerClosesItsLinkWhenItsRouteStops) {
   Peer::Link link = linkOfAStoppedRoute(peer, "amqp:queue:orders");
   EXPECT_EQ(link.durability, proton::source::CONFIGURATION);  // durableQueues
   EXPECT_EQ(link.ended, "close");
+}
+
+TEST(AmqpLinkLifecycleTest, AtMost256SentMessagesWaitForTheBrokersOutcomeTheNextWaitHere) {
+  // Fire-and-forget sends complete once handed to Proton; without a window of our own, the
+  // broker's credit (10,000 here, 65,536 from RabbitMQ) let whole batches pile up in memory.
+  Peer peer;
+  Context context;
+  useThePeer(context, peer);
+  ASSERT_TRUE(context.start());
+  ProducerTemplate producer(context);
+  const std::string uri = "amqp:queue:window?deliveryPersistent=false&requestTimeout=500";
+  for (int i = 0; i < 256; ++i) ASSERT_TRUE(producer.sendBody(uri, Value(i))) << i;
+  auto held = producer.sendBody(uri, Value(256));
+  ASSERT_FALSE(held);
+  EXPECT_THAT(held.error().toString(),
+              ::testing::HasSubstr("the 256 messages sent before it still wait for the "
+                                   "broker's outcome"));
+  EXPECT_EQ(peer.receivedOnce(257, 1s), 256);
+  context.stop();
 }
 
 }  // namespace
