@@ -8,6 +8,7 @@
 #include <dromedary/amqp/amqp_component.h>
 #include <dromedary/engine/context.h>
 #include <dromedary/spi/component.h>
+#include <dromedary/spi/option_table.h>
 
 #include "client.h"
 #include "connection.h"
@@ -252,24 +253,25 @@ class AmqpComponent final : public Component {
       take("password", config.password);
       take("queuePrefix", config.queuePrefix);
       take("topicPrefix", config.topicPrefix);
+      // Typed values read as endpoint options are (any case; Camel's durations).
       if (auto v = props.get(base + "durableQueues")) {
-        if (*v != "true" && *v != "false") {
+        if (!equalsIgnoreCase(*v, "true") && !equalsIgnoreCase(*v, "false")) {
           return makeError(ErrorCode::InvalidOption,
                            fmt::format("{}durableQueues={} must be true or false", base, *v));
         }
-        config.durableQueues = *v == "true";
+        config.durableQueues = equalsIgnoreCase(*v, "true");
       }
       for (auto [key, into] : {std::pair{"reconnectDelay", &config.reconnectDelay},
                                std::pair{"maxReconnectDelay", &config.maxReconnectDelay}}) {
         if (auto v = props.get(base + key)) {
-          char* end = nullptr;
-          long long ms = std::strtoll(v->c_str(), &end, 10);
-          if (v->empty() || *end != '\0' || ms < 1) {
+          auto d = parseDuration(*v);
+          if (!d || d->count() < 1) {
             return makeError(ErrorCode::InvalidOption,
-                             fmt::format("{}{}={} is not a number of milliseconds (>= 1)", base,
-                                         key, *v));
+                             fmt::format("{}{}={} is not a duration of at least 1 ms (such as "
+                                         "500, 500ms or 5s)",
+                                         base, key, *v));
           }
-          *into = std::chrono::milliseconds(ms);
+          *into = *d;
         }
       }
     }

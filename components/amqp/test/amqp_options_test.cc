@@ -56,6 +56,19 @@ TEST(AmqpOptionsTest, ABadRemoteUriIsAnErrorNamingTheProperty) {
               HasSubstr("must start with amqp://"));
 }
 
+TEST(AmqpOptionsTest, ReconnectDelaysAreDurationsAndABadOneIsAnErrorNamingTheProperty) {
+  EXPECT_EQ(endpointError("amqp:queue:a", "camel.component.amqp.maxReconnectDelay", "30s"), "");
+  EXPECT_EQ(endpointError("amqp:queue:a", "camel.component.amqp.reconnectDelay", "250"), "");
+  EXPECT_THAT(endpointError("amqp:queue:a", "camel.component.amqp.reconnectDelay", "soon"),
+              HasSubstr("camel.component.amqp.reconnectDelay=soon is not a duration"));
+  EXPECT_THAT(endpointError("amqp:queue:a", "camel.component.amqp.reconnectDelay", "0"),
+              HasSubstr("at least 1 ms"));
+}
+
+TEST(AmqpOptionsTest, DurableQueuesTakesTrueOrFalseInAnyCase) {
+  EXPECT_EQ(endpointError("amqp:queue:a", "camel.component.amqp.durableQueues", "FALSE"), "");
+}
+
 TEST(AmqpOptionsTest, ADurableQueuesValueOtherThanTrueOrFalseIsAnErrorNamingTheProperty) {
   EXPECT_THAT(endpointError("amqp:queue:a", "camel.component.amqp.durableQueues", "yes"),
               HasSubstr("camel.component.amqp.durableQueues=yes must be true or false"));
