@@ -110,10 +110,12 @@ void setUp(dromedary::Context& context, const Args& a) {
   dromedary::registerAmqpComponent(context, "broker", config);
 }
 
-// The reference's two sides: direct:request asks over the broker (an exclusive reply queue),
-// and a consumer route echoes each request with a header set.
-void addEchoRoutes(dromedary::Context& context, const std::string& reply) {
+// Starts `context` with the reference's two sides: direct:request asks over the broker (an
+// exclusive reply queue `reply`), and a consumer route echoes each request with a header set.
+void startEcho(dromedary::Context& context, const Args& a, const std::string& reply) {
   using namespace dromedary;
+  setLogLevel(LoggingLevel::Warn);
+  setUp(context, a);
   context.addRoutes([&](RouteBuilder& b) {
     b.from("direct:request").to("broker:queue:bench.in?exchangePattern=InOut&replyTo=" + reply +
                                  "&replyToType=Exclusive");
@@ -121,15 +123,13 @@ void addEchoRoutes(dromedary::Context& context, const std::string& reply) {
       ex.message().setHeader("echoed", Value(true));  // the transform of the reference
     });
   }).value();
+  context.start().value();
 }
 
 Series dromedaryRequestReply(const Args& a, int in_flight, const std::string& label) {
   using namespace dromedary;
-  setLogLevel(LoggingLevel::Warn);
   Context context("bench");
-  setUp(context, a);
-  addEchoRoutes(context, fmt::format("bench.reply.{}", in_flight));
-  context.start().value();
+  startEcho(context, a, fmt::format("bench.reply.{}", in_flight));
   ProducerTemplate producer(context);
   std::string body(1024, 'x');
   Series s{label, {}, 0, 0};
@@ -162,11 +162,8 @@ Series dromedaryRequestReply(const Args& a, int in_flight, const std::string& la
 // (processAsync) and its completion frees a place for the next, as the bare client's window.
 Series dromedaryAsyncRequestReply(const Args& a, int in_flight, const std::string& label) {
   using namespace dromedary;
-  setLogLevel(LoggingLevel::Warn);
   Context context("bench");
-  setUp(context, a);
-  addEchoRoutes(context, fmt::format("bench.reply.async.{}", in_flight));
-  context.start().value();
+  startEcho(context, a, fmt::format("bench.reply.async.{}", in_flight));
   Producer& entry = *context.producer("direct:request").value();
   struct Window {
     std::mutex mutex;
