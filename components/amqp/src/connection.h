@@ -36,6 +36,7 @@
 #include <vector>
 
 #include <concurrentqueue/concurrentqueue.h>
+#include <proton/terminus.hpp>
 #include <proton/connection.hpp>
 #include <proton/delivery.hpp>
 #include <proton/error_condition.hpp>
@@ -263,6 +264,11 @@ class Connection final : public proton::messaging_handler {
   Client& client_;
   Context& context_;
   const AmqpConfig config_;
+  /// How a queue's node is attached (senders, consumers, named reply queues alike):
+  /// RabbitMQ declares the queue on attach, durable or not as asked (durableQueues).
+  enum proton::terminus::durability_mode queueDurability() const noexcept {
+    return config_.durableQueues ? proton::terminus::CONFIGURATION : proton::terminus::NONDURABLE;
+  }
   const std::string id_;
   Logger log_;
 

@@ -40,9 +40,8 @@ void ConsumerLink::open(proton::connection& c) {
     source.durability_mode(proton::source::UNSETTLED_STATE).expiry_policy(proton::source::NEVER);
     options.name(index_ == 0 ? spec.durableSubscriptionName
                              : fmt::format("{}-{}", spec.durableSubscriptionName, index_));
-  } else if (!spec.topic && connection_.config_.durableQueues) {
-    // RabbitMQ declares the queue on attach: durable, as the producers' links ask for it.
-    source.durability_mode(proton::source::CONFIGURATION);
+  } else if (!spec.topic) {
+    source.durability_mode(connection_.queueDurability());
   }
   options.source(source);
   // A session per link: a broker refusing the link by ending its session (RabbitMQ does, for

@@ -162,10 +162,9 @@ Connection::SenderLink& Connection::senderFor(const std::string& address) {
 void Connection::openSender(const std::string& address, SenderLink& link) {
   // A session per sender (senders are few: one per address): a broker refusing the link by
   // ending its session then fails this sender only.
-  // Durable as configured: RabbitMQ declares the queue on attach, durable or not as asked.
   proton::sender_options options;
-  options.handler(*this).target(proton::target_options().address(address).durability_mode(
-      config_.durableQueues ? proton::target::CONFIGURATION : proton::target::NONDURABLE));
+  options.handler(*this).target(
+      proton::target_options().address(address).durability_mode(queueDurability()));
   link.sender = connection_.open_session().open_sender(address, options);
   link.attached = true;
   link.ready = false;
@@ -196,9 +195,8 @@ void Connection::openReplyReceiver(const std::string& key, ReplyReceiver& rr) {
     proton::session session = connection_.open_session();
     rr.receiver = session.open_receiver("", options);
   } else {
-    // A named reply queue is a queue like any other: declared as the consumer side does.
-    options.source(proton::source_options().address(key).durability_mode(
-        config_.durableQueues ? proton::source::CONFIGURATION : proton::source::NONDURABLE));
+    // A named reply queue is a queue like any other.
+    options.source(proton::source_options().address(key).durability_mode(queueDurability()));
     rr.receiver = connection_.open_receiver(key, options);
     rr.address = key;
   }
