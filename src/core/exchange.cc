@@ -91,6 +91,17 @@ std::string ExchangeError::message() const {
   return out;
 }
 
+std::string ExchangeError::causeMessage() const {
+  if (!exception) return message();
+  try {
+    std::rethrow_exception(exception);
+  } catch (const std::exception& e) {
+    return e.what();
+  } catch (...) {
+    return message();
+  }
+}
+
 Exchange::Exchange(Context* context) noexcept
     : context_(context), created_ms_(coarseNowMillis()) {}
 

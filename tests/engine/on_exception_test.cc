@@ -47,7 +47,7 @@ TEST_F(OnExceptionTest, HandledEndsTheExchangeWithTheClauseReply) {
   });
   auto reply = h.producer.requestBody("direct:in", "order");
   ASSERT_TRUE(reply) << reply.error().toString();
-  EXPECT_EQ(*reply, Value("Sorry: Exception thrown by processor: out of stock"));
+  EXPECT_EQ(*reply, Value("Sorry: out of stock"));
   EXPECT_EQ(h.mock("mock:after").receivedCount(), 0u);
   EXPECT_EQ(h.context.failureCounts("r").handled, 1u);
 }

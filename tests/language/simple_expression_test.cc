@@ -149,10 +149,10 @@ TEST_F(SimpleExpressionTest, ExceptionIsNullWithoutAFailure) {
   EXPECT_TRUE(eval("${exception.message}").isNull());
 }
 
-TEST_F(SimpleExpressionTest, ExceptionMessageDescribesTheFailure) {
+TEST_F(SimpleExpressionTest, ExceptionMessageIsWhatTheExceptionSaysAndExceptionTheWholeFailure) {
   exchange->setException(std::make_exception_ptr(std::runtime_error("boom")));
-  EXPECT_EQ(eval("Failed: ${exception.message}"),
-            Value("Failed: Exception thrown by processor: boom"));
+  EXPECT_EQ(eval("Failed: ${exception.message}"), Value("Failed: boom"));
+  EXPECT_EQ(eval("Failed: ${exception}"), Value("Failed: Exception thrown by processor: boom"));
 }
 
 TEST_F(SimpleExpressionTest, ExceptionCaughtPropertyIsTheException) {

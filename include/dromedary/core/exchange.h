@@ -59,6 +59,9 @@ struct ExchangeError {
   bool failed() const noexcept { return code != ErrorCode::Ok; }
   /// "reason: subject" plus the exception's what() or the detail.
   std::string message() const;
+  /// What the failure itself says, as Java's getMessage(): a thrown exception's what(), else
+  /// message().
+  std::string causeMessage() const;
 };
 
 namespace detail {

@@ -121,12 +121,16 @@ class ExchangeTextNode final : public Expression {
 
 // The failure on the exchange: the error slot, else the failure an error handler or doCatch
 // is handling (Exchange::caughtError), else the CamelExceptionCaught property; null if none.
+// ${exception}: the failure's whole description; ${exception.message}: what the failure
+// itself says (a thrown exception's what(), as Camel's getMessage()).
 class ExceptionNode final : public Expression {
  public:
+  explicit ExceptionNode(bool cause_only) : cause_only_(cause_only) {}
+
   const Value* evaluate(Exchange& ex, Value& scratch) const noexcept override {
     if (ex.failed()) {
       try {
-        scratch.setString(ex.error().message());
+        scratch.setString(cause_only_ ? ex.error().causeMessage() : ex.error().message());
       } catch (...) {
         return &nullValue();
       }
@@ -134,7 +138,7 @@ class ExceptionNode final : public Expression {
     }
     if (const ExchangeError* handled = ex.caughtError()) {
       try {
-        scratch.setString(handled->message());
+        scratch.setString(cause_only_ ? handled->causeMessage() : handled->message());
       } catch (...) {
         return &nullValue();
       }
@@ -143,6 +147,9 @@ class ExceptionNode final : public Expression {
     const Value* caught = ex.getProperty("CamelExceptionCaught");
     return caught ? caught : &nullValue();
   }
+
+ private:
+  bool cause_only_;
 };
 
 // bodyAs / mandatoryBodyAs / headerAs / convertTo: a conversion through the type converter.
@@ -777,10 +784,12 @@ ExprPtr parseFunction(Parser& parser, std::string_view fn) {
   if (fn == "camelId" || fn == "camelContext.name") {
     return literal(Value(parser.context().name()));
   }
-  if (fn == "exception" || fn == "exception.message" || fn == "exception.getMessage()" ||
-      fn == "exception.stacktrace") {
-    // There are no stack traces in native code: the stacktrace is the message.
-    return std::make_unique<ExceptionNode>();
+  if (fn == "exception" || fn == "exception.stacktrace") {
+    // There are no stack traces in native code: the stacktrace is the whole description.
+    return std::make_unique<ExceptionNode>(false);
+  }
+  if (fn == "exception.message" || fn == "exception.getMessage()") {
+    return std::make_unique<ExceptionNode>(true);
   }
   if (fn.starts_with("exception.") || fn.starts_with("exception?.")) {
     parser.fail(fn.substr(9), fmt::format("unsupported '{}' on an exception", fn.substr(9)),
