@@ -9,6 +9,9 @@
 #include <boost/beast/http.hpp>
 
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 namespace dromedary::testing {
 
@@ -16,11 +19,22 @@ struct HttpReply {
   int status = 0;
   std::string contentType;
   std::string body;
+  std::vector<std::pair<std::string, std::string>> headers;  ///< as received, in order
+
+  /// The first header named `name` (case-insensitive), or "".
+  std::string header(std::string_view name) const {
+    for (const auto& [n, v] : headers) {
+      if (boost::beast::iequals(n, boost::beast::string_view(name.data(), name.size()))) return v;
+    }
+    return {};
+  }
 };
 
+using HttpHeaders = std::vector<std::pair<std::string, std::string>>;
+
+/// One request on its own connection; `extra` headers are sent as given.
 inline HttpReply httpRequest(uint16_t port, const std::string& method, const std::string& target,
-                             const std::string& authorization = {},
-                             const std::string& body = {}) {
+                             const HttpHeaders& extra, const std::string& body = {}) {
   namespace beast = boost::beast;
   namespace http = beast::http;
   boost::asio::io_context io;
@@ -29,20 +43,33 @@ inline HttpReply httpRequest(uint16_t port, const std::string& method, const std
   stream.connect(resolver.resolve("127.0.0.1", std::to_string(port)));
   http::request<http::string_body> req(http::string_to_verb(method), target, 11);
   req.set(http::field::host, "127.0.0.1");
-  if (!authorization.empty()) req.set(http::field::authorization, authorization);
+  for (const auto& [name, value] : extra) req.insert(name, value);
   req.body() = body;
   req.prepare_payload();
   http::write(stream, req);
   beast::flat_buffer buffer;
-  http::response<http::string_body> res;
+  http::response_parser<http::string_body> parser;
+  parser.skip(req.method() == http::verb::head);  // a HEAD response has headers only
   beast::error_code ec;
-  http::read(stream, buffer, res, ec);
+  http::read(stream, buffer, parser, ec);
+  const auto& res = parser.get();
   HttpReply reply;
   if (ec) return reply;
   reply.status = static_cast<int>(res.result_int());
   reply.contentType = std::string(res[http::field::content_type]);
   reply.body = res.body();
+  for (const auto& field : res) {
+    reply.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
+  }
   return reply;
+}
+
+inline HttpReply httpRequest(uint16_t port, const std::string& method, const std::string& target,
+                             const std::string& authorization = {},
+                             const std::string& body = {}) {
+  HttpHeaders extra;
+  if (!authorization.empty()) extra.emplace_back("Authorization", authorization);
+  return httpRequest(port, method, target, extra, body);
 }
 
 }  // namespace dromedary::testing

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "http_binding.h"
+
+#include <boost/beast/http/field.hpp>
+
+#include <charconv>
+
+#include <fmt/format.h>
+
+namespace dromedary::component::http {
+
+namespace bhttp = boost::beast::http;
+
+namespace {
+
+// Adds `value` under `name`, a second value turning the header into a list (as Camel does
+// for repeated HTTP headers and query parameters).
+void addHeader(Headers& headers, std::string_view name, std::string value) {
+  Value* existing = headers.find(name);
+  if (!existing) {
+    headers.set(name, Value(std::move(value)));
+    return;
+  }
+  ValueList list;
+  if (existing->isList()) {
+    list = existing->getList();
+  } else {
+    list.push_back(std::move(*existing));
+  }
+  list.push_back(Value(std::move(value)));
+  *existing = Value(std::move(list));
+}
+
+// name=value&name2=value2 (a query, or a form body) as headers.
+void addParameters(Headers& headers, std::string_view text) {
+  size_t i = 0;
+  while (i <= text.size()) {
+    size_t end = text.find('&', i);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view pair = text.substr(i, end - i);
+    if (!pair.empty()) {
+      size_t eq = pair.find('=');
+      std::string name = percentDecode(pair.substr(0, eq), true);
+      std::string value =
+          eq == std::string_view::npos ? std::string() : percentDecode(pair.substr(eq + 1), true);
+      if (!name.empty()) addHeader(headers, name, std::move(value));
+    }
+    i = end + 1;
+  }
+}
+
+std::string_view trim(std::string_view s) noexcept {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+bool startsWithIgnoreCase(std::string_view s, std::string_view prefix) noexcept {
+  return s.size() >= prefix.size() && equalsIgnoreCase(s.substr(0, prefix.size()), prefix);
+}
+
+// Headers that are not sent back: Camel's own, and those HTTP's framing sets (Camel's
+// HttpHeaderFilterStrategy, with the other hop-by-hop headers).
+bool filteredOut(std::string_view name) noexcept {
+  if (startsWithIgnoreCase(name, "Camel") || startsWithIgnoreCase(name, "org.apache.camel")) {
+    return true;
+  }
+  static constexpr std::string_view kHttp[] = {
+      "content-length", "content-type", "host",    "cache-control",   "connection",
+      "date",           "pragma",       "trailer", "transfer-encoding", "upgrade",
+      "via",            "warning",      "keep-alive", "te",           "proxy-connection"};
+  for (std::string_view h : kHttp) {
+    if (equalsIgnoreCase(name, h)) return true;
+  }
+  return false;
+}
+
+// A header value as HTTP text, or false when it has none (null, a map) or could split the
+// response (CR, LF or NUL in it).
+bool headerText(const Value& v, std::string& out) {
+  if (v.isNull() || v.isMap() || v.isList()) return false;
+  out.clear();
+  if (!v.appendTo(out)) return false;
+  return out.find_first_of(std::string_view("\r\n\0", 3)) == std::string::npos;
+}
+
+std::string_view mediaType(std::string_view contentType) noexcept {
+  return trim(contentType.substr(0, contentType.find(';')));
+}
+
+}  // namespace
+
+void requestToMessage(const Request& request, const PathParameters& pathParameters,
+                      Message& message) {
+  Headers& headers = message.headers();
+  for (const auto& field : request) {
+    addHeader(headers, sv(field.name_string()), std::string(sv(field.value())));
+  }
+  std::string_view target = sv(request.target());
+  size_t q = target.find('?');
+  std::string_view path = target.substr(0, q);
+  headers.set("CamelHttpMethod", Value(std::string(sv(request.method_string()))));
+  headers.set("CamelHttpUri", Value(std::string(path)));
+  headers.set("CamelHttpPath", Value(std::string(path)));
+  if (q != std::string_view::npos && q + 1 < target.size()) {
+    std::string_view query = target.substr(q + 1);
+    headers.set("CamelHttpQuery", Value(std::string(query)));
+    headers.set("CamelHttpRawQuery", Value(std::string(query)));
+    addParameters(headers, query);
+  }
+  for (const auto& [name, value] : pathParameters) headers.set(name, Value(value));
+  const std::string& body = request.body();
+  if (mediaTypeMatches(sv(request[bhttp::field::content_type]),
+                       "application/x-www-form-urlencoded")) {
+    addParameters(headers, body);
+  }
+  if (body.empty()) {
+    message.setBody(Value());
+  } else {
+    message.setBody(Value(body));
+  }
+}
+
+Response exchangeToResponse(const Exchange& exchange, unsigned version,
+                            const ResponseOptions& options) {
+  Response response{bhttp::status::ok, version};
+  if (exchange.failed()) {
+    response.result(bhttp::status::internal_server_error);
+    if (!options.muteException) {
+      response.set(bhttp::field::content_type, "text/plain; charset=utf-8");
+      response.body() = exchange.error().message();
+      response.body() += '\n';
+    }
+    return response;
+  }
+  const Message& message = exchange.message();
+  const Value& body = message.body();
+  if (!body.isNull()) body.appendTo(response.body());
+  unsigned status = body.isNull() ? 204 : 200;
+  if (const Value* code = message.headers().get("CamelHttpResponseCode")) {
+    std::optional<int64_t> n = code->tryAs<int64_t>();
+    if (!n || *n < 100 || *n > 599) {
+      Response bad{bhttp::status::internal_server_error, version};
+      bad.set(bhttp::field::content_type, "text/plain; charset=utf-8");
+      bad.body() = fmt::format("CamelHttpResponseCode '{}' is not an HTTP status\n",
+                               code->toString());
+      return bad;
+    }
+    status = static_cast<unsigned>(*n);
+  }
+  response.result(status);
+  std::string text;
+  const Value* type = message.headers().get("Content-Type");
+  if (type && headerText(*type, text) &&
+      (options.produces.empty() || text != options.requestContentType)) {
+    response.set(bhttp::field::content_type, text);
+  } else if (!options.produces.empty()) {
+    response.set(bhttp::field::content_type,
+                 bsv(trim(options.produces.substr(0, options.produces.find(',')))));
+  } else if (body.isMap() || body.isList()) {
+    response.set(bhttp::field::content_type, "application/json");
+  }
+  for (const Headers::Entry& h : message.headers()) {
+    if (filteredOut(h.name)) continue;
+    if (h.value.isList()) {
+      for (const Value& item : h.value.getList()) {
+        if (headerText(item, text)) response.insert(bsv(h.name), text);
+      }
+    } else if (headerText(h.value, text)) {
+      response.insert(bsv(h.name), text);
+    }
+  }
+  return response;
+}
+
+bool mediaTypeMatches(std::string_view type, std::string_view accepted) noexcept {
+  std::string_view t = mediaType(type);
+  size_t slash = t.find('/');
+  size_t i = 0;
+  while (i <= accepted.size()) {
+    size_t end = accepted.find(',', i);
+    if (end == std::string_view::npos) end = accepted.size();
+    std::string_view a = mediaType(accepted.substr(i, end - i));
+    i = end + 1;
+    if (a.empty()) continue;
+    if (a == "*/*" || a == "*") return true;
+    if (equalsIgnoreCase(a, t)) return true;
+    // "text/*" accepts "text/plain"
+    if (a.size() > 2 && a.ends_with("/*") && slash != std::string_view::npos &&
+        equalsIgnoreCase(a.substr(0, a.size() - 1), t.substr(0, slash + 1))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace dromedary::component::http

@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: Apache-2.0
+// platform-http:/path: routes serving HTTP, as Camel's platform-http component. The context's
+// one HttpServer reads and writes on its I/O thread; each request becomes an InOut exchange
+// that runs on a worker (nothing blocks the I/O thread), and its result is the response.
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <atomic>
+#include <mutex>
+
+#include <fmt/format.h>
+
+#include <dromedary/core/logging.h>
+#include <dromedary/engine/context.h>
+#include <dromedary/http/platform_http.h>
+#include <dromedary/spi/component.h>
+
+#include "http_binding.h"
+#include "http_server.h"
+
+namespace dromedary {
+namespace component::http {
+
+namespace {
+
+constexpr OptionSpec kOptions[] = {
+    {"httpMethodRestrict", OptionType::String, "",
+     "Comma-separated methods served (GET,POST ...); empty serves every method"},
+    {"matchOnUriPrefix", OptionType::Bool, "false",
+     "Serve every path that starts with this endpoint's path"},
+    {"consumes", OptionType::String, "",
+     "Content types accepted (application/json, text/*); another gets 415"},
+    {"produces", OptionType::String, "",
+     "Content type of the response when the message sets none; a client whose Accept "
+     "excludes it gets 406"},
+    {"muteException", OptionType::Bool, "false",
+     "A failed exchange's response (500) has no body, rather than the error's text"},
+};
+
+struct ConsumerSettings {
+  std::string uri;
+  std::string consumes;
+  std::string produces;
+  bool muteException = false;
+};
+
+// Serves one endpoint's requests: on the I/O thread it builds the exchange, on a worker it
+// runs the route, from the thread that completes the exchange it answers.
+class RouteHandler final : public HttpHandler, public std::enable_shared_from_this<RouteHandler> {
+ public:
+  RouteHandler(Context& context, Processor& route, ConsumerSettings settings)
+      : context_(context), route_(route), settings_(std::move(settings)) {}
+
+  void start() noexcept { stopping_.store(false); }
+  void stop() noexcept { stopping_.store(true); }
+
+  void handle(HttpCall& call) noexcept override {
+    const Request& request = call.request();
+    unsigned version = request.version();
+    if (stopping_.load()) return call.respond(status(503, version, "the route is stopping"));
+    std::string_view type = sv(request[boost::beast::http::field::content_type]);
+    if (!settings_.consumes.empty() && (!type.empty() || !request.body().empty()) &&
+        !mediaTypeMatches(type, settings_.consumes)) {
+      return call.respond(status(415, version,
+                                 fmt::format("Content-Type '{}' is not one of {}", type,
+                                             settings_.consumes)));
+    }
+    std::string_view accept = sv(request[boost::beast::http::field::accept]);
+    if (!settings_.produces.empty() && !accept.empty() &&
+        !mediaTypeMatches(settings_.produces.substr(0, settings_.produces.find(',')), accept)) {
+      return call.respond(status(406, version,
+                                 fmt::format("this endpoint produces {}, not {}",
+                                             settings_.produces, accept)));
+    }
+    Work* work = nullptr;
+    try {
+      work = new Work{shared_from_this(), &call, context_.createExchange().release()};
+      work->exchange->setPattern(Pattern::InOut);
+      requestToMessage(request, call.pathParameters(), work->exchange->message());
+    } catch (...) {
+      if (work) {
+        ExchangeRecycler{}(work->exchange);
+        delete work;
+      }
+      return call.respond(status(500, version, "cannot read the request (out of memory)"));
+    }
+    context_.submit({&run, work});
+  }
+
+ private:
+  struct Work {
+    std::shared_ptr<RouteHandler> handler;
+    HttpCall* call;
+    Exchange* exchange;
+  };
+
+  static Response status(unsigned code, unsigned version, std::string text) {
+    Response r{static_cast<boost::beast::http::status>(code), version};
+    r.set(boost::beast::http::field::content_type, "text/plain; charset=utf-8");
+    r.body() = std::move(text);
+    r.body() += '\n';
+    return r;
+  }
+
+  // On a worker.
+  static void run(void* arg) noexcept {
+    auto* work = static_cast<Work*>(arg);
+    if (work->handler->stopping_.load()) {
+      work->call->respond(status(503, work->call->request().version(), "the route is stopping"));
+      ExchangeRecycler{}(work->exchange);
+      delete work;
+      return;
+    }
+    processAsync(*work->exchange, work->handler->route_, &done, work);
+  }
+
+  // Where the exchange completed: answer, and give the exchange back.
+  static void done(Exchange& exchange, void* arg) {
+    auto* work = static_cast<Work*>(arg);
+    const ConsumerSettings& s = work->handler->settings_;
+    Response response;
+    try {
+      const Request& request = work->call->request();
+      response = exchangeToResponse(
+          exchange, request.version(),
+          {s.produces, s.muteException, sv(request[boost::beast::http::field::content_type])});
+    } catch (...) {
+      response = status(500, work->call->request().version(), "cannot write the response");
+    }
+    work->call->respond(std::move(response));
+    ExchangeRecycler{}(&exchange);
+    delete work;
+  }
+
+  Context& context_;
+  Processor& route_;
+  ConsumerSettings settings_;
+  std::atomic<bool> stopping_{false};
+};
+
+class PlatformHttpComponent final : public Component {
+ public:
+  explicit PlatformHttpComponent(std::optional<PlatformHttpConfig> config)
+      : config_(std::move(config)) {}
+
+  std::string_view scheme() const override { return "platform-http"; }
+  std::span<const OptionSpec> endpointOptions() const override { return kOptions; }
+
+  Result<std::unique_ptr<Endpoint>> createEndpoint(const Uri& uri,
+                                                   EndpointOptions options) override;
+
+  // The context's server, created with the settings on first use.
+  Result<HttpServer*> server() {
+    std::lock_guard lock(mutex_);
+    if (server_) return server_.get();
+    PlatformHttpConfig config = config_.value_or(PlatformHttpConfig{});
+    if (!config_) {
+      Properties& props = context().properties();
+      if (auto v = props.get("camel.server.host")) config.host = *v;
+      for (auto [key, max] : {std::pair{"camel.server.port", int64_t{65535}},
+                              std::pair{"camel.server.maxBodySize", int64_t{1} << 40}}) {
+        auto v = props.get(key);
+        if (!v) continue;
+        int64_t n = -1;
+        auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), n);
+        if (ec != std::errc() || end != v->data() + v->size() || n < 0 || n > max) {
+          return makeError(ErrorCode::InvalidOption,
+                           fmt::format("{}={} must be a number from 0 to {}", key, *v, max));
+        }
+        if (std::string_view(key) == "camel.server.port") {
+          config.port = static_cast<uint16_t>(n);
+        } else {
+          config.maxBodySize = static_cast<size_t>(n);
+        }
+      }
+    }
+    server_ = std::make_unique<HttpServer>(std::move(config));
+    return server_.get();
+  }
+
+  uint16_t port() {
+    std::lock_guard lock(mutex_);
+    return server_ ? server_->port() : 0;
+  }
+
+ private:
+  std::optional<PlatformHttpConfig> config_;
+  std::mutex mutex_;
+  std::unique_ptr<HttpServer> server_;
+};
+
+class HttpConsumer final : public Consumer {
+ public:
+  HttpConsumer(PlatformHttpComponent& component, std::shared_ptr<HttpBinding> binding,
+               std::shared_ptr<RouteHandler> handler)
+      : component_(component), binding_(std::move(binding)), handler_(std::move(handler)) {}
+  ~HttpConsumer() override { stop(); }
+
+  Result<void> start() override;
+  void stop() noexcept override;
+
+ private:
+  PlatformHttpComponent& component_;
+  std::shared_ptr<HttpBinding> binding_;
+  std::shared_ptr<RouteHandler> handler_;
+  bool started_ = false;
+};
+
+class PlatformHttpEndpoint final : public Endpoint {
+ public:
+  PlatformHttpEndpoint(PlatformHttpComponent& component, const Uri& uri, EndpointOptions options,
+                       PathTemplate path, std::vector<std::string> methods)
+      : Endpoint(component, uri, std::move(options)),
+        http_(component), path_(std::move(path)), methods_(std::move(methods)) {}
+
+  Result<std::unique_ptr<Producer>> createProducer() override {
+    return makeError(ErrorCode::InvalidUri,
+                     fmt::format("{} serves HTTP requests: it can only start a route (from), "
+                                 "not be sent to",
+                                 uri()));
+  }
+
+  Result<std::unique_ptr<Consumer>> createConsumer(Processor& processor) override;
+
+ private:
+  PlatformHttpComponent& http_;
+  PathTemplate path_;
+  std::vector<std::string> methods_;
+};
+
+Result<std::unique_ptr<Endpoint>> PlatformHttpComponent::createEndpoint(const Uri& uri,
+                                                              EndpointOptions options) {
+  DROMEDARY_TRY_VOID(server());  // the server's settings are checked with the first URI
+  DROMEDARY_TRY(path, PathTemplate::parse(uri.path()));
+  std::vector<std::string> methods;
+  std::string_view restrict = options.getString("httpMethodRestrict");
+  size_t i = 0;
+  while (i <= restrict.size() && !restrict.empty()) {
+    size_t end = restrict.find(',', i);
+    if (end == std::string_view::npos) end = restrict.size();
+    std::string m;
+    for (char c : restrict.substr(i, end - i)) {
+      if (c != ' ') m += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    }
+    i = end + 1;
+    if (m.empty()) continue;
+    static constexpr std::string_view kMethods[] = {"GET",  "POST",    "PUT",   "DELETE",
+                                                    "PATCH", "HEAD",   "OPTIONS", "TRACE"};
+    if (std::find(std::begin(kMethods), std::end(kMethods), m) == std::end(kMethods)) {
+      return makeError(ErrorCode::InvalidOption,
+                       fmt::format("{}: httpMethodRestrict names '{}', not an HTTP method "
+                                   "(GET, POST, PUT, DELETE, PATCH, HEAD, OPTIONS, TRACE)",
+                                   uri.text(), m));
+    }
+    methods.push_back(std::move(m));
+  }
+  return std::unique_ptr<Endpoint>(std::make_unique<PlatformHttpEndpoint>(
+      *this, uri, std::move(options), std::move(path), std::move(methods)));
+}
+
+Result<std::unique_ptr<Consumer>> PlatformHttpEndpoint::createConsumer(Processor& processor) {
+  ConsumerSettings settings{uri(), options().getString("consumes"),
+                            options().getString("produces"), options().getBool("muteException")};
+  auto handler = std::make_shared<RouteHandler>(context(), processor, std::move(settings));
+  auto binding = std::make_shared<HttpBinding>();
+  binding->path = path_;
+  binding->prefix = options().getBool("matchOnUriPrefix");
+  binding->methods = methods_;
+  binding->owner = uri();
+  binding->handler = handler;
+  return std::unique_ptr<Consumer>(
+      std::make_unique<HttpConsumer>(http_, std::move(binding), std::move(handler)));
+}
+
+Result<void> HttpConsumer::start() {
+  if (started_) return {};
+  DROMEDARY_TRY(server, component_.server());
+  handler_->start();
+  DROMEDARY_TRY_VOID(server->add(binding_));
+  started_ = true;
+  return {};
+}
+
+void HttpConsumer::stop() noexcept {
+  if (!started_) return;
+  started_ = false;
+  handler_->stop();
+  if (auto server = component_.server()) (*server)->remove(binding_.get());
+}
+
+}  // namespace
+
+}  // namespace component::http
+
+void registerPlatformHttpComponent(Context& context, std::optional<PlatformHttpConfig> config) {
+  context.addComponent(std::make_unique<component::http::PlatformHttpComponent>(std::move(config)));
+}
+
+// The generated registration of built-in components calls this one.
+void registerHttpComponent(Context& context) { registerPlatformHttpComponent(context); }
+
+uint16_t platformHttpPort(Context& context) {
+  auto* c = dynamic_cast<component::http::PlatformHttpComponent*>(context.component("platform-http"));
+  return c ? c->port() : 0;
+}
+
+}  // namespace dromedary
