@@ -17,6 +17,7 @@
 #include "engine/context_impl.h"
 #include "engine/error_handling.h"
 #include "engine/route.h"
+#include "engine/rest_routes.h"
 #include "engine/route_model.h"
 #include "engine/statistics.h"
 #include "engine/timer_loop.h"
@@ -401,6 +402,7 @@ std::vector<std::pair<std::string, uint64_t>> drain(const std::vector<Route*>& r
 
 Result<void> Context::addRoutes(RouteBuilder& builder) {
   builder.configure();
+  DROMEDARY_TRY_VOID(detail::addRestRoutes(*this, builder));
   // Builder-wide onException / onCompletion: shared by every route of the builder.
   std::vector<std::shared_ptr<detail::OnExceptionModel>> builder_clauses;
   std::vector<std::shared_ptr<detail::OnCompletionModel>> builder_completions;

@@ -344,6 +344,11 @@ RouteDefinition& RouteBuilder::onException(std::vector<std::string> exception_ty
   return configuration_->onException(std::move(exception_types));
 }
 
+RestDefinition& RouteBuilder::rest(std::string path) {
+  rests_.push_back(std::make_unique<RestDefinition>(*this, std::move(path)));
+  return *rests_.back();
+}
+
 RouteDefinition& RouteBuilder::onCompletion() {
   if (!configuration_) configuration_ = std::make_unique<RouteDefinition>(std::string());
   return configuration_->onCompletion();

@@ -37,6 +37,7 @@
 #include <dromedary/engine/error_handler.h>
 #include <dromedary/engine/idempotent_repository.h>
 #include <dromedary/engine/expression_builder.h>
+#include <dromedary/engine/rest_definition.h>
 #include <dromedary/spi/processor.h>
 
 namespace dromedary {
@@ -387,14 +388,27 @@ class RouteBuilder {
   /// An onCompletion for every route of this builder that has none of its own.
   RouteDefinition& onCompletion();
 
+  /// REST services under `path` (Camel's REST DSL): rest_definition.h.
+  RestDefinition& rest(std::string path = {});
+  /// Where the REST services are served (context path, host, port).
+  RestConfigurationDefinition& restConfiguration() noexcept { return rest_configuration_; }
+
   std::vector<std::unique_ptr<RouteDefinition>>& routesForEngine() noexcept { return routes_; }
   std::shared_ptr<const detail::ErrorHandlerModel> errorHandlerForEngine() const {
     return error_handler_;
   }
   /// Where builder-wide onException/onCompletion collect, or nullptr when none was given.
   RouteDefinition* configurationForEngine() noexcept { return configuration_.get(); }
+  const std::vector<std::unique_ptr<RestDefinition>>& restsForEngine() const noexcept {
+    return rests_;
+  }
+  const RestConfigurationDefinition& restConfigurationForEngine() const noexcept {
+    return rest_configuration_;
+  }
 
  private:
+  std::vector<std::unique_ptr<RestDefinition>> rests_;
+  RestConfigurationDefinition rest_configuration_;
   std::vector<std::unique_ptr<RouteDefinition>> routes_;
   std::shared_ptr<const detail::ErrorHandlerModel> error_handler_;
   std::unique_ptr<RouteDefinition> configuration_;

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "engine/rest_routes.h"
+
+#include <fmt/format.h>
+
+#include <dromedary/core/message.h>
+#include <dromedary/core/uri.h>
+#include <dromedary/engine/context.h>
+#include <dromedary/engine/route_builder.h>
+
+namespace dromedary::detail {
+
+namespace {
+
+Result<void> setServerProperty(Context& context, const char* key, const std::string& value,
+                               std::string_view option) {
+  if (auto existing = context.properties().get(key); existing && *existing != value) {
+    return makeError(ErrorCode::InvalidOption,
+                     fmt::format("restConfiguration {} {} differs from {}={} set before: one HTTP "
+                                 "server serves every route",
+                                 option, value, key, *existing));
+  }
+  context.properties().set(key, value);
+  return {};
+}
+
+}  // namespace
+
+Result<void> applyRestConfiguration(Context& context, const RestConfigurationDefinition& config) {
+  if (!config.component_.empty() && config.component_ != "platform-http") {
+    return makeError(ErrorCode::InvalidOption,
+                     fmt::format("restConfiguration component '{}' is not available: REST "
+                                 "services are served by platform-http",
+                                 config.component_));
+  }
+  if (!equalsIgnoreCase(config.bindingMode_, "off")) {
+    return makeError(ErrorCode::InvalidOption,
+                     fmt::format("restConfiguration bindingMode '{}' is not supported: bodies "
+                                 "are not bound to Java classes here; use off and convert the "
+                                 "body in the route (unmarshal, convertBodyTo)",
+                                 config.bindingMode_));
+  }
+  if (config.port_) {
+    if (*config.port_ < 0 || *config.port_ > 65535) {
+      return makeError(ErrorCode::InvalidOption,
+                       fmt::format("restConfiguration port {} is not a TCP port (0 to 65535)",
+                                   *config.port_));
+    }
+    DROMEDARY_TRY_VOID(
+        setServerProperty(context, "camel.server.port", std::to_string(*config.port_), "port"));
+  }
+  if (!config.host_.empty()) {
+    DROMEDARY_TRY_VOID(setServerProperty(context, "camel.server.host", config.host_, "host"));
+  }
+  return {};
+}
+
+std::string restEndpointUri(std::string_view path, std::string_view method,
+                            std::string_view consumes, std::string_view produces) {
+  std::string uri = fmt::format("platform-http:{}?httpMethodRestrict={}", path, method);
+  if (!consumes.empty()) fmt::format_to(std::back_inserter(uri), "&consumes={}", encodeUriComponent(consumes));
+  if (!produces.empty()) fmt::format_to(std::back_inserter(uri), "&produces={}", encodeUriComponent(produces));
+  return uri;
+}
+
+Result<void> addRestRoutes(Context& context, RouteBuilder& builder) {
+  if (builder.restsForEngine().empty()) return {};
+  const RestConfigurationDefinition& config = builder.restConfigurationForEngine();
+  DROMEDARY_TRY_VOID(applyRestConfiguration(context, config));
+  for (const auto& rest : builder.restsForEngine()) {
+    if (!rest->misuse().empty()) {
+      return makeError(ErrorCode::InvalidRoute, fmt::format("{} (in rest '{}')", rest->misuse(),
+                                                            rest->path()));
+    }
+    if (rest->verbs().empty()) {
+      return makeError(ErrorCode::InvalidRoute,
+                       fmt::format("rest '{}' has no verb: add get(), post() ... with to()",
+                                   rest->path()));
+    }
+    for (const RestDefinition::Verb& v : rest->verbs()) {
+      std::string path = joinRestPath(config.contextPath_, rest->path(), v.path);
+      if (v.to.empty()) {
+        return makeError(ErrorCode::InvalidRoute,
+                         fmt::format("rest {} {} has no to(): say where its requests go", v.method,
+                                     path));
+      }
+      RouteDefinition& route =
+          builder.from(restEndpointUri(path, v.method, v.consumes, v.produces));
+      if (!v.id.empty()) route.routeId(v.id);
+      route.to(v.to);
+    }
+  }
+  return {};
+}
+
+}  // namespace dromedary::detail
