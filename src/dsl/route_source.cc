@@ -1371,6 +1371,10 @@ Result<void> addRouteSources(Context& context, const FileSources& sources) {
   for (const RouteSource& r : sources.routes) {
     DROMEDARY_TRY_VOID(translator.route(builder, r, sources.configurations));
   }
+  DROMEDARY_TRY(rest_routes, restRoutes(context, sources));
+  for (const RouteSource& r : rest_routes) {
+    DROMEDARY_TRY_VOID(translator.route(builder, r, sources.configurations));
+  }
   for (const TemplatedRouteSource& t : sources.templatedRoutes) {
     DROMEDARY_TRY_VOID(templatedRoute(context, templates, builder, t));
   }

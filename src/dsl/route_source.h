@@ -102,6 +102,29 @@ struct TemplatedRouteSource {
   std::vector<std::pair<Scalar, Scalar>> parameters;  ///< name, value
 };
 
+/// One verb of a rest (get, post ...): YAML's `get: [{path: ..., to: ...}]`, XML's `<get>`.
+struct RestVerbSource {
+  std::string method;  ///< the key as written: get, post, put, patch, delete, head
+  SourceRef where;
+  std::vector<std::pair<std::string, Scalar>> attributes;  ///< path, id, consumes ...
+  std::vector<StepSource> to;     ///< none or one: the verb's to (or toD)
+  std::vector<SourceRef> params;  ///< param entries (documentation), where they are
+  std::optional<Scalar> paramDefault;  ///< the first param's defaultValue, if any
+};
+
+/// A rest: a path and its verbs.
+struct RestSource {
+  SourceRef where;
+  std::vector<std::pair<std::string, Scalar>> attributes;  ///< path, consumes, produces ...
+  std::vector<RestVerbSource> verbs;
+};
+
+/// A restConfiguration: where the rest services are served.
+struct RestConfigurationSource {
+  SourceRef where;
+  std::vector<std::pair<std::string, Scalar>> attributes;  ///< component, port, contextPath ...
+};
+
 /// Replaces each {{name}} / {{name:default}} whose name is in `values` everywhere in `route`
 /// (other placeholders stay, for the context's properties).
 void substituteTemplateParameters(RouteSource& route,
@@ -126,7 +149,14 @@ struct FileSources {
   std::vector<BeanSource> beans;
   std::vector<RouteTemplateSource> templates;
   std::vector<TemplatedRouteSource> templatedRoutes;
+  std::vector<RestSource> rests;
+  std::vector<RestConfigurationSource> restConfigurations;
 };
+
+/// The load's rest verbs as routes from platform-http (rest_sources.cc), after checking every
+/// key of the rests and the restConfiguration, and giving the latter's host and port to the
+/// HTTP server.
+Result<std::vector<RouteSource>> restRoutes(Context& context, const FileSources& sources);
 
 /// Validates the routes and adds them to `context` (placeholders resolved, steps built with
 /// their positions), all or nothing.

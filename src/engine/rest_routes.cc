@@ -37,7 +37,7 @@ Result<void> applyRestConfiguration(Context& context, const RestConfigurationDef
     return makeError(ErrorCode::InvalidOption,
                      fmt::format("restConfiguration bindingMode '{}' is not supported: bodies "
                                  "are not bound to Java classes here; use off and convert the "
-                                 "body in the route (unmarshal, convertBodyTo)",
+                                 "body in the route (convertBodyTo, setBody)",
                                  config.bindingMode_));
   }
   if (config.port_) {

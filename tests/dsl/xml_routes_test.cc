@@ -106,7 +106,8 @@ TEST_F(XmlRoutesTest, MalformedXmlNamesThePosition) {
 TEST_F(XmlRoutesTest, UnknownRootElement) {
   EXPECT_EQ(error("<camels/>"),
             "unknown root element <camels> at routes.xml:1:1; expected <routes>, <route>, "
-            "<routeConfiguration>, <routeTemplates>, <templatedRoutes>, <camel>, <camelContext> "
+            "<routeConfiguration>, <routeTemplates>, <templatedRoutes>, <rests>, <camel>, "
+            "<camelContext> "
             "or Spring's <beans>");
 }
 

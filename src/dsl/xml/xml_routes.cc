@@ -94,6 +94,21 @@ class XmlReader {
       return {};
     }
     if (name == "routeConfiguration") return routeConfiguration(node);
+    if (name == "rest") return rest(node);
+    if (name == "rests") {
+      for (pugi::xml_node child : node.children()) {
+        if (child.type() != pugi::node_element) continue;
+        if (localName(child) == "rest") {
+          DROMEDARY_TRY_VOID(rest(child));
+        } else if (localName(child) == "restConfiguration") {
+          restConfiguration(child);
+        } else {
+          return fileError(at(child), fmt::format("unknown element <{}> in <rests>", localName(child)),
+                           suggestion(localName(child), {"rest", "restConfiguration"}));
+        }
+      }
+      return {};
+    }
     if (name == "routeTemplate") return routeTemplate(node);
     if (name == "templatedRoute") return templatedRoute(node);
     if (name == "routeTemplates" || name == "templatedRoutes") {
@@ -124,6 +139,10 @@ class XmlReader {
           out_.routes.push_back(std::move(r));
         } else if (cn == "routeConfiguration") {
           DROMEDARY_TRY_VOID(routeConfiguration(child));
+        } else if (cn == "rest" && name != "routeConfigurations") {
+          DROMEDARY_TRY_VOID(rest(child));
+        } else if (cn == "restConfiguration" && name != "routeConfigurations") {
+          restConfiguration(child);
         } else if ((name == "camelContext" || name == "camel") && cn == "routeTemplate") {
           DROMEDARY_TRY_VOID(routeTemplate(child));
         } else if ((name == "camelContext" || name == "camel") && cn == "templatedRoute") {
@@ -149,7 +168,7 @@ class XmlReader {
           return fileError(at(child), fmt::format("unknown element <{}> in <{}>", cn, name),
                            suggestion(cn, {"route", "routeConfiguration", "onException",
                                            "onCompletion", "errorHandler", "routeTemplate",
-                                           "templatedRoute"}));
+                                           "templatedRoute", "rest", "restConfiguration"}));
         }
       }
       if (!context_wide.onExceptions.empty() || !context_wide.onCompletions.empty()) {
@@ -173,7 +192,7 @@ class XmlReader {
     }
     return fileError(at(node), fmt::format("unknown root element <{}>", name),
                      "expected <routes>, <route>, <routeConfiguration>, <routeTemplates>, "
-                     "<templatedRoutes>, <camel>, <camelContext> or Spring's <beans>");
+                     "<templatedRoutes>, <rests>, <camel>, <camelContext> or Spring's <beans>");
   }
 
   // Accepts the attributes in `known` (and xmlns); anything else is an error naming `element`.
@@ -194,6 +213,80 @@ class XmlReader {
     pugi::xml_attribute a = node.attribute(name);
     if (!a) return std::nullopt;
     return Scalar{a.value(), at(node, a)};
+  }
+
+  // <restConfiguration contextPath="/api" port="8080"/>: its attributes.
+  void restConfiguration(const pugi::xml_node& node) {
+    RestConfigurationSource c;
+    c.where = at(node);
+    for (pugi::xml_attribute a : node.attributes()) {
+      if (std::string_view(a.name()).starts_with("xmlns")) continue;
+      c.attributes.emplace_back(a.name(), Scalar{a.value(), at(node, a)});
+    }
+    out_.restConfigurations.push_back(std::move(c));
+  }
+
+  // <rest path="/users">
+  //   <get path="/{id}"><to uri="direct:getUser"/></get>
+  //   <post><to uri="direct:addUser"/></post>
+  // </rest>
+  Result<void> rest(const pugi::xml_node& node) {
+    RestSource r;
+    r.where = at(node);
+    for (pugi::xml_attribute a : node.attributes()) {
+      std::string_view an = a.name();
+      if (an.starts_with("xmlns")) continue;
+      r.attributes.emplace_back(an == "uri" ? "path" : an, Scalar{a.value(), at(node, a)});
+    }
+    for (pugi::xml_node child : node.children()) {
+      if (child.type() != pugi::node_element) continue;
+      std::string_view cn = localName(child);
+      if (cn == "get" || cn == "post" || cn == "put" || cn == "patch" || cn == "delete" ||
+          cn == "head") {
+        DROMEDARY_TRY_VOID(restVerb(child, r));
+      } else if (cn == "description" || cn == "securityDefinitions" || cn == "securityRequirements") {
+        // Documentation for OpenAPI.
+      } else {
+        return fileError(at(child), fmt::format("unknown element <{}> in <rest>", cn),
+                         suggestion(cn, {"get", "post", "put", "patch", "delete", "head",
+                                         "description"}));
+      }
+    }
+    out_.rests.push_back(std::move(r));
+    return {};
+  }
+
+  Result<void> restVerb(const pugi::xml_node& node, RestSource& rest) {
+    RestVerbSource v;
+    v.method = std::string(localName(node));
+    v.where = at(node);
+    for (pugi::xml_attribute a : node.attributes()) {
+      std::string_view an = a.name();
+      if (an.starts_with("xmlns")) continue;
+      v.attributes.emplace_back(an == "uri" ? "path" : an, Scalar{a.value(), at(node, a)});
+    }
+    for (pugi::xml_node child : node.children()) {
+      if (child.type() != pugi::node_element) continue;
+      std::string_view cn = localName(child);
+      if (cn == "to" || cn == "toD") {
+        if (!v.to.empty()) return fileError(at(child), fmt::format("a <{}> has one <to>", v.method));
+        DROMEDARY_TRY(to, step(child));
+        v.to.push_back(std::move(to));
+      } else if (cn == "param") {
+        v.params.push_back(at(child));
+        if (!v.paramDefault) v.paramDefault = attributeOf(child, "defaultValue");
+      } else if (cn == "description" || cn == "responseMessage" || cn == "security") {
+        // Documentation for OpenAPI.
+      } else if (cn == "route") {
+        return fileError(at(child), "a route inside a rest verb is Camel 2's form",
+                         "put the steps in a route from direct:name and write <to uri=\"direct:name\"/>");
+      } else {
+        return fileError(at(child), fmt::format("unknown element <{}> in <{}>", cn, v.method),
+                         suggestion(cn, {"to", "toD", "param", "description", "responseMessage"}));
+      }
+    }
+    rest.verbs.push_back(std::move(v));
+    return {};
   }
 
   // <routeTemplate id="greeter">

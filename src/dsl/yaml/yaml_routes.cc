@@ -86,17 +86,102 @@ class YamlReader {
       } else if (key == "templatedRoute") {
         DROMEDARY_TRY_VOID(templatedRoute(entry.first, entry.second));
       } else if (key == "rest") {
-        return fileError(at(entry.first), fmt::format("'{}' is not supported yet", key));
+        DROMEDARY_TRY_VOID(rest(entry.first, entry.second));
+      } else if (key == "restConfiguration") {
+        RestConfigurationSource c;
+        c.where = at(entry.first);
+        if (!entry.second.IsMap()) {
+          return fileError(at(entry.second), "restConfiguration must be a map of its options");
+        }
+        for (const auto& kv : entry.second) {
+          std::string k = kv.first.as<std::string>();
+          DROMEDARY_TRY(value, scalar(kv.second, k));
+          c.attributes.emplace_back(std::move(k), std::move(value));
+        }
+        out_.restConfigurations.push_back(std::move(c));
       } else {
         return fileError(at(entry.first), fmt::format("unknown entry '{}'", key),
                          suggestion(key, {"route", "from", "routeConfiguration", "errorHandler",
-                                          "beans", "routeTemplate", "templatedRoute"}));
+                                          "beans", "routeTemplate", "templatedRoute", "rest",
+                                          "restConfiguration"}));
       }
     }
     return {};
   }
 
  private:
+  // - rest:
+  //     path: /users
+  //     get:
+  //       - path: /{id}
+  //         to: direct:getUser
+  //     post:
+  //       - to: {uri: direct:addUser}
+  Result<void> rest(const YAML::Node& key, const YAML::Node& node) {
+    RestSource r;
+    r.where = at(key);
+    if (!node.IsMap()) return fileError(at(node), "rest must be a map with path and verbs");
+    for (const auto& kv : node) {
+      std::string k = kv.first.as<std::string>();
+      if (isRestVerb(k)) {
+        if (kv.second.IsMap()) {
+          DROMEDARY_TRY_VOID(restVerb(k, kv.first, kv.second, r));
+        } else if (kv.second.IsSequence()) {
+          for (const YAML::Node& item : kv.second) DROMEDARY_TRY_VOID(restVerb(k, item, item, r));
+        } else {
+          return fileError(at(kv.second), fmt::format("{} must be a list of verbs", k),
+                           "e.g. '- path: /{id}' with 'to: direct:name'");
+        }
+      } else {
+        DROMEDARY_TRY(value, scalar(kv.second, k));
+        value.where = at(kv.first);
+        r.attributes.emplace_back(std::move(k), std::move(value));
+      }
+    }
+    out_.rests.push_back(std::move(r));
+    return {};
+  }
+
+  static bool isRestVerb(std::string_view k) {
+    return k == "get" || k == "post" || k == "put" || k == "patch" || k == "delete" || k == "head";
+  }
+
+  Result<void> restVerb(const std::string& method, const YAML::Node& where, const YAML::Node& node,
+                        RestSource& rest) {
+    if (!node.IsMap()) return fileError(at(node), fmt::format("a {} must be a map with path and to", method));
+    RestVerbSource v;
+    v.method = method;
+    v.where = at(where);
+    for (const auto& kv : node) {
+      std::string k = kv.first.as<std::string>();
+      if (k == "to" || k == "toD") {
+        if (!v.to.empty()) return fileError(at(kv.first), fmt::format("a {} has one to", method));
+        StepSource s;
+        s.kind = k;
+        s.where = at(kv.first);
+        DROMEDARY_TRY_VOID(stepBody(kv.second, s));
+        v.to.push_back(std::move(s));
+      } else if (k == "param") {
+        if (!kv.second.IsSequence()) return fileError(at(kv.second), "param must be a list");
+        for (const YAML::Node& p : kv.second) {
+          v.params.push_back(at(p));
+          if (p.IsMap() && p["defaultValue"] && !v.paramDefault) {
+            DROMEDARY_TRY(d, scalar(p["defaultValue"], "defaultValue"));
+            v.paramDefault = std::move(d);
+          }
+        }
+      } else if (k == "responseMessage" || k == "security") {
+        // Documentation for OpenAPI: nothing to serve.
+      } else {
+        DROMEDARY_TRY(value, scalar(kv.second, k));
+        value.where = at(kv.first);
+        v.attributes.emplace_back(std::move(k), std::move(value));
+      }
+    }
+    rest.verbs.push_back(std::move(v));
+    return {};
+  }
+
   // - routeTemplate:
   //     id: greeter
   //     parameters:

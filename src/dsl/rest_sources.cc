@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: Apache-2.0
+// Camel's rest and restConfiguration entries of route files, as routes: each verb becomes a
+// route from platform-http (engine/rest_routes.h makes the URI, as for the C++ REST DSL). Keys
+// are checked here, where their positions are known; documentation-only keys (description,
+// param, responseMessage, type, outType ...) are accepted and have no effect, as in Camel with
+// bindingMode off.
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+
+#include <fmt/format.h>
+
+#include <dromedary/engine/context.h>
+
+#include "dsl/route_source.h"
+#include "engine/rest_routes.h"
+
+namespace dromedary::dsl {
+
+namespace {
+
+const Scalar* find(const std::vector<std::pair<std::string, Scalar>>& attributes,
+                   std::string_view key) {
+  for (const auto& [k, v] : attributes) {
+    if (k == key) return &v;
+  }
+  return nullptr;
+}
+
+Result<void> checkKeys(const std::vector<std::pair<std::string, Scalar>>& attributes,
+                       const std::vector<std::string_view>& known, std::string_view where) {
+  for (const auto& [key, value] : attributes) {
+    if (std::find(known.begin(), known.end(), key) == known.end()) {
+      return fileError(value.where, fmt::format("unknown key '{}' in {}", key, where),
+                       suggestion(key, known));
+    }
+  }
+  return {};
+}
+
+// The value with the context's {{placeholders}} resolved; an error points at it.
+Result<std::string> resolved(Context& context, const Scalar& s) {
+  auto v = context.resolvePlaceholders(s.value);
+  if (!v) return fileError(s.where, v.error().message);
+  return *v;
+}
+
+// "true" where a key may only be off: an error at it, saying what is not supported.
+Result<void> refuseTrue(Context& context, const std::vector<std::pair<std::string, Scalar>>& attrs,
+                        std::string_view key, std::string_view why) {
+  if (const Scalar* s = find(attrs, key)) {
+    DROMEDARY_TRY(v, resolved(context, *s));
+    if (v == "true") return fileError(s->where, fmt::format("{}: true is not supported: {}", key, why));
+  }
+  return {};
+}
+
+Result<void> checkBindingMode(Context& context,
+                              const std::vector<std::pair<std::string, Scalar>>& attrs) {
+  if (const Scalar* s = find(attrs, "bindingMode")) {
+    DROMEDARY_TRY(v, resolved(context, *s));
+    if (!equalsIgnoreCase(v, "off")) {
+      return fileError(s->where,
+                       fmt::format("bindingMode '{}' is not supported: bodies are not bound to "
+                                   "Java classes here",
+                                   v),
+                       "use bindingMode off and convert the body in the route");
+    }
+  }
+  return {};
+}
+
+Result<RestConfigurationDefinition> restConfiguration(Context& context,
+                                                      const RestConfigurationSource& source) {
+  static const std::vector<std::string_view> kKeys = {
+      "component", "host", "port", "contextPath", "bindingMode", "scheme", "inlineRoutes",
+      "apiContextPath"};
+  DROMEDARY_TRY_VOID(checkKeys(source.attributes, kKeys, "restConfiguration"));
+  DROMEDARY_TRY_VOID(checkBindingMode(context, source.attributes));
+  RestConfigurationDefinition config;
+  for (const auto& [key, scalar] : source.attributes) {
+    DROMEDARY_TRY(v, resolved(context, scalar));
+    if (key == "component") {
+      config.component(v);
+    } else if (key == "host") {
+      config.host(v);
+    } else if (key == "port") {
+      int port = -1;
+      auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), port);
+      if (ec != std::errc() || end != v.data() + v.size() || port < 0 || port > 65535) {
+        return fileError(scalar.where, fmt::format("port '{}' is not a TCP port (0 to 65535)", v));
+      }
+      config.port(port);
+    } else if (key == "contextPath") {
+      config.contextPath(v);
+    } else if (key == "bindingMode") {
+      config.bindingMode(v);
+    } else if (key == "scheme" && v != "http") {
+      return fileError(scalar.where, fmt::format("scheme '{}' is not served: only http", v));
+    } else if (key == "apiContextPath") {
+      return fileError(scalar.where, "apiContextPath: OpenAPI documents are not served here",
+                       "remove it; the services themselves are served");
+    }
+    // inlineRoutes: Camel's merging of a verb's direct route into its own; the routes stay
+    // apart here, with the same behaviour.
+  }
+  auto applied = detail::applyRestConfiguration(context, config);
+  if (!applied) return fileError(source.where, applied.error().message);
+  return config;
+}
+
+}  // namespace
+
+Result<std::vector<RouteSource>> restRoutes(Context& context, const FileSources& sources) {
+  std::vector<RouteSource> routes;
+  if (sources.rests.empty() && sources.restConfigurations.empty()) return routes;
+  if (sources.restConfigurations.size() > 1) {
+    return fileError(sources.restConfigurations[1].where,
+                     "a second restConfiguration: one serves every rest of the load");
+  }
+  RestConfigurationDefinition config;
+  if (!sources.restConfigurations.empty()) {
+    DROMEDARY_TRY(c, restConfiguration(context, sources.restConfigurations.front()));
+    config = std::move(c);
+  }
+  static const std::vector<std::string_view> kRestKeys = {
+      "id", "path", "consumes", "produces", "description", "tag", "bindingMode", "apiDocs",
+      "disabled", "skipBindingOnErrorCode", "clientRequestValidation", "enableCORS"};
+  static const std::vector<std::string_view> kVerbKeys = {
+      "id", "routeId", "path", "consumes", "produces", "description", "bindingMode", "apiDocs",
+      "deprecated", "disabled", "type", "outType", "skipBindingOnErrorCode",
+      "clientRequestValidation", "enableCORS"};
+  for (const RestSource& rest : sources.rests) {
+    DROMEDARY_TRY_VOID(checkKeys(rest.attributes, kRestKeys, "rest"));
+    DROMEDARY_TRY_VOID(checkBindingMode(context, rest.attributes));
+    for (std::string_view key : {"clientRequestValidation", "enableCORS"}) {
+      DROMEDARY_TRY_VOID(refuseTrue(context, rest.attributes, key,
+                                    "remove it, or check the request in the route"));
+    }
+    if (const Scalar* d = find(rest.attributes, "disabled"); d && d->value == "true") continue;
+    if (rest.verbs.empty()) {
+      return fileError(rest.where, "rest has no verb", "add get, post, put, patch, delete or head");
+    }
+    const Scalar* rest_path = find(rest.attributes, "path");
+    for (const RestVerbSource& verb : rest.verbs) {
+      DROMEDARY_TRY_VOID(checkKeys(verb.attributes, kVerbKeys, verb.method));
+      DROMEDARY_TRY_VOID(checkBindingMode(context, verb.attributes));
+      for (std::string_view key : {"clientRequestValidation", "enableCORS"}) {
+        DROMEDARY_TRY_VOID(refuseTrue(context, verb.attributes, key,
+                                      "remove it, or check the request in the route"));
+      }
+      if (verb.paramDefault) {
+        return fileError(verb.paramDefault->where,
+                         "a param's defaultValue is not applied here",
+                         "set the header in the route when the request lacks it");
+      }
+      if (const Scalar* d = find(verb.attributes, "disabled"); d && d->value == "true") continue;
+      const Scalar* verb_path = find(verb.attributes, "path");
+      std::string path = joinRestPath(config.contextPath_, rest_path ? rest_path->value : "",
+                                      verb_path ? verb_path->value : "");
+      std::string method = verb.method;
+      for (char& c : method) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      if (verb.to.empty()) {
+        return fileError(verb.where, fmt::format("rest {} {} has no to", method, path),
+                         "say where its requests go, e.g. 'to: direct:name'");
+      }
+      RouteSource r;
+      r.where = verb.where;
+      r.from = Scalar{"platform-http:" + path, verb.where};
+      r.parameters.emplace_back("httpMethodRestrict", Scalar{method, verb.where});
+      for (std::string_view key : {"consumes", "produces"}) {
+        const Scalar* s = find(verb.attributes, key);
+        if (!s) s = find(rest.attributes, key);
+        if (s) r.parameters.emplace_back(std::string(key), *s);
+      }
+      const Scalar* id = find(verb.attributes, "routeId");
+      if (!id) id = find(verb.attributes, "id");
+      if (id) r.attributes.emplace_back("id", *id);
+      r.steps = verb.to;
+      routes.push_back(std::move(r));
+    }
+  }
+  return routes;
+}
+
+}  // namespace dromedary::dsl

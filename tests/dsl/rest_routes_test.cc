@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: Apache-2.0
+// Camel's rest and restConfiguration in YAML and XML route files: the verbs served over real
+// sockets (the same services as the C++ REST DSL's test), and each error with its position.
+#include <gtest/gtest.h>
+
+#include <dromedary/http/platform_http.h>
+
+#include "support/http_client.h"
+#include "support/route_file_fixture.h"
+
+namespace dromedary::testing {
+namespace {
+
+class RestRoutesTest : public RouteFileTest {
+ protected:
+  RestRoutesTest() { h.context.properties().set("camel.server.host", "127.0.0.1"); }
+
+  // The answers to the same four requests, whatever front end declared the services.
+  void expectUserServices() {
+    uint16_t port = platformHttpPort(h.context);
+    ASSERT_NE(port, 0);
+    EXPECT_EQ(httpRequest(port, "GET", "/api/users/7", HttpHeaders{}).body, "user 7");
+    HttpReply added = httpRequest(port, "POST", "/api/users",
+                                  HttpHeaders{{"Content-Type", "text/plain"}}, "ann");
+    EXPECT_EQ(added.body, "added ann");
+    EXPECT_EQ(httpRequest(port, "POST", "/api/users",
+                          HttpHeaders{{"Content-Type", "application/json"}}, "{}")
+                  .status,
+              415);
+    EXPECT_EQ(httpRequest(port, "DELETE", "/api/users/7", HttpHeaders{}).status, 405);
+    auto ids = h.context.routeIds();
+    EXPECT_NE(std::find(ids.begin(), ids.end(), "get-user"), ids.end());
+  }
+};
+
+TEST_F(RestRoutesTest, YamlRestVerbsAreServedUnderTheContextPath) {
+  loadYaml(R"(
+- restConfiguration:
+    component: platform-http
+    contextPath: /api
+    port: 0
+- rest:
+    path: /users
+    get:
+      - id: get-user
+        path: /{id}
+        description: one user
+        param:
+          - {name: id, type: path, required: true}
+        to: direct:getUser
+    post:
+      - consumes: text/plain
+        to:
+          uri: direct:addUser
+- from:
+    uri: direct:getUser
+    steps:
+      - transform: {simple: "user ${header.id}"}
+- from:
+    uri: direct:addUser
+    steps:
+      - transform: {simple: "added ${body}"}
+)");
+  expectUserServices();
+}
+
+TEST_F(RestRoutesTest, XmlRestVerbsAreServedUnderTheContextPath) {
+  loadXml(R"(<camelContext xmlns="http://camel.apache.org/schema/spring">
+  <restConfiguration component="platform-http" contextPath="/api" port="0"/>
+  <rest path="/users">
+    <get uri="/{id}" id="get-user">
+      <description>one user</description>
+      <param name="id" type="path" required="true"/>
+      <to uri="direct:getUser"/>
+    </get>
+    <post consumes="text/plain"><to uri="direct:addUser"/></post>
+  </rest>
+  <route><from uri="direct:getUser"/><transform><simple>user ${header.id}</simple></transform></route>
+  <route><from uri="direct:addUser"/><transform><simple>added ${body}</simple></transform></route>
+</camelContext>)");
+  expectUserServices();
+}
+
+TEST_F(RestRoutesTest, XmlRestsRootHoldsRestsAndTheirConfiguration) {
+  loadXml(R"(<rests xmlns="http://camel.apache.org/schema/spring">
+  <restConfiguration contextPath="/api" port="0"/>
+  <rest path="/users">
+    <get path="/{id}" id="get-user"><to uri="direct:getUser"/></get>
+    <post consumes="text/plain"><to uri="direct:addUser"/></post>
+  </rest>
+</rests>)");
+  ASSERT_TRUE(loadYamlRoutes(h.context, R"(
+- from: {uri: direct:getUser, steps: [{transform: {simple: "user ${header.id}"}}]}
+- from: {uri: direct:addUser, steps: [{transform: {simple: "added ${body}"}}]}
+)", "routes.yaml"));
+  ASSERT_TRUE(h.context.startRoute(h.context.routeIds().back()));
+  ASSERT_TRUE(h.context.startRoute(h.context.routeIds()[h.context.routeIds().size() - 2]));
+  expectUserServices();
+}
+
+TEST_F(RestRoutesTest, ErrorsNameTheFileLineAndKey) {
+  EXPECT_EQ(yamlError(R"(
+- rest:
+    path: /a
+    get:
+      - pth: /b
+        to: direct:x
+)"),
+            "unknown key 'pth' in get at routes.yaml:5:9; did you mean 'path'?");
+  EXPECT_EQ(yamlError(R"(
+- rest:
+    path: /a
+    get:
+      - path: /b
+)"),
+            "rest GET /a/b has no to at routes.yaml:5:9; say where its requests "
+            "go, e.g. 'to: direct:name'");
+}
+
+TEST_F(RestRoutesTest, UnsupportedOptionsAreRefusedWithTheReason) {
+  EXPECT_EQ(yamlError(R"(
+- restConfiguration:
+    bindingMode: json
+- rest:
+    get: [{to: direct:x}]
+)"),
+            "bindingMode 'json' is not supported: bodies are not bound to Java "
+            "classes here at routes.yaml:3:18; use bindingMode off and convert the body in the "
+            "route");
+  EXPECT_EQ(yamlError(R"(
+- restConfiguration:
+    apiContextPath: /api-doc
+)"),
+            "apiContextPath: OpenAPI documents are not served here at "
+            "routes.yaml:3:21; remove it; the services themselves are served");
+  EXPECT_EQ(yamlError(R"(
+- rest:
+    get:
+      - path: /q
+        param: [{name: size, type: query, defaultValue: "10"}]
+        to: direct:x
+)"),
+            "a param's defaultValue is not applied here at routes.yaml:5:57; "
+            "set the header in the route when the request lacks it");
+  EXPECT_EQ(xmlError(R"(<rests><rest path="/a"><get><route><to uri="mock:x"/></route></get></rest></rests>)"),
+            "a route inside a rest verb is Camel 2's form at routes.xml:1:29; put "
+            "the steps in a route from direct:name and write <to uri=\"direct:name\"/>");
+  EXPECT_EQ(xmlError(R"(<rests><restConfiguration component="jetty"/><rest><get><to uri="mock:x"/></get></rest></rests>)"),
+            "restConfiguration component 'jetty' is not available: REST services "
+            "are served by platform-http at routes.xml:1:8");
+}
+
+}  // namespace
+}  // namespace dromedary::testing
