@@ -13,7 +13,7 @@ check() {  # check NAME CONDITION-EXIT-CODE
 
 # validate: every example is valid; a broken file fails with exit 1 and file:line:column.
 "$bin" validate "$src/examples/hello" "$src/examples/spring-xml" "$src/examples/error-handling" \
-  "$src/examples/batch-orders" "$src/examples/templates" \
+  "$src/examples/batch-orders" "$src/examples/templates" "$src/examples/rest" \
   > "$tmp/out" 2>&1
 check "validate examples exits 0" $?
 cat > "$tmp/broken.yaml" <<'YAML'
@@ -75,6 +75,32 @@ code=$?
   grep -q "Started cellar (timer://cellar?delay=0&includeMetadata=true&period=150)" "$tmp/out" &&
   grep -Eq "report: (kitchen reading 1 C|cellar reading 1 F)" "$tmp/out"
 check "run examples/templates: templated routes and pollEnrich (got $code)" $?
+
+# The REST example: rest verbs on platform-http, answered over a real socket (bash's
+# /dev/tcp: no HTTP client needed); --max-messages counts the requests.
+http() {  # http PORT METHOD PATH [BODY]: the raw response
+  local body="${4:-}"
+  exec 3<>"/dev/tcp/127.0.0.1/$1" || return 1
+  printf '%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: %s\r\nConnection: close\r\n\r\n%s' \
+    "$2" "$3" "${#body}" "$body" >&3
+  cat <&3
+  exec 3<&-
+}
+rest_port=$((20000 + ($$ + 7) % 20000))
+REST_PORT=$rest_port timeout 60 "$bin" run "$src/examples/rest" --max-messages 3 > "$tmp/rest" 2>&1 &
+rest=$!
+for _ in $(seq 50); do
+  http $rest_port GET /api/orders/7 > "$tmp/get" 2>/dev/null && break
+  sleep 0.1
+done
+http $rest_port GET /api/orders/abc > "$tmp/bad" 2>/dev/null
+http $rest_port POST /api/orders '{"item": "tea"}' > "$tmp/post" 2>/dev/null
+wait $rest
+code=$?
+[ $code -eq 0 ] && grep -q '{"id": 7, "status": "shipped"}' "$tmp/get" &&
+  grep -q "HTTP/1.1 400 Bad Request" "$tmp/bad" && grep -q "HTTP/1.1 201 Created" "$tmp/post" &&
+  grep -q 'processing order {"item": "tea"}' "$tmp/rest"
+check "run examples/rest: GET, a 400 and a POST over HTTP (got $code)" $?
 
 # The management API: run --management-port, then `get` reads it; a dead URL exits 1.
 port=$((20000 + $$ % 20000))

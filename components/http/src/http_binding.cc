@@ -150,9 +150,17 @@ Response exchangeToResponse(const Exchange& exchange, unsigned version,
   }
   response.result(status);
   std::string text;
-  const Value* type = message.headers().get("Content-Type");
-  if (type && headerText(*type, text) &&
-      (options.produces.empty() || text != options.requestContentType)) {
+  // A header the request brought and the route left as it was is the request's, not the
+  // response's.
+  auto fromRequest = [&](const Headers::Entry& h) {
+    const Value* original = options.request ? options.request->get(h.name) : nullptr;
+    return original && *original == h.value;
+  };
+  const Headers::Entry* type = nullptr;
+  for (const Headers::Entry& h : message.headers()) {
+    if (equalsIgnoreCase(h.name, "Content-Type")) type = &h;
+  }
+  if (type && !fromRequest(*type) && headerText(type->value, text)) {
     response.set(bhttp::field::content_type, text);
   } else if (!options.produces.empty()) {
     response.set(bhttp::field::content_type,
@@ -161,7 +169,7 @@ Response exchangeToResponse(const Exchange& exchange, unsigned version,
     response.set(bhttp::field::content_type, "application/json");
   }
   for (const Headers::Entry& h : message.headers()) {
-    if (filteredOut(h.name)) continue;
+    if (filteredOut(h.name) || fromRequest(h)) continue;
     if (h.value.isList()) {
       for (const Value& item : h.value.getList()) {
         if (headerText(item, text)) response.insert(bsv(h.name), text);

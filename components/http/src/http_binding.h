@@ -23,15 +23,16 @@ void requestToMessage(const Request& request, const PathParameters& pathParamete
 struct ResponseOptions {
   std::string_view produces;  ///< the Content-Type when the message sets none
   bool muteException = false;
-  /// The request's Content-Type: still on the message unchanged, it yields to `produces`.
-  std::string_view requestContentType = {};
+  /// The headers as the request brought them in: those the route left as they were are not
+  /// sent back (Camel echoes them; a client's Authorization or Cookie should not come back).
+  const Headers* request = nullptr;
 };
 
 /// The response for a completed exchange: a failure is 500 with the error's text (none when
 /// muted); else the status of CamelHttpResponseCode, or 200 (204 without a body); the body's
-/// text; Content-Type from the message (unless it is the request's and `produces` is set),
-/// else `produces`, else JSON for a map or list; the
-/// message's other headers but Camel's own and HTTP's framing ones.
+/// text; Content-Type from the message, else `produces`, else JSON for a map or list; the
+/// message's other headers but Camel's own, HTTP's framing ones and those the request brought
+/// that the route left unchanged.
 Response exchangeToResponse(const Exchange& exchange, unsigned version,
                             const ResponseOptions& options);
 

@@ -74,9 +74,10 @@ class RouteHandler final : public HttpHandler, public std::enable_shared_from_th
     }
     Work* work = nullptr;
     try {
-      work = new Work{shared_from_this(), &call, context_.createExchange().release()};
+      work = new Work{shared_from_this(), &call, context_.createExchange().release(), {}};
       work->exchange->setPattern(Pattern::InOut);
       requestToMessage(request, call.pathParameters(), work->exchange->message());
+      work->requestHeaders = work->exchange->message().headers();
     } catch (...) {
       if (work) {
         ExchangeRecycler{}(work->exchange);
@@ -92,6 +93,7 @@ class RouteHandler final : public HttpHandler, public std::enable_shared_from_th
     std::shared_ptr<RouteHandler> handler;
     HttpCall* call;
     Exchange* exchange;
+    Headers requestHeaders;  // as the request set them: those left unchanged are not echoed
   };
 
   static Response status(unsigned code, unsigned version, std::string text) {
@@ -120,10 +122,8 @@ class RouteHandler final : public HttpHandler, public std::enable_shared_from_th
     const ConsumerSettings& s = work->handler->settings_;
     Response response;
     try {
-      const Request& request = work->call->request();
-      response = exchangeToResponse(
-          exchange, request.version(),
-          {s.produces, s.muteException, sv(request[boost::beast::http::field::content_type])});
+      response = exchangeToResponse(exchange, work->call->request().version(),
+                                    {s.produces, s.muteException, &work->requestHeaders});
     } catch (...) {
       response = status(500, work->call->request().version(), "cannot write the response");
     }
@@ -155,11 +155,19 @@ class PlatformHttpComponent final : public Component {
     if (server_) return server_.get();
     PlatformHttpConfig config = config_.value_or(PlatformHttpConfig{});
     if (!config_) {
-      Properties& props = context().properties();
-      if (auto v = props.get("camel.server.host")) config.host = *v;
+      // The values may hold placeholders ({{env:PORT:8080}}).
+      auto property = [&](const char* key) -> Result<std::optional<std::string>> {
+        auto v = context().properties().get(key);
+        if (!v) return std::optional<std::string>();
+        auto resolved = context().resolvePlaceholders(*v);
+        if (!resolved) return resolved.error();
+        return std::optional<std::string>(std::move(*resolved));
+      };
+      DROMEDARY_TRY(host, property("camel.server.host"));
+      if (host) config.host = *host;
       for (auto [key, max] : {std::pair{"camel.server.port", int64_t{65535}},
                               std::pair{"camel.server.maxBodySize", int64_t{1} << 40}}) {
-        auto v = props.get(key);
+        DROMEDARY_TRY(v, property(key));
         if (!v) continue;
         int64_t n = -1;
         auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), n);

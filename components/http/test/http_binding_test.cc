@@ -69,6 +69,24 @@ TEST_F(HttpBindingTest, TheResponseIsTheBodyWithTheStatusAndHeadersTheMessageSet
   EXPECT_EQ(r.count("X-Evil"), 0u);
 }
 
+TEST_F(HttpBindingTest, HeadersTheRequestBroughtAreSentBackOnlyWhenTheRouteChangedThem) {
+  Request req{bhttp::verb::get, "/users/7?page=2", 11};
+  req.set(bhttp::field::authorization, "Bearer secret");
+  req.set(bhttp::field::content_type, "text/plain");
+  req.set("X-Trace", "t-1");
+  auto ex = exchange();
+  requestToMessage(req, {{"id", "7"}}, ex->message());
+  Headers request = ex->message().headers();
+  ex->message().setBody(Value("ok"));
+  ex->message().setHeader("X-Trace", Value("t-2"));
+  Response r = exchangeToResponse(*ex, 11, {"application/json", false, &request});
+  EXPECT_EQ(r.count(bhttp::field::authorization), 0u);
+  EXPECT_EQ(r.count("id"), 0u);
+  EXPECT_EQ(r.count("page"), 0u);
+  EXPECT_EQ(r["X-Trace"], "t-2");
+  EXPECT_EQ(r[bhttp::field::content_type], "application/json");  // the request's is not ours
+}
+
 TEST_F(HttpBindingTest, NoBodyIs204AndAStatusOutOfRangeIs500) {
   auto ex = exchange();
   EXPECT_EQ(exchangeToResponse(*ex, 11, {}).result_int(), 204u);
