@@ -77,7 +77,8 @@ code=$?
 check "run examples/templates: templated routes and pollEnrich (got $code)" $?
 
 # The REST example: rest verbs on platform-http, answered over a real socket (bash's
-# /dev/tcp: no HTTP client needed); --max-messages counts the requests.
+# /dev/tcp: no HTTP client needed). --max-messages counts route completions: 2 per request
+# (the rest route and its direct route) and the seda route of the POST: 7.
 http() {  # http PORT METHOD PATH [BODY]: the raw response
   local body="${4:-}"
   exec 3<>"/dev/tcp/127.0.0.1/$1" || return 1
@@ -87,7 +88,7 @@ http() {  # http PORT METHOD PATH [BODY]: the raw response
   exec 3<&-
 }
 rest_port=$((20000 + ($$ + 7) % 20000))
-REST_PORT=$rest_port timeout 60 "$bin" run "$src/examples/rest" --max-messages 3 > "$tmp/rest" 2>&1 &
+REST_PORT=$rest_port timeout 60 "$bin" run "$src/examples/rest" --max-messages 7 > "$tmp/rest" 2>&1 &
 rest=$!
 for _ in $(seq 50); do
   http $rest_port GET /api/orders/7 > "$tmp/get" 2>/dev/null && break
@@ -100,7 +101,8 @@ code=$?
 [ $code -eq 0 ] && grep -q '{"id": 7, "status": "shipped"}' "$tmp/get" &&
   grep -q "HTTP/1.1 400 Bad Request" "$tmp/bad" && grep -q "HTTP/1.1 201 Created" "$tmp/post" &&
   grep -q 'processing order {"item": "tea"}' "$tmp/rest"
-check "run examples/rest: GET, a 400 and a POST over HTTP (got $code)" $?
+ok=$?; [ $ok -eq 0 ] || { echo "--- rest run:"; cat "$tmp/rest"; echo "--- get:"; cat "$tmp/get"; echo "--- bad:"; cat "$tmp/bad"; echo "--- post:"; cat "$tmp/post"; }
+check "run examples/rest: GET, a 400 and a POST over HTTP (got $code)" $ok
 
 # The management API: run --management-port, then `get` reads it; a dead URL exits 1.
 port=$((20000 + $$ % 20000))

@@ -12,6 +12,7 @@
 
 #include <dromedary/core/logging.h>
 #include <dromedary/engine/context.h>
+#include <dromedary/engine/rest_definition.h>
 #include <dromedary/http/platform_http.h>
 #include <dromedary/spi/component.h>
 
@@ -214,12 +215,21 @@ class HttpConsumer final : public Consumer {
   bool started_ = false;
 };
 
+// What an endpoint serves, decided when it is created (platform-http: or rest:).
+struct EndpointSettings {
+  PathTemplate path;
+  std::vector<std::string> methods;
+  bool prefix = false;
+  std::string consumes;
+  std::string produces;
+  bool muteException = false;
+};
+
 class PlatformHttpEndpoint final : public Endpoint {
  public:
-  PlatformHttpEndpoint(PlatformHttpComponent& component, const Uri& uri, EndpointOptions options,
-                       PathTemplate path, std::vector<std::string> methods)
-      : Endpoint(component, uri, std::move(options)),
-        http_(component), path_(std::move(path)), methods_(std::move(methods)) {}
+  PlatformHttpEndpoint(Component& owner, PlatformHttpComponent& http, const Uri& uri,
+                       EndpointOptions options, EndpointSettings settings)
+      : Endpoint(owner, uri, std::move(options)), http_(http), settings_(std::move(settings)) {}
 
   Result<std::unique_ptr<Producer>> createProducer() override {
     return makeError(ErrorCode::InvalidUri,
@@ -232,48 +242,109 @@ class PlatformHttpEndpoint final : public Endpoint {
 
  private:
   PlatformHttpComponent& http_;
-  PathTemplate path_;
-  std::vector<std::string> methods_;
+  EndpointSettings settings_;
 };
 
-Result<std::unique_ptr<Endpoint>> PlatformHttpComponent::createEndpoint(const Uri& uri,
-                                                              EndpointOptions options) {
-  DROMEDARY_TRY_VOID(server());  // the server's settings are checked with the first URI
-  DROMEDARY_TRY(path, PathTemplate::parse(uri.path()));
+// "GET, post" as upper-case methods; an unknown one is an error naming the URI.
+Result<std::vector<std::string>> parseMethods(std::string_view list, const Uri& uri,
+                                              std::string_view option) {
   std::vector<std::string> methods;
-  std::string_view restrict = options.getString("httpMethodRestrict");
   size_t i = 0;
-  while (i <= restrict.size() && !restrict.empty()) {
-    size_t end = restrict.find(',', i);
-    if (end == std::string_view::npos) end = restrict.size();
+  while (i <= list.size() && !list.empty()) {
+    size_t end = list.find(',', i);
+    if (end == std::string_view::npos) end = list.size();
     std::string m;
-    for (char c : restrict.substr(i, end - i)) {
+    for (char c : list.substr(i, end - i)) {
       if (c != ' ') m += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     }
     i = end + 1;
     if (m.empty()) continue;
-    static constexpr std::string_view kMethods[] = {"GET",  "POST",    "PUT",   "DELETE",
-                                                    "PATCH", "HEAD",   "OPTIONS", "TRACE"};
+    static constexpr std::string_view kMethods[] = {"GET",   "POST", "PUT",     "DELETE",
+                                                    "PATCH", "HEAD", "OPTIONS", "TRACE"};
     if (std::find(std::begin(kMethods), std::end(kMethods), m) == std::end(kMethods)) {
       return makeError(ErrorCode::InvalidOption,
-                       fmt::format("{}: httpMethodRestrict names '{}', not an HTTP method "
-                                   "(GET, POST, PUT, DELETE, PATCH, HEAD, OPTIONS, TRACE)",
-                                   uri.text(), m));
+                       fmt::format("{}: {} names '{}', not an HTTP method (GET, POST, PUT, "
+                                   "DELETE, PATCH, HEAD, OPTIONS, TRACE)",
+                                   uri.text(), option, m));
     }
     methods.push_back(std::move(m));
   }
-  return std::unique_ptr<Endpoint>(std::make_unique<PlatformHttpEndpoint>(
-      *this, uri, std::move(options), std::move(path), std::move(methods)));
+  return methods;
 }
 
+Result<std::unique_ptr<Endpoint>> PlatformHttpComponent::createEndpoint(const Uri& uri,
+                                                                        EndpointOptions options) {
+  DROMEDARY_TRY_VOID(server());  // the server's settings are checked with the first URI
+  EndpointSettings settings;
+  DROMEDARY_TRY(path, PathTemplate::parse(uri.path()));
+  settings.path = std::move(path);
+  DROMEDARY_TRY(methods, parseMethods(options.getString("httpMethodRestrict"), uri,
+                                      "httpMethodRestrict"));
+  settings.methods = std::move(methods);
+  settings.prefix = options.getBool("matchOnUriPrefix");
+  settings.consumes = options.getString("consumes");
+  settings.produces = options.getString("produces");
+  settings.muteException = options.getBool("muteException");
+  return std::unique_ptr<Endpoint>(std::make_unique<PlatformHttpEndpoint>(
+      *this, *this, uri, std::move(options), std::move(settings)));
+}
+
+constexpr OptionSpec kRestOptions[] = {
+    {"consumes", OptionType::String, "",
+     "Content types accepted (application/json, text/*); another gets 415"},
+    {"produces", OptionType::String, "",
+     "Content type of the response when the message sets none; a client whose Accept "
+     "excludes it gets 406"},
+};
+
+// rest:method:path[:uriTemplate]: Camel's rest component, a platform-http endpoint restricted
+// to one method (from("rest:get:/users:/{id}") serves GET /users/{id}).
+class RestComponent final : public Component {
+ public:
+  std::string_view scheme() const override { return "rest"; }
+  std::span<const OptionSpec> endpointOptions() const override { return kRestOptions; }
+
+  Result<std::unique_ptr<Endpoint>> createEndpoint(const Uri& uri,
+                                                   EndpointOptions options) override {
+    auto* http = dynamic_cast<PlatformHttpComponent*>(context().component("platform-http"));
+    if (!http) {
+      return makeError(ErrorCode::InvalidUri,
+                       fmt::format("{}: REST services need the platform-http component",
+                                   uri.text()));
+    }
+    DROMEDARY_TRY_VOID(http->server());
+    std::string_view rest = uri.path();
+    size_t colon = rest.find(':');
+    if (colon == std::string_view::npos || colon == 0) {
+      return makeError(ErrorCode::InvalidUri,
+                       fmt::format("{}: expected rest:method:path[:uriTemplate], e.g. "
+                                   "rest:get:/users:/{{id}}",
+                                   uri.text()));
+    }
+    EndpointSettings settings;
+    DROMEDARY_TRY(methods, parseMethods(rest.substr(0, colon), uri, "the method"));
+    settings.methods = std::move(methods);
+    rest.remove_prefix(colon + 1);
+    size_t second = rest.find(':');
+    std::string_view base = rest.substr(0, second);
+    std::string_view tmpl = second == std::string_view::npos ? "" : rest.substr(second + 1);
+    DROMEDARY_TRY(path, PathTemplate::parse(joinRestPath("", base, tmpl)));
+    settings.path = std::move(path);
+    settings.consumes = options.getString("consumes");
+    settings.produces = options.getString("produces");
+    return std::unique_ptr<Endpoint>(std::make_unique<PlatformHttpEndpoint>(
+        *this, *http, uri, std::move(options), std::move(settings)));
+  }
+};
+
 Result<std::unique_ptr<Consumer>> PlatformHttpEndpoint::createConsumer(Processor& processor) {
-  ConsumerSettings settings{uri(), options().getString("consumes"),
-                            options().getString("produces"), options().getBool("muteException")};
+  ConsumerSettings settings{uri(), settings_.consumes, settings_.produces,
+                            settings_.muteException};
   auto handler = std::make_shared<RouteHandler>(context(), processor, std::move(settings));
   auto binding = std::make_shared<HttpBinding>();
-  binding->path = path_;
-  binding->prefix = options().getBool("matchOnUriPrefix");
-  binding->methods = methods_;
+  binding->path = settings_.path;
+  binding->prefix = settings_.prefix;
+  binding->methods = settings_.methods;
   binding->owner = uri();
   binding->handler = handler;
   return std::unique_ptr<Consumer>(
@@ -302,6 +373,9 @@ void HttpConsumer::stop() noexcept {
 
 void registerPlatformHttpComponent(Context& context, std::optional<PlatformHttpConfig> config) {
   context.addComponent(std::make_unique<component::http::PlatformHttpComponent>(std::move(config)));
+  if (!context.component("rest")) {
+    context.addComponent(std::make_unique<component::http::RestComponent>());
+  }
 }
 
 // The generated registration of built-in components calls this one.

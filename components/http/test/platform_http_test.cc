@@ -211,6 +211,28 @@ TEST_F(PlatformHttpTest, ConsumesAndProducesAreCheckedAgainstTheRequest) {
   EXPECT_EQ(ok.contentType, "application/json");
 }
 
+TEST_F(PlatformHttpTest, TheRestComponentServesOneMethodOnPathAndTemplate) {
+  start([](RouteBuilder& b) {
+    b.from("rest:get:/say:/hello/{name}").transform(simple("Hello ${header.name}"));
+    b.from("rest:post:bye").transform(constant("Bye"));
+  });
+  EXPECT_EQ(get("/say/hello/ann").body, "Hello ann");
+  EXPECT_EQ(httpRequest(port, "POST", "/say/hello/ann", HttpHeaders{}).status, 405);
+  EXPECT_EQ(httpRequest(port, "POST", "/bye", HttpHeaders{}).body, "Bye");
+}
+
+TEST_F(PlatformHttpTest, ARestUriWithoutMethodOrWithAnUnknownOneIsRefused) {
+  for (auto [uri, text] : {std::pair{"rest:/x", "rest:/x: expected rest:method:path[:uriTemplate]"},
+                           std::pair{"rest:fetch:/x", "rest:fetch:/x: the method names 'FETCH'"}}) {
+    Context other;
+    registerBuiltinComponents(other);
+    auto added = other.addRoutes([&](RouteBuilder& b) { b.from(uri).to("mock:x"); });
+    if (added) added = other.start();
+    ASSERT_FALSE(added) << uri;
+    EXPECT_NE(added.error().message.find(text), std::string::npos) << added.error().message;
+  }
+}
+
 TEST_F(PlatformHttpTest, ABodyOverTheLimitIs413) {
   h.context.properties().set("camel.server.maxBodySize", "16");
   start([](RouteBuilder& b) { b.from("platform-http:/small").setBody(constant("ok")); });
