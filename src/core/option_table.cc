@@ -47,7 +47,13 @@ Result<std::chrono::milliseconds> parseDuration(std::string_view text) {
     } else if (!s.empty() || any) {
       return bad();  // a bare number only on its own
     }
-    total += n * unit;
+    int64_t part = 0;
+    if (__builtin_mul_overflow(n, unit, &part) || __builtin_add_overflow(total, part, &total)) {
+      return makeError(ErrorCode::InvalidOption,
+                       fmt::format("'{}' is too long a duration (at most about 292 million "
+                                   "years in milliseconds)",
+                                   text));
+    }
     any = true;
   }
   return std::chrono::milliseconds(total);

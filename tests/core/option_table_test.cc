@@ -80,5 +80,16 @@ TEST(OptionTableTest, ParsesDurations) {
   EXPECT_FALSE(parseDuration(""));
 }
 
+TEST(OptionTableTest, ADurationBeyondMillisecondsRangeIsRefusedNotWrapped) {
+  // Found by the YAML loader's fuzz target: 99999999999999999h overflowed.
+  auto d = parseDuration("99999999999999999h");
+  ASSERT_FALSE(d);
+  EXPECT_EQ(d.error().message,
+            "'99999999999999999h' is too long a duration (at most about 292 million years in "
+            "milliseconds)");
+  EXPECT_FALSE(parseDuration("9223372036854775807ms1ms"));
+  EXPECT_EQ(parseDuration("9223372036854775807")->count(), INT64_MAX);
+}
+
 }  // namespace
 }  // namespace dromedary
