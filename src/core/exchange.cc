@@ -41,7 +41,7 @@ uint64_t nextIdNumber() noexcept {
 // pool, which is where a thread that only creates exchanges (a producer whose exchanges end
 // on a consumer thread: seda, timers, replies) finds them again instead of allocating.
 constexpr size_t kMaxPooled = 256;
-constexpr size_t kMaxShared = 8192;
+constexpr size_t kMaxShared = 1024;
 
 struct SharedPool {
   moodycamel::ConcurrentQueue<Exchange*> free;
@@ -158,6 +158,13 @@ void Exchange::resetForReuse(Context* context) noexcept {
   resetExecution();
 }
 
+void Exchange::resetPooled(Context* context) noexcept {
+  context_ = context;
+  pattern_ = Pattern::InOnly;
+  created_ms_ = coarseNowMillis();
+  resetExecution();
+}
+
 void Exchange::resetAsCopyOf(const Exchange& input, bool with_body,
                              bool with_headers_and_properties) {
   context_ = input.context_;
@@ -189,6 +196,11 @@ void Exchange::resetExecution() noexcept {
 }
 
 void ExchangeRecycler::operator()(Exchange* exchange) const noexcept {
+  // Emptied now, not when it is taken again: a pooled exchange must not hold its last body
+  // (a pool of exchanges that had carried 12 KB bodies held ~100 MiB). Clearing keeps the
+  // small buffers that make the next use allocation-free (Message::kMaxSpareBody).
+  exchange->messageForEngine().clear();
+  exchange->properties().clear();
   if (pool.free.size() >= kMaxPooled) {
     if (shared_pool.size.load(std::memory_order_relaxed) < kMaxShared &&
         shared_pool.free.enqueue(exchange)) {
@@ -209,13 +221,13 @@ ExchangePtr acquireExchange(Context* context) noexcept {
   if (!pool.free.empty()) {
     Exchange* e = pool.free.back();
     pool.free.pop_back();
-    e->resetForReuse(context);
+    e->resetPooled(context);
     return ExchangePtr(e);
   }
   Exchange* e;
   if (shared_pool.size.load(std::memory_order_relaxed) > 0 && shared_pool.free.try_dequeue(e)) {
     shared_pool.size.fetch_sub(1, std::memory_order_relaxed);
-    e->resetForReuse(context);
+    e->resetPooled(context);
     return ExchangePtr(e);
   }
   return ExchangePtr(new Exchange(context));

@@ -139,7 +139,11 @@ void Message::setBody(std::string_view body) {
 
 void Message::clear() noexcept {
   headers_.clear();
-  if (std::string* s = body_.mutableString(); s && s->capacity() > spare_.capacity()) {
+  // A pooled exchange keeps its body's buffer for the next string body, up to a size: beyond
+  // it, copying the body costs more than allocating it, and a pool of exchanges each keeping
+  // a large body's buffer held tens of MiB for nothing (12 KB bodies through a broker).
+  if (std::string* s = body_.mutableString();
+      s && s->capacity() > spare_.capacity() && s->capacity() <= kMaxSpareBody) {
     s->clear();
     spare_.swap(*s);
   }

@@ -98,5 +98,20 @@ TEST(MessageTest, ClearMakesTheBodyNull) {
   EXPECT_TRUE(m.body().isNull());
 }
 
+TEST(MessageTest, AClearedSmallBodysBufferServesTheNextBodyAndALargeOneIsFreed) {
+  Message m;
+  m.setBody(std::string_view(std::string(1000, 'a')));
+  const char* small = m.body().getString().data();
+  m.clear();
+  m.setBody(std::string_view("next"));
+  EXPECT_EQ(m.body().getString().data(), small);  // the same buffer: no allocation
+  m.setBody(std::string_view(std::string(Message::kMaxSpareBody + 1, 'b')));
+  m.clear();
+  // A pooled exchange must not keep a large body's buffer (12 KB bodies through a broker
+  // pinned tens of MiB in the exchange pools): the next body gets a buffer of its own size.
+  m.setBody(std::string_view("next"));
+  EXPECT_LE(m.body().getString().capacity(), Message::kMaxSpareBody);
+}
+
 }  // namespace
 }  // namespace dromedary

@@ -36,6 +36,9 @@ namespace dromedary {
 
 class Context;
 class Exchange;
+struct ExchangeRecycler;
+/// An exchange from the pool; released back to the pool when it goes out of scope.
+using ExchangePtr = std::unique_ptr<Exchange, ExchangeRecycler>;
 
 /// The message exchange pattern.
 enum class Pattern : uint8_t { InOnly, InOut };
@@ -227,6 +230,10 @@ class Exchange {
  private:
   void takeCheckpoint() noexcept;
   void resetExecution() noexcept;
+  /// resetForReuse for an exchange from the pool, whose message and properties the recycler
+  /// has already emptied.
+  void resetPooled(Context* context) noexcept;
+  friend ExchangePtr acquireExchange(Context* context) noexcept;
 
   Context* context_;
   Pattern pattern_ = Pattern::InOnly;
@@ -242,9 +249,6 @@ class Exchange {
 struct ExchangeRecycler {
   void operator()(Exchange* exchange) const noexcept;
 };
-/// An exchange from the pool; released back to the pool when it goes out of scope.
-using ExchangePtr = std::unique_ptr<Exchange, ExchangeRecycler>;
-
 /// Takes an exchange from this thread's pool (allocating only when the pool is empty).
 ExchangePtr acquireExchange(Context* context) noexcept;
 

@@ -119,6 +119,10 @@ class Headers {
 /// A message: headers and a body.
 class Message {
  public:
+  /// clear() keeps a string body's buffer for the next string body up to this size (bytes):
+  /// small bodies then cost no allocation, and a pool of messages holds no large buffers.
+  static constexpr size_t kMaxSpareBody = 4096;
+
   Headers& headers() noexcept { return headers_; }
   const Headers& headers() const noexcept { return headers_; }
   const Value* getHeader(std::string_view name) const noexcept { return headers_.get(name); }
