@@ -48,10 +48,7 @@ class SedaHop final : public ScenarioRun {
     while (arrivals_->count.load(std::memory_order_acquire) < expected) {
       // the consumer thread is on its way: spin briefly, as a latency benchmark does
     }
-    latency_.record(static_cast<uint64_t>(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() -
-                                                             begin)
-            .count()));
+    latency_.recordSince(begin);
   }
   void resetFigures() override { latency_.reset(); }
   void report(std::vector<std::pair<std::string, double>>& figures) override {

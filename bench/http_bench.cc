@@ -46,10 +46,7 @@ class HttpGet final : public ScenarioRun {
     bhttp::response<bhttp::string_body> response;
     bhttp::read(stream_, buffer_, response);
     check(response.body() == "Hello bob", "response");
-    latency_.record(static_cast<uint64_t>(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() -
-                                                             begin)
-            .count()));
+    latency_.recordSince(begin);
   }
   void resetFigures() override { latency_.reset(); }
   void report(std::vector<std::pair<std::string, double>>& figures) override {

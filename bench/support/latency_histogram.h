@@ -7,6 +7,7 @@
 #include <array>
 #include <atomic>
 #include <bit>
+#include <chrono>
 #include <cstdint>
 
 namespace dromedary::bench {
@@ -15,6 +16,12 @@ class LatencyHistogram {
  public:
   void record(uint64_t ns) noexcept {
     buckets_[indexOf(ns)].fetch_add(1, std::memory_order_relaxed);
+  }
+  /// Records the time from `begin` to now.
+  void recordSince(std::chrono::steady_clock::time_point begin) noexcept {
+    auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+        std::chrono::steady_clock::now() - begin);
+    record(static_cast<uint64_t>(ns.count()));
   }
 
   /// The latency below which `fraction` (0.5, 0.99, 0.999) of the samples fall, in ns (the

@@ -226,6 +226,16 @@ class XmlReader {
     out_.restConfigurations.push_back(std::move(c));
   }
 
+  // A rest's or verb's attributes; Camel 2/3's `uri` is today's `path`.
+  void restAttributes(const pugi::xml_node& node,
+                      std::vector<std::pair<std::string, Scalar>>& out) const {
+    for (pugi::xml_attribute a : node.attributes()) {
+      std::string_view an = a.name();
+      if (an.starts_with("xmlns")) continue;
+      out.emplace_back(an == "uri" ? "path" : an, Scalar{a.value(), at(node, a)});
+    }
+  }
+
   // <rest path="/users">
   //   <get path="/{id}"><to uri="direct:getUser"/></get>
   //   <post><to uri="direct:addUser"/></post>
@@ -233,11 +243,7 @@ class XmlReader {
   Result<void> rest(const pugi::xml_node& node) {
     RestSource r;
     r.where = at(node);
-    for (pugi::xml_attribute a : node.attributes()) {
-      std::string_view an = a.name();
-      if (an.starts_with("xmlns")) continue;
-      r.attributes.emplace_back(an == "uri" ? "path" : an, Scalar{a.value(), at(node, a)});
-    }
+    restAttributes(node, r.attributes);
     for (pugi::xml_node child : node.children()) {
       if (child.type() != pugi::node_element) continue;
       std::string_view cn = localName(child);
@@ -260,11 +266,7 @@ class XmlReader {
     RestVerbSource v;
     v.method = std::string(localName(node));
     v.where = at(node);
-    for (pugi::xml_attribute a : node.attributes()) {
-      std::string_view an = a.name();
-      if (an.starts_with("xmlns")) continue;
-      v.attributes.emplace_back(an == "uri" ? "path" : an, Scalar{a.value(), at(node, a)});
-    }
+    restAttributes(node, v.attributes);
     for (pugi::xml_node child : node.children()) {
       if (child.type() != pugi::node_element) continue;
       std::string_view cn = localName(child);
