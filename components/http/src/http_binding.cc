@@ -202,4 +202,16 @@ bool mediaTypeMatches(std::string_view type, std::string_view accepted) noexcept
   return false;
 }
 
+bool acceptsOneOf(std::string_view accept, std::string_view produced) noexcept {
+  size_t i = 0;
+  while (i <= produced.size()) {
+    size_t end = produced.find(',', i);
+    if (end == std::string_view::npos) end = produced.size();
+    std::string_view type = mediaType(produced.substr(i, end - i));
+    if (!type.empty() && mediaTypeMatches(type, accept)) return true;
+    i = end + 1;
+  }
+  return false;
+}
+
 }  // namespace dromedary::component::http

@@ -40,4 +40,7 @@ Response exchangeToResponse(const Exchange& exchange, unsigned version,
 /// comma-separated `accepted` ("application/json, text/*", "*/*")?
 bool mediaTypeMatches(std::string_view type, std::string_view accepted) noexcept;
 
+/// Does a client's `accept` (an Accept header) take one of the comma-separated `produced`?
+bool acceptsOneOf(std::string_view accept, std::string_view produced) noexcept;
+
 }  // namespace dromedary::component::http

@@ -68,7 +68,7 @@ class RouteHandler final : public HttpHandler, public std::enable_shared_from_th
     }
     std::string_view accept = sv(request[boost::beast::http::field::accept]);
     if (!settings_.produces.empty() && !accept.empty() &&
-        !mediaTypeMatches(settings_.produces.substr(0, settings_.produces.find(',')), accept)) {
+        !acceptsOneOf(accept, settings_.produces)) {
       return call.respond(status(406, version,
                                  fmt::format("this endpoint produces {}, not {}",
                                              settings_.produces, accept)));

@@ -129,5 +129,11 @@ TEST_F(HttpBindingTest, MediaTypesMatchWithWildcardsAndParameters) {
   EXPECT_FALSE(mediaTypeMatches("", "application/json"));
 }
 
+TEST_F(HttpBindingTest, AClientAcceptingAnyOfTheProducedTypesIsServed) {
+  EXPECT_TRUE(acceptsOneOf("text/xml", "application/json, text/xml"));
+  EXPECT_TRUE(acceptsOneOf("application/*;q=0.9", "application/json"));
+  EXPECT_FALSE(acceptsOneOf("text/html", "application/json, text/xml"));
+}
+
 }  // namespace
 }  // namespace dromedary::component::http
