@@ -45,13 +45,21 @@ Result<std::string> resolved(Context& context, const Scalar& s) {
   return *v;
 }
 
+// Is `key` set to true ({{placeholders}} resolved)?
+Result<bool> isTrue(Context& context, const std::vector<std::pair<std::string, Scalar>>& attrs,
+                    std::string_view key) {
+  const Scalar* s = find(attrs, key);
+  if (!s) return false;
+  auto v = context.resolvePlaceholders(s->value);
+  if (!v) return fileError(s->where, v.error().message);
+  return v->compare("true") == 0;
+}
+
 // "true" where a key may only be off: an error at it, saying what is not supported.
 Result<void> refuseTrue(Context& context, const std::vector<std::pair<std::string, Scalar>>& attrs,
                         std::string_view key, std::string_view why) {
-  if (const Scalar* s = find(attrs, key)) {
-    DROMEDARY_TRY(v, resolved(context, *s));
-    if (v == "true") return fileError(s->where, fmt::format("{}: true is not supported: {}", key, why));
-  }
+  DROMEDARY_TRY(on, isTrue(context, attrs, key));
+  if (on) return fileError(find(attrs, key)->where, fmt::format("{}: true is not supported: {}", key, why));
   return {};
 }
 
@@ -137,7 +145,8 @@ Result<std::vector<RouteSource>> restRoutes(Context& context, const FileSources&
       DROMEDARY_TRY_VOID(refuseTrue(context, rest.attributes, key,
                                     "remove it, or check the request in the route"));
     }
-    if (const Scalar* d = find(rest.attributes, "disabled"); d && d->value == "true") continue;
+    DROMEDARY_TRY(rest_disabled, isTrue(context, rest.attributes, "disabled"));
+    if (rest_disabled) continue;
     if (rest.verbs.empty()) {
       return fileError(rest.where, "rest has no verb", "add get, post, put, patch, delete or head");
     }
@@ -154,7 +163,8 @@ Result<std::vector<RouteSource>> restRoutes(Context& context, const FileSources&
                          "a param's defaultValue is not applied here",
                          "set the header in the route when the request lacks it");
       }
-      if (const Scalar* d = find(verb.attributes, "disabled"); d && d->value == "true") continue;
+      DROMEDARY_TRY(verb_disabled, isTrue(context, verb.attributes, "disabled"));
+      if (verb_disabled) continue;
       const Scalar* verb_path = find(verb.attributes, "path");
       std::string path = joinRestPath(config.contextPath_, rest_path ? rest_path->value : "",
                                       verb_path ? verb_path->value : "");

@@ -98,6 +98,27 @@ TEST_F(RestRoutesTest, XmlRestsRootHoldsRestsAndTheirConfiguration) {
   expectUserServices();
 }
 
+TEST_F(RestRoutesTest, ADisabledVerbOrRestMakesNoRoute) {
+  h.context.properties().set("beta", "true");
+  loadYaml(R"(
+- restConfiguration: {port: 0}
+- rest:
+    path: /a
+    get:
+      - {path: /on, to: direct:x}
+      - {path: /off, disabled: "{{beta}}", to: direct:x}
+- rest:
+    path: /b
+    disabled: true
+    get: [{to: direct:x}]
+- from: {uri: direct:x, steps: [{setBody: {constant: "x"}}]}
+)");
+  uint16_t port = platformHttpPort(h.context);
+  EXPECT_EQ(httpRequest(port, "GET", "/a/on", HttpHeaders{}).status, 200);
+  EXPECT_EQ(httpRequest(port, "GET", "/a/off", HttpHeaders{}).status, 404);
+  EXPECT_EQ(httpRequest(port, "GET", "/b", HttpHeaders{}).status, 404);
+}
+
 TEST_F(RestRoutesTest, ErrorsNameTheFileLineAndKey) {
   EXPECT_EQ(yamlError(R"(
 - rest:
