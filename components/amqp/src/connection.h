@@ -326,10 +326,6 @@ class ConsumerLink final : public proton::messaging_handler {
   bool ownsSession(const proton::session& s) const { return attached_ && receiver_.session() == s; }
   void close() noexcept;   // stop: close the link, release what was not processed
   void done() noexcept;    // the current exchange settled: start the next one
-  /// Grants the broker credit up to `prefetch` messages held by the link (processing and
-  /// waiting), never more: a broker that overshoots its credit (RabbitMQ 3's plugin did, by
-  /// thousands) gets none back until the link is below `prefetch` again.
-  void topUpCredit() noexcept;
   bool attached() const noexcept { return attached_; }
   bool closing() const noexcept { return closing_; }  // closed by us, the broker not yet
 

@@ -120,7 +120,7 @@ void ConsumerLink::on_message(proton::delivery& d, proton::message& m) {
                                      group_.spec.uri, e.what()));
     ExchangeRecycler{}(exchange);
     d.reject();
-    topUpCredit();
+    receiver_.add_credit(1);
     return;
   }
   bool in_out = !m.reply_to().empty() && !group_.spec.disableReplyTo;
@@ -151,12 +151,6 @@ void ConsumerLink::runOnWorker(void* arg) noexcept {
 void ConsumerLink::onDone(Exchange& exchange, void* arg) noexcept {
   auto* link = static_cast<ConsumerLink*>(arg);
   link->connection_.postSettle(*link, exchange, link->current_generation_);
-}
-
-void ConsumerLink::topUpCredit() noexcept {
-  int held = static_cast<int>(backlog_.size()) + (current_ ? 1 : 0);
-  int room = group_.spec.prefetch - held - receiver_.credit();
-  if (room > 0) receiver_.add_credit(room);
 }
 
 void ConsumerLink::done() noexcept {
@@ -281,13 +275,11 @@ void Connection::settleConsumed(ConsumerLink& link, Exchange& exchange,
     } else {
       d.release();  // the broker delivers it again: at-least-once (RabbitMQ refuses modified)
     }
+    if (!group.stopping) link.receiver().add_credit(1);
   }
   // Else the link it came on is gone: the broker redelivers the message.
   ExchangeRecycler{}(&exchange);  // back to this thread's pool, where the next one comes from
   link.done();
-  if (generation == generation_ && open_ && link.attached() && !group.stopping) {
-    link.topUpCredit();
-  }
   releaseGroupIfDone(group);
 }
 
