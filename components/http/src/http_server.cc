@@ -44,7 +44,7 @@ bool HttpBinding::allows(std::string_view method) const noexcept {
   return false;
 }
 
-struct HttpServer::State : std::enable_shared_from_this<HttpServer::State> {
+struct HttpServer::State {
   explicit State(PlatformHttpConfig c) : config(std::move(c)), acceptor(io) {}
 
   // The binding serving `method` on `target`'s path, best match first: fewer parameters, then
@@ -100,8 +100,10 @@ namespace {
 // One connection: requests read and answered one after the other (HTTP/1.1 keep-alive).
 class Session final : public HttpCall, public std::enable_shared_from_this<Session> {
  public:
-  Session(tcp::socket socket, std::shared_ptr<HttpServer::State> server)
-      : stream_(std::move(socket)), server_(std::move(server)) {}
+  // `server` outlives every session: its io_context, destroyed with it, destroys the handlers
+  // that hold them (and no worker is left to answer once the context's workers are gone).
+  Session(tcp::socket socket, HttpServer::State* server)
+      : stream_(std::move(socket)), server_(server) {}
 
   void read() {
     parser_.emplace();
@@ -198,7 +200,7 @@ class Session final : public HttpCall, public std::enable_shared_from_this<Sessi
   }
 
   beast::tcp_stream stream_;
-  std::shared_ptr<HttpServer::State> server_;
+  HttpServer::State* server_;
   beast::flat_buffer buffer_;
   std::optional<bhttp::request_parser<bhttp::string_body>> parser_;
   Request request_;
@@ -216,14 +218,14 @@ void HttpServer::State::accept() {
   acceptor.async_accept([this](beast::error_code ec, tcp::socket socket) {
     if (ec == asio::error::operation_aborted) return;  // closed
     if (!ec) {
-      std::make_shared<Session>(std::move(socket), shared_from_this())->read();
+      std::make_shared<Session>(std::move(socket), this)->read();
     }
     accept();
   });
 }
 
 HttpServer::HttpServer(PlatformHttpConfig config)
-    : state_(std::make_shared<State>(std::move(config))) {}
+    : state_(std::make_unique<State>(std::move(config))) {}
 
 HttpServer::~HttpServer() {
   State& s = *state_;
@@ -234,8 +236,8 @@ HttpServer::~HttpServer() {
     s.io.stop();
   });
   if (s.thread.joinable()) s.thread.join();
-  // Sessions whose route still works on a request hold the state; their responses are
-  // posted to the stopped io_context and dropped with it.
+  // state_ goes next: its io_context destroys the handlers still queued, and with them the
+  // sessions they hold (kept-alive connections are closed, not leaked).
 }
 
 Result<void> HttpServer::add(std::shared_ptr<HttpBinding> binding) {

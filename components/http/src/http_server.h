@@ -78,7 +78,7 @@ class HttpServer {
   struct State;
 
  private:
-  std::shared_ptr<State> state_;
+  std::unique_ptr<State> state_;
 };
 
 }  // namespace dromedary::component::http

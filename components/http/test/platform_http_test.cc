@@ -270,6 +270,44 @@ TEST_F(PlatformHttpTest, AKeptAliveConnectionServesRequestsOneAfterAnother) {
   }
 }
 
+TEST(PlatformHttpShutdownTest, AKeptAliveConnectionIsClosedWhenTheContextGoes) {
+  namespace beast = boost::beast;
+  namespace bhttp = beast::http;
+  boost::asio::io_context io;
+  beast::tcp_stream stream(io);
+  beast::flat_buffer buffer;
+  {
+    Context context;
+    registerBuiltinComponents(context);
+    context.properties().set("camel.server.host", "127.0.0.1");
+    context.properties().set("camel.server.port", "0");
+    ASSERT_TRUE(context.addRoutes(
+        [](RouteBuilder& b) { b.from("platform-http:/ping").setBody(constant("pong")); }));
+    ASSERT_TRUE(context.start());
+    stream.connect(boost::asio::ip::tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"),
+                                                  platformHttpPort(context)));
+    bhttp::request<bhttp::string_body> req(bhttp::verb::get, "/ping", 11);
+    req.set(bhttp::field::host, "127.0.0.1");
+    bhttp::write(stream, req);
+    bhttp::response<bhttp::string_body> res;
+    bhttp::read(stream, buffer, res);
+    ASSERT_EQ(res.body(), "pong");
+    ASSERT_TRUE(res.keep_alive());
+  }
+  // The server's end of the idle connection went with the context: the client reads the end
+  // of the stream (a leaked session would leave it open, and this read would wait).
+  bhttp::response<bhttp::string_body> res;
+  beast::error_code ec;
+  bool done = false;
+  bhttp::async_read(stream, buffer, res, [&](beast::error_code e, size_t) {
+    ec = e;
+    done = true;
+  });
+  io.run_for(std::chrono::seconds(5));
+  ASSERT_TRUE(done) << "the connection stayed open after the context went";
+  EXPECT_EQ(ec, bhttp::error::end_of_stream) << ec.message();
+}
+
 TEST_F(PlatformHttpTest, ASlowRouteHoldsNoOtherRequestUp) {
   start([](RouteBuilder& b) {
     b.from("platform-http:/slow").delay(std::chrono::milliseconds(1500)).setBody(constant("slow"));
