@@ -3,8 +3,6 @@
 
 #include <boost/beast/http/field.hpp>
 
-#include <charconv>
-
 #include <fmt/format.h>
 
 namespace dromedary::component::http {
@@ -123,16 +121,11 @@ void requestToMessage(const Request& request, const PathParameters& pathParamete
 
 Response exchangeToResponse(const Exchange& exchange, unsigned version,
                             const ResponseOptions& options) {
-  Response response{bhttp::status::ok, version};
   if (exchange.failed()) {
-    response.result(bhttp::status::internal_server_error);
-    if (!options.muteException) {
-      response.set(bhttp::field::content_type, "text/plain; charset=utf-8");
-      response.body() = exchange.error().message();
-      response.body() += '\n';
-    }
-    return response;
+    return options.muteException ? Response{bhttp::status::internal_server_error, version}
+                                 : textResponse(500, version, exchange.error().message());
   }
+  Response response{bhttp::status::ok, version};
   const Message& message = exchange.message();
   const Value& body = message.body();
   if (!body.isNull()) body.appendTo(response.body());
@@ -140,11 +133,9 @@ Response exchangeToResponse(const Exchange& exchange, unsigned version,
   if (const Value* code = message.headers().get("CamelHttpResponseCode")) {
     std::optional<int64_t> n = code->tryAs<int64_t>();
     if (!n || *n < 100 || *n > 599) {
-      Response bad{bhttp::status::internal_server_error, version};
-      bad.set(bhttp::field::content_type, "text/plain; charset=utf-8");
-      bad.body() = fmt::format("CamelHttpResponseCode '{}' is not an HTTP status\n",
-                               code->toString());
-      return bad;
+      return textResponse(500, version,
+                          fmt::format("CamelHttpResponseCode '{}' is not an HTTP status",
+                                      code->toString()));
     }
     status = static_cast<unsigned>(*n);
   }
@@ -152,15 +143,12 @@ Response exchangeToResponse(const Exchange& exchange, unsigned version,
   std::string text;
   // A header the request brought and the route left as it was is the request's, not the
   // response's.
-  auto fromRequest = [&](const Headers::Entry& h) {
-    const Value* original = options.request ? options.request->get(h.name) : nullptr;
-    return original && *original == h.value;
+  auto fromRequest = [&](std::string_view name, const Value& value) {
+    const Value* original = options.request ? options.request->get(name) : nullptr;
+    return original && *original == value;
   };
-  const Headers::Entry* type = nullptr;
-  for (const Headers::Entry& h : message.headers()) {
-    if (equalsIgnoreCase(h.name, "Content-Type")) type = &h;
-  }
-  if (type && !fromRequest(*type) && headerText(type->value, text)) {
+  const Value* type = message.headers().get("Content-Type");
+  if (type && !fromRequest("Content-Type", *type) && headerText(*type, text)) {
     response.set(bhttp::field::content_type, text);
   } else if (!options.produces.empty()) {
     response.set(bhttp::field::content_type,
@@ -169,7 +157,7 @@ Response exchangeToResponse(const Exchange& exchange, unsigned version,
     response.set(bhttp::field::content_type, "application/json");
   }
   for (const Headers::Entry& h : message.headers()) {
-    if (filteredOut(h.name) || fromRequest(h)) continue;
+    if (filteredOut(h.name) || fromRequest(h.name, h.value)) continue;
     if (h.value.isList()) {
       for (const Value& item : h.value.getList()) {
         if (headerText(item, text)) response.insert(bsv(h.name), text);

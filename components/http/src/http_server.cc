@@ -12,8 +12,6 @@
 #include <optional>
 #include <thread>
 
-#include <dromedary/core/message.h>
-
 namespace dromedary::component::http {
 
 namespace asio = boost::asio;
@@ -27,14 +25,16 @@ constexpr auto kIdleTimeout = std::chrono::seconds(30);  // keep-alive, and read
 constexpr auto kWriteTimeout = std::chrono::seconds(30);
 constexpr size_t kHeaderLimit = 16 * 1024;
 
-Response plain(unsigned status, unsigned version, std::string text) {
+}  // namespace
+
+Response textResponse(unsigned status, unsigned version, std::string_view text) {
   Response r{static_cast<bhttp::status>(status), version};
   r.set(bhttp::field::content_type, "text/plain; charset=utf-8");
-  r.body() = std::move(text);
+  r.body().reserve(text.size() + 1);
+  r.body().append(text);
+  r.body() += '\n';
   return r;
 }
-
-}  // namespace
 
 bool HttpBinding::allows(std::string_view method) const noexcept {
   if (methods.empty()) return true;
@@ -47,8 +47,8 @@ bool HttpBinding::allows(std::string_view method) const noexcept {
 struct HttpServer::State {
   explicit State(PlatformHttpConfig c) : config(std::move(c)), acceptor(io) {}
 
-  // The binding serving `method` on `target`'s path, best match first: fewer parameters, then
-  // exact before prefix. `allow` gets the methods bound to the path when none serves `method`.
+  // The binding serving `method` on `path`, best match first: fewer parameters, then exact
+  // before prefix. `allow` gets the methods bound to the path when none serves `method`.
   std::shared_ptr<HttpBinding> find(std::string_view method, std::string_view path,
                                     PathParameters& params, std::string& allow) {
     std::lock_guard lock(mutex);
@@ -78,7 +78,6 @@ struct HttpServer::State {
           allow += m;
         }
       }
-      if (allow.empty()) allow = "GET";
     }
     return nullptr;
   }
@@ -132,13 +131,13 @@ class Session final : public HttpCall, public std::enable_shared_from_this<Sessi
  private:
   void onRead(beast::error_code ec) {
     if (ec == bhttp::error::body_limit) {
-      return write(plain(413, 11,
-                         fmt::format("request body larger than {} bytes\n",
-                                     server_->config.maxBodySize)),
+      return write(textResponse(413, 11,
+                                fmt::format("request body larger than {} bytes",
+                                            server_->config.maxBodySize)),
                    true);
     }
     if (ec == bhttp::error::header_limit) {
-      return write(plain(431, 11, "request headers too large\n"), true);
+      return write(textResponse(431, 11, "request headers too large"), true);
     }
     if (ec) return;  // closed, timed out or not HTTP: nothing to answer
     request_ = parser_->release();
@@ -156,12 +155,12 @@ class Session final : public HttpCall, public std::enable_shared_from_this<Sessi
     }
     if (!binding) {
       if (allow.empty()) {
-        return write(plain(404, request_.version(), fmt::format("no route serves {}\n", path)));
+        return write(textResponse(404, request_.version(), fmt::format("no route serves {}", path)));
       }
       Response r = request_.method() == bhttp::verb::options
                        ? Response{bhttp::status::no_content, request_.version()}
-                       : plain(405, request_.version(),
-                               fmt::format("{} is not allowed on {}\n", method, path));
+                       : textResponse(405, request_.version(),
+                                      fmt::format("{} is not allowed on {}", method, path));
       r.set(bhttp::field::allow, allow);
       return write(std::move(r));
     }
@@ -176,12 +175,8 @@ class Session final : public HttpCall, public std::enable_shared_from_this<Sessi
     response_ = std::move(response);
     response_.set(bhttp::field::server, "dromedary");
     response_.keep_alive(!close && request_.keep_alive());
-    if (head_) {
-      response_.prepare_payload();
-      response_.body().clear();
-    } else {
-      response_.prepare_payload();
-    }
+    response_.prepare_payload();
+    if (head_) response_.body().clear();  // Content-Length stays the GET's
     stream_.expires_after(kWriteTimeout);
     serializer_.emplace(response_);
     bhttp::async_write(stream_, *serializer_,

@@ -31,6 +31,10 @@ using PathParameters = std::vector<std::pair<std::string, std::string>>;
 inline std::string_view sv(boost::beast::string_view s) noexcept { return {s.data(), s.size()}; }
 inline boost::beast::string_view bsv(std::string_view s) noexcept { return {s.data(), s.size()}; }
 
+/// A text/plain response of `status` whose body is `text` and a newline: how the server and
+/// the binding answer by themselves (404, 405, 413, 500 ...).
+Response textResponse(unsigned status, unsigned version, std::string_view text);
+
 /// One request waiting for its response.
 class HttpCall {
  public:

@@ -10,7 +10,6 @@
 
 #include <fmt/format.h>
 
-#include <dromedary/core/logging.h>
 #include <dromedary/engine/context.h>
 #include <dromedary/engine/rest_definition.h>
 #include <dromedary/http/platform_http.h>
@@ -24,22 +23,24 @@ namespace component::http {
 
 namespace {
 
+// The first two are also the rest: component's options.
 constexpr OptionSpec kOptions[] = {
-    {"httpMethodRestrict", OptionType::String, "",
-     "Comma-separated methods served (GET,POST ...); empty serves every method"},
-    {"matchOnUriPrefix", OptionType::Bool, "false",
-     "Serve every path that starts with this endpoint's path"},
     {"consumes", OptionType::String, "",
      "Content types accepted (application/json, text/*); another gets 415"},
     {"produces", OptionType::String, "",
      "Content type of the response when the message sets none; a client whose Accept "
      "excludes it gets 406"},
+    {"httpMethodRestrict", OptionType::String, "",
+     "Comma-separated methods served (GET,POST ...); empty serves every method"},
+    {"matchOnUriPrefix", OptionType::Bool, "false",
+     "Serve every path that starts with this endpoint's path"},
     {"muteException", OptionType::Bool, "false",
      "A failed exchange's response (500) has no body, rather than the error's text"},
 };
+constexpr std::span<const OptionSpec> kRestOptions = std::span(kOptions).first(2);
 
-struct ConsumerSettings {
-  std::string uri;
+// How an endpoint answers, decided when it is created (platform-http: or rest:).
+struct ServeRules {
   std::string consumes;
   std::string produces;
   bool muteException = false;
@@ -49,8 +50,8 @@ struct ConsumerSettings {
 // runs the route, from the thread that completes the exchange it answers.
 class RouteHandler final : public HttpHandler, public std::enable_shared_from_this<RouteHandler> {
  public:
-  RouteHandler(Context& context, Processor& route, ConsumerSettings settings)
-      : context_(context), route_(route), settings_(std::move(settings)) {}
+  RouteHandler(Context& context, Processor& route, ServeRules rules)
+      : context_(context), route_(route), rules_(std::move(rules)) {}
 
   void start() noexcept { stopping_.store(false); }
   void stop() noexcept { stopping_.store(true); }
@@ -58,20 +59,20 @@ class RouteHandler final : public HttpHandler, public std::enable_shared_from_th
   void handle(HttpCall& call) noexcept override {
     const Request& request = call.request();
     unsigned version = request.version();
-    if (stopping_.load()) return call.respond(status(503, version, "the route is stopping"));
+    if (stopping_.load()) return call.respond(textResponse(503, version, "the route is stopping"));
     std::string_view type = sv(request[boost::beast::http::field::content_type]);
-    if (!settings_.consumes.empty() && (!type.empty() || !request.body().empty()) &&
-        !mediaTypeMatches(type, settings_.consumes)) {
-      return call.respond(status(415, version,
-                                 fmt::format("Content-Type '{}' is not one of {}", type,
-                                             settings_.consumes)));
+    if (!rules_.consumes.empty() && (!type.empty() || !request.body().empty()) &&
+        !mediaTypeMatches(type, rules_.consumes)) {
+      return call.respond(textResponse(415, version,
+                                       fmt::format("Content-Type '{}' is not one of {}", type,
+                                                   rules_.consumes)));
     }
     std::string_view accept = sv(request[boost::beast::http::field::accept]);
-    if (!settings_.produces.empty() && !accept.empty() &&
-        !acceptsOneOf(accept, settings_.produces)) {
-      return call.respond(status(406, version,
-                                 fmt::format("this endpoint produces {}, not {}",
-                                             settings_.produces, accept)));
+    if (!rules_.produces.empty() && !accept.empty() &&
+        !acceptsOneOf(accept, rules_.produces)) {
+      return call.respond(textResponse(406, version,
+                                       fmt::format("this endpoint produces {}, not {}",
+                                                   rules_.produces, accept)));
     }
     Work* work = nullptr;
     try {
@@ -84,7 +85,7 @@ class RouteHandler final : public HttpHandler, public std::enable_shared_from_th
         ExchangeRecycler{}(work->exchange);
         delete work;
       }
-      return call.respond(status(500, version, "cannot read the request (out of memory)"));
+      return call.respond(textResponse(500, version, "cannot read the request (out of memory)"));
     }
     context_.submit({&run, work});
   }
@@ -97,19 +98,12 @@ class RouteHandler final : public HttpHandler, public std::enable_shared_from_th
     Headers requestHeaders;  // as the request set them: those left unchanged are not echoed
   };
 
-  static Response status(unsigned code, unsigned version, std::string text) {
-    Response r{static_cast<boost::beast::http::status>(code), version};
-    r.set(boost::beast::http::field::content_type, "text/plain; charset=utf-8");
-    r.body() = std::move(text);
-    r.body() += '\n';
-    return r;
-  }
-
   // On a worker.
   static void run(void* arg) noexcept {
     auto* work = static_cast<Work*>(arg);
     if (work->handler->stopping_.load()) {
-      work->call->respond(status(503, work->call->request().version(), "the route is stopping"));
+      work->call->respond(
+          textResponse(503, work->call->request().version(), "the route is stopping"));
       ExchangeRecycler{}(work->exchange);
       delete work;
       return;
@@ -120,13 +114,13 @@ class RouteHandler final : public HttpHandler, public std::enable_shared_from_th
   // Where the exchange completed: answer, and give the exchange back.
   static void done(Exchange& exchange, void* arg) {
     auto* work = static_cast<Work*>(arg);
-    const ConsumerSettings& s = work->handler->settings_;
+    const ServeRules& s = work->handler->rules_;
     Response response;
     try {
       response = exchangeToResponse(exchange, work->call->request().version(),
                                     {s.produces, s.muteException, &work->requestHeaders});
     } catch (...) {
-      response = status(500, work->call->request().version(), "cannot write the response");
+      response = textResponse(500, work->call->request().version(), "cannot write the response");
     }
     work->call->respond(std::move(response));
     ExchangeRecycler{}(&exchange);
@@ -135,7 +129,7 @@ class RouteHandler final : public HttpHandler, public std::enable_shared_from_th
 
   Context& context_;
   Processor& route_;
-  ConsumerSettings settings_;
+  ServeRules rules_;
   std::atomic<bool> stopping_{false};
 };
 
@@ -220,9 +214,7 @@ struct EndpointSettings {
   PathTemplate path;
   std::vector<std::string> methods;
   bool prefix = false;
-  std::string consumes;
-  std::string produces;
-  bool muteException = false;
+  ServeRules rules;
 };
 
 class PlatformHttpEndpoint final : public Endpoint {
@@ -282,20 +274,11 @@ Result<std::unique_ptr<Endpoint>> PlatformHttpComponent::createEndpoint(const Ur
                                       "httpMethodRestrict"));
   settings.methods = std::move(methods);
   settings.prefix = options.getBool("matchOnUriPrefix");
-  settings.consumes = options.getString("consumes");
-  settings.produces = options.getString("produces");
-  settings.muteException = options.getBool("muteException");
+  settings.rules = {options.getString("consumes"), options.getString("produces"),
+                    options.getBool("muteException")};
   return std::unique_ptr<Endpoint>(std::make_unique<PlatformHttpEndpoint>(
       *this, *this, uri, std::move(options), std::move(settings)));
 }
-
-constexpr OptionSpec kRestOptions[] = {
-    {"consumes", OptionType::String, "",
-     "Content types accepted (application/json, text/*); another gets 415"},
-    {"produces", OptionType::String, "",
-     "Content type of the response when the message sets none; a client whose Accept "
-     "excludes it gets 406"},
-};
 
 // rest:method:path[:uriTemplate]: Camel's rest component, a platform-http endpoint restricted
 // to one method (from("rest:get:/users:/{id}") serves GET /users/{id}).
@@ -330,17 +313,14 @@ class RestComponent final : public Component {
     std::string_view tmpl = second == std::string_view::npos ? "" : rest.substr(second + 1);
     DROMEDARY_TRY(path, PathTemplate::parse(joinRestPath("", base, tmpl)));
     settings.path = std::move(path);
-    settings.consumes = options.getString("consumes");
-    settings.produces = options.getString("produces");
+    settings.rules = {options.getString("consumes"), options.getString("produces"), false};
     return std::unique_ptr<Endpoint>(std::make_unique<PlatformHttpEndpoint>(
         *this, *http, uri, std::move(options), std::move(settings)));
   }
 };
 
 Result<std::unique_ptr<Consumer>> PlatformHttpEndpoint::createConsumer(Processor& processor) {
-  ConsumerSettings settings{uri(), settings_.consumes, settings_.produces,
-                            settings_.muteException};
-  auto handler = std::make_shared<RouteHandler>(context(), processor, std::move(settings));
+  auto handler = std::make_shared<RouteHandler>(context(), processor, settings_.rules);
   auto binding = std::make_shared<HttpBinding>();
   binding->path = settings_.path;
   binding->prefix = settings_.prefix;

@@ -192,6 +192,25 @@ TEST_F(PlatformHttpTest, BadOptionsFailWhenTheRouteIsAdded) {
       << port;
 }
 
+TEST_F(PlatformHttpTest, AHostThatIsNoAddressOrAPortInUseFailsTheStartSayingWhich) {
+  auto route = [](RouteBuilder& b) { b.from("platform-http:/z").to("mock:z"); };
+  EXPECT_EQ(startError(route, {"camel.server.host", "example.invalid"}),
+            "the HTTP server's host 'example.invalid' is not an IP address (starting route "
+            "'route1')");
+  start([](RouteBuilder& b) { b.from("platform-http:/taken").setBody(constant("1")); });
+  std::string taken = std::to_string(port);
+  Context other;
+  registerBuiltinComponents(other);
+  other.properties().set("camel.server.host", "127.0.0.1");
+  other.properties().set("camel.server.port", taken);
+  ASSERT_TRUE(other.addRoutes(route));
+  auto started = other.start();
+  ASSERT_FALSE(started);
+  EXPECT_NE(started.error().message.find("cannot bind the HTTP server on 127.0.0.1:" + taken),
+            std::string::npos)
+      << started.error().message;
+}
+
 TEST_F(PlatformHttpTest, ConsumesAndProducesAreCheckedAgainstTheRequest) {
   start([](RouteBuilder& b) {
     b.from("platform-http:/json?consumes=application/json&produces=application/json")
