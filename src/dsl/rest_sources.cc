@@ -19,14 +19,6 @@ namespace dromedary::dsl {
 
 namespace {
 
-const Scalar* find(const std::vector<std::pair<std::string, Scalar>>& attributes,
-                   std::string_view key) {
-  for (const auto& [k, v] : attributes) {
-    if (k == key) return &v;
-  }
-  return nullptr;
-}
-
 Result<void> checkKeys(const std::vector<std::pair<std::string, Scalar>>& attributes,
                        const std::vector<std::string_view>& known, std::string_view where) {
   for (const auto& [key, value] : attributes) {
@@ -38,20 +30,13 @@ Result<void> checkKeys(const std::vector<std::pair<std::string, Scalar>>& attrib
   return {};
 }
 
-// The value with the context's {{placeholders}} resolved; an error points at it.
-Result<std::string> resolved(Context& context, const Scalar& s) {
-  auto v = context.resolvePlaceholders(s.value);
-  if (!v) return fileError(s.where, v.error().message);
-  return *v;
-}
-
 // Is `key` set to true ({{placeholders}} resolved)?
 Result<bool> isTrue(Context& context, const std::vector<std::pair<std::string, Scalar>>& attrs,
                     std::string_view key) {
-  const Scalar* s = find(attrs, key);
+  const Scalar* s = attribute(attrs, key);
   if (!s) return false;
-  auto v = context.resolvePlaceholders(s->value);
-  if (!v) return fileError(s->where, v.error().message);
+  auto v = resolveScalar(context, *s);
+  if (!v) return v.error();
   return v->compare("true") == 0;
 }
 
@@ -59,14 +44,14 @@ Result<bool> isTrue(Context& context, const std::vector<std::pair<std::string, S
 Result<void> refuseTrue(Context& context, const std::vector<std::pair<std::string, Scalar>>& attrs,
                         std::string_view key, std::string_view why) {
   DROMEDARY_TRY(on, isTrue(context, attrs, key));
-  if (on) return fileError(find(attrs, key)->where, fmt::format("{}: true is not supported: {}", key, why));
+  if (on) return fileError(attribute(attrs, key)->where, fmt::format("{}: true is not supported: {}", key, why));
   return {};
 }
 
 Result<void> checkBindingMode(Context& context,
                               const std::vector<std::pair<std::string, Scalar>>& attrs) {
-  if (const Scalar* s = find(attrs, "bindingMode")) {
-    DROMEDARY_TRY(v, resolved(context, *s));
+  if (const Scalar* s = attribute(attrs, "bindingMode")) {
+    DROMEDARY_TRY(v, resolveScalar(context, *s));
     if (!equalsIgnoreCase(v, "off")) {
       return fileError(s->where,
                        fmt::format("bindingMode '{}' is not supported: bodies are not bound to "
@@ -74,6 +59,20 @@ Result<void> checkBindingMode(Context& context,
                                    v),
                        "use bindingMode off and convert the body in the route");
     }
+  }
+  return {};
+}
+
+// The checks a rest and each of its verbs share: known keys, bindingMode off, and no key
+// asking for what is not done here.
+Result<void> checkRestKeys(Context& context,
+                           const std::vector<std::pair<std::string, Scalar>>& attrs,
+                           const std::vector<std::string_view>& known, std::string_view where) {
+  DROMEDARY_TRY_VOID(checkKeys(attrs, known, where));
+  DROMEDARY_TRY_VOID(checkBindingMode(context, attrs));
+  for (std::string_view key : {"clientRequestValidation", "enableCORS"}) {
+    DROMEDARY_TRY_VOID(
+        refuseTrue(context, attrs, key, "remove it, or check the request in the route"));
   }
   return {};
 }
@@ -87,7 +86,7 @@ Result<RestConfigurationDefinition> restConfiguration(Context& context,
   DROMEDARY_TRY_VOID(checkBindingMode(context, source.attributes));
   RestConfigurationDefinition config;
   for (const auto& [key, scalar] : source.attributes) {
-    DROMEDARY_TRY(v, resolved(context, scalar));
+    DROMEDARY_TRY(v, resolveScalar(context, scalar));
     if (key == "component") {
       config.component(v);
     } else if (key == "host") {
@@ -139,25 +138,15 @@ Result<std::vector<RouteSource>> restRoutes(Context& context, const FileSources&
       "deprecated", "disabled", "type", "outType", "skipBindingOnErrorCode",
       "clientRequestValidation", "enableCORS"};
   for (const RestSource& rest : sources.rests) {
-    DROMEDARY_TRY_VOID(checkKeys(rest.attributes, kRestKeys, "rest"));
-    DROMEDARY_TRY_VOID(checkBindingMode(context, rest.attributes));
-    for (std::string_view key : {"clientRequestValidation", "enableCORS"}) {
-      DROMEDARY_TRY_VOID(refuseTrue(context, rest.attributes, key,
-                                    "remove it, or check the request in the route"));
-    }
+    DROMEDARY_TRY_VOID(checkRestKeys(context, rest.attributes, kRestKeys, "rest"));
     DROMEDARY_TRY(rest_disabled, isTrue(context, rest.attributes, "disabled"));
     if (rest_disabled) continue;
     if (rest.verbs.empty()) {
       return fileError(rest.where, "rest has no verb", "add get, post, put, patch, delete or head");
     }
-    const Scalar* rest_path = find(rest.attributes, "path");
+    const Scalar* rest_path = attribute(rest.attributes, "path");
     for (const RestVerbSource& verb : rest.verbs) {
-      DROMEDARY_TRY_VOID(checkKeys(verb.attributes, kVerbKeys, verb.method));
-      DROMEDARY_TRY_VOID(checkBindingMode(context, verb.attributes));
-      for (std::string_view key : {"clientRequestValidation", "enableCORS"}) {
-        DROMEDARY_TRY_VOID(refuseTrue(context, verb.attributes, key,
-                                      "remove it, or check the request in the route"));
-      }
+      DROMEDARY_TRY_VOID(checkRestKeys(context, verb.attributes, kVerbKeys, verb.method));
       if (verb.paramDefault) {
         return fileError(verb.paramDefault->where,
                          "a param's defaultValue is not applied here",
@@ -165,7 +154,7 @@ Result<std::vector<RouteSource>> restRoutes(Context& context, const FileSources&
       }
       DROMEDARY_TRY(verb_disabled, isTrue(context, verb.attributes, "disabled"));
       if (verb_disabled) continue;
-      const Scalar* verb_path = find(verb.attributes, "path");
+      const Scalar* verb_path = attribute(verb.attributes, "path");
       std::string path = joinRestPath(config.contextPath_, rest_path ? rest_path->value : "",
                                       verb_path ? verb_path->value : "");
       std::string method = verb.method;
@@ -179,12 +168,12 @@ Result<std::vector<RouteSource>> restRoutes(Context& context, const FileSources&
       r.from = Scalar{"platform-http:" + path, verb.where};
       r.parameters.emplace_back("httpMethodRestrict", Scalar{method, verb.where});
       for (std::string_view key : {"consumes", "produces"}) {
-        const Scalar* s = find(verb.attributes, key);
-        if (!s) s = find(rest.attributes, key);
+        const Scalar* s = attribute(verb.attributes, key);
+        if (!s) s = attribute(rest.attributes, key);
         if (s) r.parameters.emplace_back(std::string(key), *s);
       }
-      const Scalar* id = find(verb.attributes, "routeId");
-      if (!id) id = find(verb.attributes, "id");
+      const Scalar* id = attribute(verb.attributes, "routeId");
+      if (!id) id = attribute(verb.attributes, "id");
       if (id) r.attributes.emplace_back("id", *id);
       r.steps = verb.to;
       routes.push_back(std::move(r));

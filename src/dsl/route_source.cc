@@ -143,14 +143,6 @@ std::optional<int64_t> parseInteger(std::string_view text) {
   return n;
 }
 
-const Scalar* attribute(const std::vector<std::pair<std::string, Scalar>>& attributes,
-                        std::string_view key) {
-  for (const auto& [k, v] : attributes) {
-    if (k == key) return &v;
-  }
-  return nullptr;
-}
-
 // Builds one route through the C++ DSL, so files and C++ make the same model.
 class Translator {
  public:
@@ -232,12 +224,7 @@ class Translator {
     return {};
   }
 
-  Result<std::string> resolve(const Scalar& s) {
-    if (s.value.find("{{") == std::string::npos) return s.value;
-    auto r = context_.resolvePlaceholders(s.value);
-    if (!r) return fileError(s.where, r.error().message);
-    return r;
-  }
+  Result<std::string> resolve(const Scalar& s) { return resolveScalar(context_, s); }
 
   Result<std::string> withParameters(const Scalar& uri,
                                      const std::vector<std::pair<std::string, Scalar>>& params) {
@@ -1344,6 +1331,21 @@ Result<void> templatedRoute(Context& context, const Templates& templates, RouteB
 }
 
 }  // namespace
+
+const Scalar* attribute(const std::vector<std::pair<std::string, Scalar>>& attributes,
+                        std::string_view key) {
+  for (const auto& [k, v] : attributes) {
+    if (k == key) return &v;
+  }
+  return nullptr;
+}
+
+Result<std::string> resolveScalar(Context& context, const Scalar& s) {
+  if (s.value.find("{{") == std::string::npos) return s.value;
+  auto r = context.resolvePlaceholders(s.value);
+  if (!r) return fileError(s.where, r.error().message);
+  return r;
+}
 
 Result<void> addRouteSources(Context& context, const FileSources& sources) {
   for (const BeanSource& bean : sources.beans) {

@@ -130,6 +130,13 @@ struct RestConfigurationSource {
 void substituteTemplateParameters(RouteSource& route,
                                   const std::map<std::string, std::string, std::less<>>& values);
 
+/// The value of `key` among `attributes`, or nullptr.
+const Scalar* attribute(const std::vector<std::pair<std::string, Scalar>>& attributes,
+                        std::string_view key);
+
+/// `s`'s value with the context's {{placeholders}} resolved; an error points at `s`.
+Result<std::string> resolveScalar(Context& context, const Scalar& s);
+
 /// "routes.yaml:7:9" (or the file alone when the line is not known).
 std::string positionText(const SourceRef& where);
 

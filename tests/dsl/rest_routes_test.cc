@@ -138,6 +138,23 @@ TEST_F(RestRoutesTest, ErrorsNameTheFileLineAndKey) {
             "go, e.g. 'to: direct:name'");
 }
 
+TEST_F(RestRoutesTest, AMalformedRestConfigurationOrRestIsRefusedWhereItIs) {
+  EXPECT_EQ(yamlError("- restConfiguration: {port: 0}\n- restConfiguration: {port: 1}\n"),
+            "a second restConfiguration: one serves every rest of the load at routes.yaml:2:3");
+  EXPECT_EQ(yamlError("- restConfiguration: {port: http}\n"),
+            "port 'http' is not a TCP port (0 to 65535) at routes.yaml:1:29");
+  EXPECT_EQ(yamlError("- restConfiguration: {scheme: https}\n"),
+            "scheme 'https' is not served: only http at routes.yaml:1:31");
+  EXPECT_EQ(yamlError("- restConfiguration: {contextpath: /api}\n"),
+            "unknown key 'contextpath' in restConfiguration at routes.yaml:1:36; did you mean "
+            "'contextPath'?");
+  EXPECT_EQ(yamlError("- rest: {path: /a}\n"),
+            "rest has no verb at routes.yaml:1:3; add get, post, put, patch, delete or head");
+  EXPECT_EQ(yamlError("- rest: {path: /a, clientRequestValidation: true, get: [{to: direct:x}]}\n"),
+            "clientRequestValidation: true is not supported: remove it, or check the request in "
+            "the route at routes.yaml:1:20");
+}
+
 TEST_F(RestRoutesTest, UnsupportedOptionsAreRefusedWithTheReason) {
   EXPECT_EQ(yamlError(R"(
 - restConfiguration:
