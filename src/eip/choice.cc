@@ -28,6 +28,12 @@ class ChoiceStep final : public Step {
     return Status::Continue;
   }
 
+  bool mayBlock() const noexcept override {
+    for (const Branch& b : whens_) {
+      if (b.predicate->mayBlock()) return true;
+    }
+    return false;
+  }
  private:
   std::vector<Branch> whens_;
   const detail::Block* otherwise_;

@@ -39,6 +39,7 @@ class ConvertBodyStep final : public Step {
     return Status::Continue;
   }
 
+  bool mayBlock() const noexcept override { return false; }
  private:
   TypeId target_;
   std::string type_name_;

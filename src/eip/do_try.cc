@@ -20,6 +20,12 @@ class TryStep final : public Step {
   Status run(Exchange& ex) noexcept override {
     return detail::pushBlock(ex, *body_) ? Status::Continue : Status::Fail;
   }
+  bool mayBlock() const noexcept override {
+    for (const auto& c : data_->catches) {
+      if (c.onWhen && c.onWhen->mayBlock()) return true;
+    }
+    return false;
+  }
 
  private:
   std::unique_ptr<detail::TryData> data_;
@@ -38,6 +44,7 @@ class EnterFinallyStep final : public Step {
     return Status::Continue;
   }
 
+  bool mayBlock() const noexcept override { return false; }
  private:
   const detail::Block*& finally_;  // filled once the doFinally block is compiled
 };
@@ -56,6 +63,7 @@ class FinallyEndStep final : public Step {
     fs.pending.pop_back();
     return Status::Fail;
   }
+  bool mayBlock() const noexcept override { return false; }
 };
 
 }  // namespace

@@ -21,6 +21,7 @@ class FilterStep final : public Step {
     return Status::Continue;
   }
 
+  bool mayBlock() const noexcept override { return predicate_->mayBlock(); }
  private:
   std::unique_ptr<Predicate> predicate_;
   const detail::Block& body_;

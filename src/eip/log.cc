@@ -25,6 +25,7 @@ class LogStep final : public Step {
     return Status::Continue;
   }
 
+  bool mayBlock() const noexcept override { return message_->mayBlock(); }
  private:
   Logger logger_;
   LoggingLevel level_;

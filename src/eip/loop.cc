@@ -67,6 +67,7 @@ class LoopBackStep final : public Step {
     return Status::Continue;
   }
 
+  bool mayBlock() const noexcept override { return false; }
  private:
   const Predicate* while_;
 };
@@ -105,6 +106,9 @@ class LoopStep final : public Step {
     return Status::Continue;
   }
 
+  bool mayBlock() const noexcept override {
+    return (count_ && count_->mayBlock()) || (while_ && while_->mayBlock());
+  }
  private:
   std::unique_ptr<Expression> count_;
   std::unique_ptr<Predicate> while_;

@@ -25,6 +25,7 @@ class ProcessStep final : public Step {
     }
   }
 
+  bool mayBlock() const noexcept override { return processor_.mayBlock(); }
  private:
   std::shared_ptr<Processor> owned_;
   Processor& processor_;

@@ -20,6 +20,7 @@ class RemoveHeaderStep final : public Step {
     return Status::Continue;
   }
 
+  bool mayBlock() const noexcept override { return false; }
  private:
   bool property_;
   std::string name_;
@@ -42,6 +43,7 @@ class RemoveHeadersStep final : public Step {
     return Status::Continue;
   }
 
+  bool mayBlock() const noexcept override { return false; }
  private:
   bool property_;
   NamePattern pattern_;

@@ -30,6 +30,7 @@ class SetBodyStep final : public Step {
     return Status::Continue;
   }
 
+  bool mayBlock() const noexcept override { return value_->mayBlock(); }
  private:
   std::unique_ptr<Expression> value_;
 };

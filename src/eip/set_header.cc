@@ -32,6 +32,7 @@ class SetHeaderStep final : public Step {
     return Status::Continue;
   }
 
+  bool mayBlock() const noexcept override { return value_->mayBlock(); }
  private:
   bool property_;
   std::string name_;

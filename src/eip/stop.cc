@@ -13,6 +13,7 @@ class StopStep final : public Step {
     ex.execForEngine().stop |= detail::kStopRoute;  // the executor unwinds every frame
     return Status::Continue;
   }
+  bool mayBlock() const noexcept override { return false; }
 };
 
 }  // namespace

@@ -16,6 +16,7 @@ class ToStep final : public Step {
     return detail::callProducer(ex, producer_);
   }
 
+  bool mayBlock() const noexcept override { return producer_.mayBlock(); }
  private:
   Producer& producer_;
   const std::string uri_;
@@ -37,6 +38,7 @@ class EnterWithPatternStep final : public Step {
     return Status::Continue;
   }
 
+  bool mayBlock() const noexcept override { return false; }
  private:
   Pattern pattern_;
   const detail::Block& block_;
@@ -49,6 +51,7 @@ class RestorePatternStep final : public Step {
     ex.setPattern(static_cast<Pattern>(st.frames[st.depth - 1].counter));
     return Status::Continue;
   }
+  bool mayBlock() const noexcept override { return false; }
 };
 
 }  // namespace

@@ -336,6 +336,10 @@ Result<void> compileRoute(Context& context, Route& route) {
     route.steps[i]->countStride = route.statistics->countStride();
     route.steps[i]->statsCount = route.statistics->stepCount0(static_cast<uint32_t>(i));
   }
+  route.mayBlock = !route.onCompletions.empty() ||
+                   (route.errorHandler && detail::mayBlock(*route.errorHandler)) ||
+                   std::any_of(route.steps.begin(), route.steps.end(),
+                               [](const auto& s) { return s->mayBlock(); });
   route.compiled = true;
   return {};
 }

@@ -222,6 +222,8 @@ Outcome finishFailure(Exchange& ex, FailureContext& ctx, ExchangeError* new_erro
 class FailureEpilogue final : public Step {
  public:
   FailureEpilogue() { id = "onExceptionEnd"; }
+  // It decides in memory; what an onException block runs are steps of their own.
+  bool mayBlock() const noexcept override { return false; }
   Status run(Exchange& ex) noexcept override {
     ExecState& st = ex.execForEngine();
     FailureState& fs = failureState(ex);

@@ -109,6 +109,10 @@ struct CompiledOnCompletion {
   const Route* route = nullptr;
 };
 
+/// Whether the handler's own work may wait: its onRedelivery processors and predicates (the
+/// steps of its blocks are the route's and answer for themselves).
+bool mayBlock(const CompiledErrorHandler& handler) noexcept;
+
 /// Resolves exception type names for `what` ("onException", "doCatch"); unknown names fail
 /// with a suggestion.
 Result<std::vector<const ExceptionType*>> resolveExceptionTypes(

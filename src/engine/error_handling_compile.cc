@@ -22,6 +22,7 @@ class DeadLetterStep final : public Step {
   explicit DeadLetterStep(Producer& producer) : producer_(producer) { id = "deadLetterChannel"; }
   Status run(Exchange& ex) noexcept override { return callProducer(ex, producer_); }
 
+  bool mayBlock() const noexcept override { return producer_.mayBlock(); }
  private:
   Producer& producer_;
 };
@@ -300,6 +301,22 @@ Result<void> compileErrorHandling(RouteCompiler& compiler, Route& route) {
   }
   route.captureOriginal = impl.capture_original;
   return {};
+}
+
+namespace {
+bool mayBlock(const Predicate* p) noexcept { return p && p->mayBlock(); }
+}  // namespace
+
+bool mayBlock(const CompiledErrorHandler& handler) noexcept {
+  if (mayBlock(handler.retryWhile.get())) return true;
+  if (handler.onRedelivery && handler.onRedelivery->mayBlock()) return true;
+  for (const CompiledClause& c : handler.clauses) {
+    if (mayBlock(c.onWhen.get()) || mayBlock(c.handled.get()) || mayBlock(c.continued.get()) ||
+        mayBlock(c.retryWhile.get()) || (c.onRedelivery && c.onRedelivery->mayBlock())) {
+      return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace dromedary::detail

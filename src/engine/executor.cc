@@ -314,6 +314,8 @@ Status RouteProcessor::process(Exchange& ex) noexcept {
   return s;
 }
 
+bool RouteProcessor::mayBlock() const noexcept { return route_.mayBlock; }
+
 }  // namespace detail
 
 bool resumeOnlyCompletes(const Exchange& exchange) noexcept {

@@ -71,6 +71,7 @@ class FunctionExpression final : public Expression {
       return nullptr;
     }
   }
+  bool mayBlock() const noexcept override { return true; }  // user code
 
  private:
   std::function<Value(const Exchange&)> fn_;
@@ -125,6 +126,9 @@ class ComparePredicate final : public Predicate {
       default: return false;
     }
   }
+  bool mayBlock() const noexcept override {
+    return left_->mayBlock() || right_->mayBlock();
+  }
 
  private:
   Op op_;
@@ -142,6 +146,7 @@ class IsNullPredicate final : public Predicate {
     if (!v) return false;
     return v->isNull() != negate_;
   }
+  bool mayBlock() const noexcept override { return expression_->mayBlock(); }
 
  private:
   std::unique_ptr<Expression> expression_;
@@ -158,6 +163,7 @@ class LogicalPredicate final : public Predicate {
     if (and_ ? !first : first) return first;  // short-circuit, as Camel's && and ||
     return b_->matches(ex);
   }
+  bool mayBlock() const noexcept override { return a_->mayBlock() || b_->mayBlock(); }
 
  private:
   bool and_;
@@ -172,6 +178,7 @@ class NotPredicate final : public Predicate {
     bool r = p_->matches(ex);
     return ex.failed() ? false : !r;
   }
+  bool mayBlock() const noexcept override { return p_->mayBlock(); }
 
  private:
   std::unique_ptr<Predicate> p_;
@@ -188,6 +195,7 @@ class FunctionPredicate final : public Predicate {
       return false;
     }
   }
+  bool mayBlock() const noexcept override { return true; }  // user code
 
  private:
   std::function<bool(const Exchange&)> fn_;
@@ -201,6 +209,7 @@ class TruthyPredicate final : public Predicate {
     const Value* v = expression_->evaluate(ex, *s);
     return v && isTruthy(*v);
   }
+  bool mayBlock() const noexcept override { return expression_->mayBlock(); }
 
  private:
   std::unique_ptr<Expression> expression_;

@@ -48,6 +48,7 @@ class RouteProcessor final : public Processor {
  public:
   explicit RouteProcessor(Route& route) noexcept : route_(route) {}
   Status process(Exchange& exchange) noexcept override;
+  bool mayBlock() const noexcept override;
 
  private:
   Route& route_;
@@ -84,6 +85,9 @@ struct Route {
   std::chrono::steady_clock::time_point startedAt;
   RouteStatus status = RouteStatus::Stopped;
   bool compiled = false;
+  /// Some step, error handler or onCompletion of it may wait (Processor::mayBlock); set when
+  /// it compiles.
+  bool mayBlock = true;
 };
 
 }  // namespace detail

@@ -26,6 +26,9 @@ class Step {
  public:
   virtual ~Step() = default;
   virtual Status run(Exchange& exchange) noexcept = 0;
+  /// Whether run() may wait before it returns (see Processor::mayBlock). Its child blocks'
+  /// steps answer for themselves; a step only answers for its own work.
+  virtual bool mayBlock() const noexcept { return true; }
   /// The route's consumer started (steps with timers of their own start them here).
   virtual void routeStarted() noexcept {}
   /// The route stopped taking new exchanges and its in-flight ones are done (aggregate

@@ -62,6 +62,8 @@ class AmqpProducer final : public Producer {
     // The exchange belongs to the Proton thread from here until it is resumed.
     return connection_.send(exchange, spec_) ? Status::Suspend : Status::Fail;
   }
+  // It queues the message for the Proton thread and parks the exchange: it never waits.
+  bool mayBlock() const noexcept override { return false; }
 
  private:
   Connection& connection_;
@@ -82,6 +84,10 @@ class AmqpConsumer final : public Consumer {
       fresh->route = group_->route;
       group_ = std::move(fresh);
     }
+    // A route that cannot block runs on the connection's thread, as the message arrives: no
+    // hand-off to a worker and back for its settle. One link only: concurrentConsumers > 1
+    // asks for routes running side by side, which one I/O thread would serialize.
+    group_->runInline = group_->spec.concurrentConsumers == 1 && !group_->route->mayBlock();
     // Wait briefly for the links, so a topic subscription exists when start() returns; a
     // broker that is down does not hold the start up for longer.
     connection_.addConsumer(group_, std::chrono::seconds(5));

@@ -99,6 +99,7 @@ struct ConsumerGroup {
   ConsumerSpec spec;
   Context* context = nullptr;
   Processor* route = nullptr;
+  bool runInline = false;  // the route runs on the Proton thread (it cannot block)
   std::vector<std::unique_ptr<ConsumerLink>> links;  // Proton thread
   int inflight = 0;                                   // Proton thread
   bool stopping = false;                              // Proton thread
@@ -363,8 +364,10 @@ class ConsumerLink final : public proton::messaging_handler {
     proton::message_id correlation;
   };
   std::deque<Waiting> backlog_;
+  bool dispatching_ = false;  // runInline: the loop of dispatch() is running
+  bool finishedInline_ = false;  // runInline: the exchange completed inside processAsync
   // The message being processed; written on the Proton thread before the exchange goes to a
-  // worker and not again until it has settled.
+  // worker (or runs inline) and not again until it has settled.
   Exchange* current_ = nullptr;
   uint64_t current_generation_ = 0;
   proton::delivery current_delivery_;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Connection, consumer side: receiver links of consuming routes, at-least-once settlement,
 // and replies to requests (InOut). Runs on the Proton thread, except ConsumerLink's
-// runOnWorker/onDone, which run on the context's workers.
+// runOnWorker/onDone, which run on the context's workers (or inline, on the Proton thread,
+// for a route that cannot block).
 #include <fmt/format.h>
 #include <proton/codec/encoder.hpp>
 #include <proton/connection.hpp>
@@ -137,10 +138,33 @@ void ConsumerLink::on_message(proton::delivery& d, proton::message& m) {
   dispatch(exchange);
 }
 
+namespace {
+// The link whose route runs inline on this thread right now: its completion inside
+// processAsync is noted, not posted (a resume elsewhere sees another thread's null).
+thread_local ConsumerLink* running_inline = nullptr;
+}  // namespace
+
 void ConsumerLink::dispatch(Exchange* exchange) noexcept {
   current_ = exchange;
   current_generation_ = generation_;
-  group_.context->submit({&ConsumerLink::runOnWorker, this});
+  if (!group_.runInline) {
+    group_.context->submit({&ConsumerLink::runOnWorker, this});
+    return;
+  }
+  // A loop, not recursion: settling an exchange starts the next of the backlog, which calls
+  // this again; that call only sets current_, and the loop runs it.
+  if (dispatching_) return;
+  dispatching_ = true;
+  while (current_) {
+    Exchange& ex = *current_;
+    finishedInline_ = false;
+    running_inline = this;
+    processAsync(ex, *group_.route, &ConsumerLink::onDone, this);
+    running_inline = nullptr;
+    if (!finishedInline_) break;  // suspended: its completion posts the settle
+    connection_.settleConsumed(*this, ex, current_generation_);
+  }
+  dispatching_ = false;
 }
 
 void ConsumerLink::runOnWorker(void* arg) noexcept {
@@ -150,6 +174,10 @@ void ConsumerLink::runOnWorker(void* arg) noexcept {
 
 void ConsumerLink::onDone(Exchange& exchange, void* arg) noexcept {
   auto* link = static_cast<ConsumerLink*>(arg);
+  if (running_inline == link) {
+    link->finishedInline_ = true;  // dispatch() settles it
+    return;
+  }
   link->connection_.postSettle(*link, exchange, link->current_generation_);
 }
 

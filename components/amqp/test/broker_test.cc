@@ -285,5 +285,110 @@ TEST(AmqpBrokerTest, ToWithInOutAsksAndTheRouteGoesOnInOnly) {
   EXPECT_EQ(h.mock("mock:out").receivedExchanges()[0]->pattern(), Pattern::InOnly);
 }
 
+// --- routes that cannot block run on the connection's thread ---
+
+// A processor that says it returns promptly (Processor::mayBlock false): it fails its first
+// `failures` calls, counting them.
+class PromptFlaky final : public Processor {
+ public:
+  explicit PromptFlaky(int failures) : failures_(failures) {}
+  Status process(Exchange& ex) override {
+    if (calls_.fetch_add(1) < failures_) throw std::runtime_error("not yet: " + ex.message().body().as<std::string>());
+    return Status::Continue;
+  }
+  bool mayBlock() const noexcept override { return false; }
+  int calls() const { return calls_.load(); }
+
+ private:
+  const int failures_;
+  std::atomic<int> calls_{0};
+};
+
+// Holds every worker of the context until released.
+struct BusyWorkers {
+  explicit BusyWorkers(Context& context, int workers) {
+    for (int i = 0; i < workers; ++i) context.submit({&BusyWorkers::hold, this});
+  }
+  ~BusyWorkers() { release(); }
+  static void hold(void* self) noexcept { static_cast<BusyWorkers*>(self)->released.wait(false); }
+  void release() {
+    released = true;
+    released.notify_all();
+  }
+  std::atomic<bool> released{false};
+};
+
+TEST(AmqpBrokerTest, ARouteThatCannotBlockIsConsumedWhileEveryWorkerIsBusy) {
+  BrokerHarness h;
+  h.context.setWorkerThreads(1);
+  std::string quick = uniqueQueue("inline");
+  std::string slow = uniqueQueue("onworker");
+  h.start([&](RouteBuilder& b) {
+    b.from("amqp:queue:" + quick).setBody(simple("${body}!")).to("mock:quick");
+    b.from("amqp:queue:" + slow).process([](Exchange&) {}).to("mock:slow");  // may block
+  });
+  BusyWorkers busy(h.context, 1);
+  for (int i = 0; i < 5; ++i) {
+    ASSERT_TRUE(h.producer.sendBody("amqp:queue:" + quick, Value(fmt::format("q{}", i))));
+  }
+  ASSERT_TRUE(h.producer.sendBody("amqp:queue:" + slow, Value("s")));
+  h.mock("mock:quick").expectedBodiesReceived(
+      {Value("q0!"), Value("q1!"), Value("q2!"), Value("q3!"), Value("q4!")});
+  auto ok = h.mock("mock:quick").assertIsSatisfied(15s);
+  EXPECT_TRUE(ok) << ok.error().toString();
+  // The other route's message waits for a worker.
+  EXPECT_EQ(h.mock("mock:slow").receivedCount(), 0u);
+  busy.release();
+  h.mock("mock:slow").expectedBodiesReceived({Value("s")});
+  EXPECT_TRUE(h.mock("mock:slow").assertIsSatisfied(15s));
+}
+
+TEST(AmqpBrokerTest, ARouteThatCannotBlockRepliesToRequests) {
+  BrokerHarness h;
+  std::string q = uniqueQueue("inlinereply");
+  h.start([&](RouteBuilder& b) { b.from("amqpp:queue:" + q).transform(simple("${body}-reply")); });
+  for (int i = 0; i < 5; ++i) {
+    auto reply = h.producer.requestBody("amqpp:queue:" + q, Value(fmt::format("r{}", i)));
+    ASSERT_TRUE(reply) << reply.error().toString();
+    EXPECT_EQ(*reply, Value(fmt::format("r{}-reply", i)));
+  }
+}
+
+TEST(AmqpBrokerTest, AFailedInlineExchangeIsNotAcknowledgedAndComesBack) {
+  BrokerHarness h;
+  std::string q = uniqueQueue("inlinefail");
+  auto flaky = std::make_shared<PromptFlaky>(1);
+  h.start([&](RouteBuilder& b) { b.from("amqp:queue:" + q).process(flaky).to("mock:out"); });
+  ASSERT_TRUE(h.producer.sendBody("amqp:queue:" + q, Value("once")));
+  h.mock("mock:out").expectedBodiesReceived({Value("once")});
+  ASSERT_TRUE(h.mock("mock:out").assertIsSatisfied(15s));
+  EXPECT_EQ(flaky->calls(), 2);
+  auto got = h.mock("mock:out").receivedExchanges().at(0);
+  EXPECT_EQ(*got->message().getHeader("JMSRedelivered"), Value(true));
+}
+
+TEST(AmqpBrokerTest, AnInlineExchangeWaitingForARedeliveryHoldsTheNextMessagesInOrder) {
+  // The redelivery delay parks the first exchange on a timer: the connection's thread goes
+  // on, the messages after it wait in the link's backlog, and all settle in order.
+  BrokerHarness h;
+  std::string q = uniqueQueue("inlinedelay");
+  auto flaky = std::make_shared<PromptFlaky>(2);
+  h.start([&](RouteBuilder& b) {
+    b.from("amqp:queue:" + q)
+        .errorHandler(defaultErrorHandler().maximumRedeliveries(3).redeliveryDelay(100ms))
+        .process(flaky)
+        .to("mock:out");
+  });
+  for (const char* body : {"a", "b", "c"}) {
+    ASSERT_TRUE(h.producer.sendBody("amqp:queue:" + q, Value(body)));
+  }
+  h.mock("mock:out").expectedBodiesReceived({Value("a"), Value("b"), Value("c")});
+  auto ok = h.mock("mock:out").assertIsSatisfied(15s);
+  EXPECT_TRUE(ok) << ok.error().toString();
+  EXPECT_EQ(flaky->calls(), 5);  // a three times, b and c once
+  auto got = h.mock("mock:out").receivedExchanges().at(0);
+  EXPECT_EQ(*got->message().getHeader("CamelRedeliveryCounter"), Value(2));
+}
+
 }  // namespace
 }  // namespace dromedary::testing

@@ -35,6 +35,7 @@ class LogProducer final : public Producer {
  public:
   LogProducer(Logger logger, LoggingLevel level, FormatOptions options)
       : logger_(logger), level_(level), formatter_(options) {}
+  bool mayBlock() const noexcept override { return false; }  // a log line, as log() writes
 
   Status process(Exchange& ex) noexcept override {
     if (!logger_.enabled(level_)) return Status::Continue;

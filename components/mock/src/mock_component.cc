@@ -32,6 +32,8 @@ class MockProducer final : public Producer {
     endpoint_.receive(ex);
     return Status::Continue;
   }
+  // It records the exchange under its lock, held only for that: it never waits.
+  bool mayBlock() const noexcept override { return false; }
 
  private:
   MockEndpoint& endpoint_;

@@ -11,6 +11,11 @@
 ///
 /// A Language turns text ("${header.foo} == 'bar'") into either; the context looks languages
 /// up by name ("simple", "constant", "header", ...), which is how route files name them.
+///
+/// `mayBlock()`: whether evaluating may wait (I/O, a lock). Languages evaluate in memory, so
+/// the default is false; an expression that calls user code (ExpressionBuilder::function)
+/// says true, and so does a compound one holding it. See Processor::mayBlock for why it
+/// matters.
 
 #include <memory>
 #include <string_view>
@@ -27,12 +32,14 @@ class Expression {
  public:
   virtual ~Expression() = default;
   virtual const Value* evaluate(Exchange& exchange, Value& scratch) const noexcept = 0;
+  virtual bool mayBlock() const noexcept { return false; }
 };
 
 class Predicate {
  public:
   virtual ~Predicate() = default;
   virtual bool matches(Exchange& exchange) const noexcept = 0;
+  virtual bool mayBlock() const noexcept { return false; }
 };
 
 /// The truth of a value as a predicate sees it (Camel's evaluateValuePredicate): null is

@@ -22,6 +22,12 @@
 ///   };
 ///
 /// Thread-safety: one processor instance serves every exchange of its route, concurrently.
+///
+/// `mayBlock()`: whether `process` may wait before it returns (a lock, I/O, a sleep, another
+/// exchange). A consumer on an I/O thread (amqp) runs its route on that thread, with no thread
+/// hand-off, only when nothing in the route may block; anything else runs on the workers.
+/// The default is true, and a user processor keeps it unless it is sure: a processor that
+/// returns promptly, or parks the exchange and returns Suspend, may return false.
 
 #include <functional>
 #include <memory>
@@ -34,6 +40,7 @@ class Processor {
  public:
   virtual ~Processor() = default;
   virtual Status process(Exchange& exchange) = 0;
+  virtual bool mayBlock() const noexcept { return true; }
 };
 
 /// A processor from a function (Fail when it leaves the exchange failed), for onRedelivery
