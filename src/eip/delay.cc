@@ -50,6 +50,8 @@ class DelayStep final : public Step {
     return Status::Suspend;  // the exchange now belongs to the scheduler
   }
 
+  // It parks the exchange on the scheduler and frees the thread: waiting is not blocking.
+  bool mayBlock() const noexcept override { return millis_->mayBlock(); }
  private:
   std::unique_ptr<Expression> millis_;
 };

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // platform-http:/path: routes serving HTTP, as Camel's platform-http component. The context's
 // one HttpServer reads and writes on its I/O thread; each request becomes an InOut exchange
-// that runs on a worker (nothing blocks the I/O thread), and its result is the response.
+// that runs on a worker (nothing blocks the I/O thread; a route that cannot block runs right
+// there), and its result is the response.
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -47,11 +48,13 @@ struct ServeRules {
 };
 
 // Serves one endpoint's requests: on the I/O thread it builds the exchange, on a worker it
-// runs the route, from the thread that completes the exchange it answers.
+// runs the route (on the I/O thread itself when the route cannot block: no hand-off there and
+// back), from the thread that completes the exchange it answers.
 class RouteHandler final : public HttpHandler, public std::enable_shared_from_this<RouteHandler> {
  public:
   RouteHandler(Context& context, Processor& route, ServeRules rules)
-      : context_(context), route_(route), rules_(std::move(rules)) {}
+      : context_(context), route_(route), rules_(std::move(rules)),
+        inline_(!route.mayBlock()) {}
 
   void start() noexcept { stopping_.store(false); }
   void stop() noexcept { stopping_.store(true); }
@@ -87,7 +90,11 @@ class RouteHandler final : public HttpHandler, public std::enable_shared_from_th
       }
       return call.respond(textResponse(500, version, "cannot read the request (out of memory)"));
     }
-    context_.submit({&run, work});
+    if (inline_) {
+      run(work);
+    } else {
+      context_.submit({&run, work});
+    }
   }
 
  private:
@@ -98,7 +105,7 @@ class RouteHandler final : public HttpHandler, public std::enable_shared_from_th
     Headers requestHeaders;  // as the request set them: those left unchanged are not echoed
   };
 
-  // On a worker.
+  // On a worker, or on the I/O thread for a route that cannot block.
   static void run(void* arg) noexcept {
     auto* work = static_cast<Work*>(arg);
     if (work->handler->stopping_.load()) {
@@ -130,6 +137,7 @@ class RouteHandler final : public HttpHandler, public std::enable_shared_from_th
   Context& context_;
   Processor& route_;
   ServeRules rules_;
+  const bool inline_;  // the route cannot block (Processor::mayBlock): run it on the I/O thread
   std::atomic<bool> stopping_{false};
 };
 

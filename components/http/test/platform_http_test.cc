@@ -329,7 +329,9 @@ TEST(PlatformHttpShutdownTest, AKeptAliveConnectionIsClosedWhenTheContextGoes) {
 
 TEST_F(PlatformHttpTest, ASlowRouteHoldsNoOtherRequestUp) {
   start([](RouteBuilder& b) {
-    b.from("platform-http:/slow").delay(std::chrono::milliseconds(1500)).setBody(constant("slow"));
+    b.from("platform-http:/slow")
+        .process([](Exchange&) { std::this_thread::sleep_for(std::chrono::milliseconds(1500)); })
+        .setBody(constant("slow"));
     b.from("platform-http:/fast").setBody(constant("fast"));
   });
   auto slow = std::async(std::launch::async, [&] { return get("/slow"); });
@@ -339,6 +341,42 @@ TEST_F(PlatformHttpTest, ASlowRouteHoldsNoOtherRequestUp) {
   EXPECT_NE(slow.wait_for(std::chrono::milliseconds(0)), std::future_status::ready)
       << "the fast request waited for the slow one";
   EXPECT_EQ(slow.get().body, "slow");
+}
+
+TEST_F(PlatformHttpTest, ARouteThatCannotBlockIsAnsweredWhileEveryWorkerIsBusy) {
+  // Built-in steps only: the route runs on the server's I/O thread, not on a worker.
+  h.context.setWorkerThreads(1);
+  start([](RouteBuilder& b) {
+    b.from("platform-http:/quick/{n}").setBody(simple("quick ${header.n}"));
+    b.from("platform-http:/user").process([](Exchange& ex) { ex.message().setBody("user"); });
+  });
+  std::atomic<bool> released{false};
+  auto hold = [](void* flag) noexcept { static_cast<std::atomic<bool>*>(flag)->wait(false); };
+  h.context.submit({hold, &released});
+  for (int i = 0; i < 3; ++i) {
+    std::string n = std::to_string(i);
+    EXPECT_EQ(get("/quick/" + n).body, "quick " + n);
+  }
+  // A route with a user processor (it may block) waits for the worker.
+  auto user = std::async(std::launch::async, [&] { return get("/user"); });
+  EXPECT_EQ(user.wait_for(std::chrono::milliseconds(300)), std::future_status::timeout);
+  released = true;
+  released.notify_all();
+  EXPECT_EQ(user.get().body, "user");
+}
+
+TEST_F(PlatformHttpTest, ADelayParksItsExchangeAndHoldsNoOtherRequestUp) {
+  // delay() parks the exchange on a timer, so the route runs on the I/O thread, which goes on
+  // serving while the exchange waits.
+  start([](RouteBuilder& b) {
+    b.from("platform-http:/wait").delay(std::chrono::milliseconds(1000)).setBody(constant("waited"));
+    b.from("platform-http:/now").setBody(constant("now"));
+  });
+  auto waited = std::async(std::launch::async, [&] { return get("/wait"); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_EQ(get("/now").body, "now");
+  EXPECT_NE(waited.wait_for(std::chrono::milliseconds(0)), std::future_status::ready);
+  EXPECT_EQ(waited.get().body, "waited");
 }
 
 TEST_F(PlatformHttpTest, ConcurrentClientsEachGetTheirOwnAnswer) {
