@@ -16,15 +16,8 @@ class ProcessStep final : public Step {
   ProcessStep(std::shared_ptr<Processor> owned, Processor& processor)
       : owned_(std::move(owned)), processor_(processor) {}
 
-  Status run(Exchange& ex) noexcept override {
-    try {
-      return processor_.process(ex);
-    } catch (...) {
-      ex.setException(std::current_exception());
-      return Status::Fail;
-    }
-  }
-
+  // What user code throws, the executor catches (Step::run).
+  Status run(Exchange& ex) override { return processor_.process(ex); }
   bool mayBlock() const noexcept override { return processor_.mayBlock(); }
  private:
   std::shared_ptr<Processor> owned_;

@@ -211,7 +211,13 @@ Status run(Exchange& ex) noexcept {
           st.timedStart = now;
         }
       }
-      Status s = step->run(ex);
+      Status s;
+      try {
+        s = step->run(ex);
+      } catch (...) {  // user code (a process() step) threw
+        ex.setException(std::current_exception());
+        s = Status::Fail;
+      }
       if (s == Status::Continue) [[likely]] {
         if (st.stop) [[unlikely]] {
           unwindTo(ex, base, false);

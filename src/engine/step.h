@@ -2,7 +2,9 @@
 #pragma once
 
 // Step: one compiled node of a route. Built-in steps never throw and never allocate in
-// steady state; they return a Status and record failures on the exchange.
+// steady state; they return a Status and record failures on the exchange. run() is not
+// noexcept only so that a step calling user code (process()) can be a plain tail call: the
+// executor catches what user code throws, at no cost on the path that does not throw.
 
 #include <atomic>
 #include <cstdint>
@@ -25,7 +27,7 @@ inline constexpr uint8_t kStepHistory = 2;     // record it in the message histo
 class Step {
  public:
   virtual ~Step() = default;
-  virtual Status run(Exchange& exchange) noexcept = 0;
+  virtual Status run(Exchange& exchange) = 0;
   /// Whether run() may wait before it returns (see Processor::mayBlock). Its child blocks'
   /// steps answer for themselves; a step only answers for its own work.
   virtual bool mayBlock() const noexcept { return true; }
