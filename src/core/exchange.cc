@@ -192,6 +192,7 @@ void Exchange::resetExecution() noexcept {
   exec_.fromRoute = nullptr;
   exec_.onDone = nullptr;
   exec_.onDoneArg = nullptr;
+  exec_.nonBlockingDone = nullptr;
   exec_.hookCount = 0;
 }
 

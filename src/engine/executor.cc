@@ -324,16 +324,21 @@ bool RouteProcessor::mayBlock() const noexcept { return route_.mayBlock; }
 
 }  // namespace detail
 
-bool resumeOnlyCompletes(const Exchange& exchange) noexcept {
+bool resumeMayBlock(const Exchange& exchange) noexcept {
   const detail::ExecState& st = exchange.execForEngine();
-  // Only a thread waiting in processAndWait/ProducerTemplate gets woken: any other callback
-  // may go on to do real work.
-  if (exchange.failed() || st.hookCount > 0 || st.onDone != &detail::Waiter::notify) return false;
+  if (st.hookCount > 0) return true;
+  if (st.onDone != &detail::Waiter::notify &&
+      (st.onDone == nullptr || st.onDone != st.nonBlockingDone)) {
+    return true;
+  }
+  const bool failed = exchange.failed();  // its error handling runs first
   for (uint32_t i = st.base; i < st.depth; ++i) {
     const detail::Frame& f = st.frames[i];
-    if (f.unitEntry || f.index != f.block->steps.size()) return false;
+    if (f.unitEntry) return true;  // a sub-exchange: its end continues its parent's work
+    const bool steps_left = failed || f.index != f.block->steps.size();
+    if (steps_left && f.block->route->mayBlock) return true;
   }
-  return true;
+  return false;
 }
 
 Status processAndWait(Exchange& exchange, Processor& processor) noexcept {
@@ -341,10 +346,12 @@ Status processAndWait(Exchange& exchange, Processor& processor) noexcept {
 }
 
 void processAsync(Exchange& exchange, Processor& processor,
-                  void (*done)(Exchange& exchange, void* arg), void* arg) noexcept {
+                  void (*done)(Exchange& exchange, void* arg), void* arg,
+                  bool done_may_block) noexcept {
   detail::ExecState& st = exchange.execForEngine();
   st.onDone = done;
   st.onDoneArg = arg;
+  st.nonBlockingDone = done_may_block ? nullptr : done;
   Status s;
   try {
     s = processor.process(exchange);

@@ -15,7 +15,8 @@ using testing::RouteHarness;
 // Parks each exchange; a separate thread resumes it, as a broker callback would.
 class Parker final : public Processor {
  public:
-  explicit Parker(bool fail_on_resume = false) : fail_(fail_on_resume) {
+  explicit Parker(bool fail_on_resume = false, bool may_block = true)
+      : fail_(fail_on_resume), may_block_(may_block) {
     worker_ = std::thread([this] {
       std::unique_lock lock(mutex_);
       for (;;) {
@@ -25,7 +26,7 @@ class Parker final : public Processor {
         parked_ = nullptr;
         lock.unlock();
         resumed_on_ = std::this_thread::get_id();
-        only_completes_ = resumeOnlyCompletes(*ex);
+        resume_may_block_ = dromedary::resumeMayBlock(*ex);
         ex->message().setHeader("parked", true);
         if (fail_) ex->fail(ErrorCode::Timeout, "Reply timed out");
         ex->resume();  // continues the route on this thread
@@ -47,17 +48,19 @@ class Parker final : public Processor {
     cv_.notify_all();
     return Status::Suspend;
   }
+  bool mayBlock() const noexcept override { return may_block_; }
   std::thread::id resumedOn() const { return resumed_on_; }
-  bool onlyCompletes() const { return only_completes_; }
+  bool resumeMayBlock() const { return resume_may_block_; }
 
  private:
   bool fail_;
+  bool may_block_;
   std::mutex mutex_;
   std::condition_variable cv_;
   Exchange* parked_ = nullptr;
   bool done_ = false;
   std::thread::id resumed_on_;
-  bool only_completes_ = false;
+  bool resume_may_block_ = true;
   std::thread worker_;
 };
 
@@ -102,21 +105,48 @@ TEST(ExecutorTest, SuspendInsideANestedDirectRouteContinuesTheCallingRoute) {
   EXPECT_TRUE(mock.assertIsSatisfied());
 }
 
-TEST(ExecutorTest, AResumeThatOnlyCompletesForAWaitingThreadIsRecognised) {
+TEST(ExecutorTest, AResumeThatRunsNothingThatMayBlockIsRecognised) {
   RouteHarness h;
   Parker last, middle, inner;
+  Parker quick(false, /*may_block=*/false), quick_failing(true, /*may_block=*/false);
   h.start([&](RouteBuilder& b) {
     b.from("direct:last").setHeader("a", constant(1)).process(last);
     b.from("direct:middle").process(middle).setHeader("a", constant(1));
     b.from("direct:outer").to("direct:inner").setHeader("a", constant(1));
     b.from("direct:inner").process(inner);
+    b.from("direct:quick").process(quick).setHeader("a", constant(1)).to("mock:quick");
+    b.from("direct:failing").process(quick_failing).setHeader("a", constant(1));
   });
   ASSERT_TRUE(h.producer.sendBody("direct:last", "x"));
   ASSERT_TRUE(h.producer.sendBody("direct:middle", "x"));
   ASSERT_TRUE(h.producer.sendBody("direct:outer", "x"));
-  EXPECT_TRUE(last.onlyCompletes());     // nothing left but to wake the sender
-  EXPECT_FALSE(middle.onlyCompletes());  // a step follows
-  EXPECT_FALSE(inner.onlyCompletes());   // the calling route goes on
+  ASSERT_TRUE(h.producer.sendBody("direct:quick", "x"));
+  ASSERT_FALSE(h.producer.sendBody("direct:failing", "x"));
+  EXPECT_FALSE(last.resumeMayBlock());  // nothing left but to wake the sender
+  EXPECT_TRUE(middle.resumeMayBlock());  // a step of a route that may block follows
+  EXPECT_TRUE(inner.resumeMayBlock());   // the calling route (a direct: call) goes on
+  EXPECT_FALSE(quick.resumeMayBlock());  // what follows cannot block
+  EXPECT_FALSE(quick_failing.resumeMayBlock());  // nor can its error handling
+}
+
+TEST(ExecutorTest, AResumeMayBlockUnlessItsCompletionCallbackIsSaidNotTo) {
+  RouteHarness h;
+  Parker quick(false, /*may_block=*/false);
+  h.start([&](RouteBuilder& b) { b.from("direct:quick").process(quick); });
+  Producer& entry = *h.context.producer("direct:quick").value();
+  for (bool done_may_block : {true, false}) {
+    std::atomic<bool> finished{false};
+    ExchangePtr ex = h.context.createExchange();
+    processAsync(
+        *ex, entry,
+        [](Exchange&, void* flag) {
+          static_cast<std::atomic<bool>*>(flag)->store(true);
+          static_cast<std::atomic<bool>*>(flag)->notify_all();
+        },
+        &finished, done_may_block);
+    finished.wait(false);
+    EXPECT_EQ(quick.resumeMayBlock(), done_may_block);
+  }
 }
 
 TEST(ExecutorTest, FailureSetBeforeResumeFailsTheExchange) {

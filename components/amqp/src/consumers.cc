@@ -159,7 +159,7 @@ void ConsumerLink::dispatch(Exchange* exchange) noexcept {
     Exchange& ex = *current_;
     finishedInline_ = false;
     running_inline = this;
-    processAsync(ex, *group_.route, &ConsumerLink::onDone, this);
+    processAsync(ex, *group_.route, &ConsumerLink::onDone, this, /*done_may_block=*/false);
     running_inline = nullptr;
     if (!finishedInline_) break;  // suspended: its completion posts the settle
     connection_.settleConsumed(*this, ex, current_generation_);
@@ -169,7 +169,8 @@ void ConsumerLink::dispatch(Exchange* exchange) noexcept {
 
 void ConsumerLink::runOnWorker(void* arg) noexcept {
   auto* link = static_cast<ConsumerLink*>(arg);
-  processAsync(*link->current_, *link->group_.route, &ConsumerLink::onDone, link);
+  processAsync(*link->current_, *link->group_.route, &ConsumerLink::onDone, link,
+               /*done_may_block=*/false);  // it posts the settle
 }
 
 void ConsumerLink::onDone(Exchange& exchange, void* arg) noexcept {

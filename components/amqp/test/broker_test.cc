@@ -343,6 +343,27 @@ TEST(AmqpBrokerTest, ARouteThatCannotBlockIsConsumedWhileEveryWorkerIsBusy) {
   EXPECT_TRUE(h.mock("mock:slow").assertIsSatisfied(15s));
 }
 
+TEST(AmqpBrokerTest, ARequestReplyInTheMiddleOfARouteThatCannotBlockNeedsNoWorker) {
+  // The front route asks the back route over the broker and goes on with the reply: the reply
+  // resumes it on the connection's thread, since nothing after the request can block.
+  BrokerHarness h;
+  h.context.setWorkerThreads(1);
+  std::string front = uniqueQueue("front");
+  std::string back = uniqueQueue("back");
+  h.start([&](RouteBuilder& b) {
+    b.from("amqpp:queue:" + front)
+        .to("amqpp:queue:" + back + "?exchangePattern=InOut")
+        .setBody(simple("${body}!"))
+        .to("mock:out");
+    b.from("amqpp:queue:" + back).transform(simple("${body}-back"));
+  });
+  BusyWorkers busy(h.context, 1);
+  ASSERT_TRUE(h.producer.sendBody("amqpp:queue:" + front, Value("x")));
+  h.mock("mock:out").expectedBodiesReceived({Value("x-back!")});
+  auto ok = h.mock("mock:out").assertIsSatisfied(15s);
+  EXPECT_TRUE(ok) << ok.error().toString();
+}
+
 TEST(AmqpBrokerTest, ARouteThatCannotBlockRepliesToRequests) {
   BrokerHarness h;
   std::string q = uniqueQueue("inlinereply");

@@ -115,7 +115,8 @@ class RouteHandler final : public HttpHandler, public std::enable_shared_from_th
       delete work;
       return;
     }
-    processAsync(*work->exchange, work->handler->route_, &done, work);
+    // done() only posts the response to the I/O thread: it never waits.
+    processAsync(*work->exchange, work->handler->route_, &done, work, /*done_may_block=*/false);
   }
 
   // Where the exchange completed: answer, and give the exchange back.

@@ -123,6 +123,9 @@ struct ExecState {
   const Route* fromRoute = nullptr;
   void (*onDone)(Exchange&, void*) = nullptr;  ///< called when an async run completes
   void* onDoneArg = nullptr;
+  /// The onDone its caller said cannot block (processAsync): while onDone is this one, an
+  /// I/O thread may resume the exchange (resumeMayBlock).
+  void (*nonBlockingDone)(Exchange&, void*) = nullptr;
   std::array<CompletionHook, kMaxCompletionHooks> hooks;
   uint32_t hookCount = 0;
   std::unique_ptr<FailureState, FailureStateDeleter> failure;

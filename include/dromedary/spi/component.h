@@ -129,14 +129,19 @@ Status processAndWait(Exchange& exchange, Processor& processor) noexcept;
 
 /// Runs `exchange` through `processor` without waiting: `done(exchange, arg)` is called when
 /// it has completed, at once when nothing suspended it, else on whichever thread resumes it.
-/// No thread is held while the exchange waits (a delay, a queue, a reply).
+/// No thread is held while the exchange waits (a delay, a queue, a reply). `done_may_block`
+/// false promises that `done` returns promptly (it hands the result on, it never waits): an
+/// I/O thread may then resume the exchange itself (see resumeMayBlock).
 void processAsync(Exchange& exchange, Processor& processor,
-                  void (*done)(Exchange& exchange, void* arg), void* arg) noexcept;
+                  void (*done)(Exchange& exchange, void* arg), void* arg,
+                  bool done_may_block = true) noexcept;
 
-/// True when resuming `exchange` would only finish it for a thread that waits for it (every
-/// block it is in has no step left, no completion hook, no error): a component's I/O thread
-/// may then call `exchange.resume()` itself, saving the hand-off to a worker; otherwise it
-/// must hand the exchange to the context's workers (`Context::submit`).
-bool resumeOnlyCompletes(const Exchange& exchange) noexcept;
+/// Whether resuming `exchange` may run something that blocks: a step of a route that may
+/// block (Processor::mayBlock) that is still to run, a completion hook, or a completion
+/// callback not known to return promptly. A component's I/O thread that gets a parked
+/// exchange back (a reply) resumes it itself when this is false, saving the hand-off to a
+/// worker; otherwise it hands it to the context's workers (`Context::submit`). A thread
+/// waiting in a ProducerTemplate is woken promptly.
+bool resumeMayBlock(const Exchange& exchange) noexcept;
 
 }  // namespace dromedary
