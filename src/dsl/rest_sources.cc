@@ -155,8 +155,9 @@ Result<std::vector<RouteSource>> restRoutes(Context& context, const FileSources&
       DROMEDARY_TRY(verb_disabled, isTrue(context, verb.attributes, "disabled"));
       if (verb_disabled) continue;
       const Scalar* verb_path = attribute(verb.attributes, "path");
-      std::string path = joinRestPath(config.contextPath_, rest_path ? rest_path->value : "",
-                                      verb_path ? verb_path->value : "");
+      std::string path =
+          joinRestPath(config.settings().contextPath, rest_path ? rest_path->value : "",
+                       verb_path ? verb_path->value : "");
       std::string method = verb.method;
       for (char& c : method) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
       if (verb.to.empty()) {

@@ -11,23 +11,23 @@
 namespace dromedary {
 
 RestConfigurationDefinition& RestConfigurationDefinition::component(std::string name) {
-  component_ = std::move(name);
+  settings_.component = std::move(name);
   return *this;
 }
 RestConfigurationDefinition& RestConfigurationDefinition::host(std::string host) {
-  host_ = std::move(host);
+  settings_.host = std::move(host);
   return *this;
 }
 RestConfigurationDefinition& RestConfigurationDefinition::port(int port) {
-  port_ = port;
+  settings_.port = port;
   return *this;
 }
 RestConfigurationDefinition& RestConfigurationDefinition::contextPath(std::string path) {
-  contextPath_ = std::move(path);
+  settings_.contextPath = std::move(path);
   return *this;
 }
 RestConfigurationDefinition& RestConfigurationDefinition::bindingMode(std::string mode) {
-  bindingMode_ = std::move(mode);
+  settings_.bindingMode = std::move(mode);
   return *this;
 }
 

@@ -27,30 +27,31 @@ Result<void> setServerProperty(Context& context, const char* key, const std::str
 }  // namespace
 
 Result<void> applyRestConfiguration(Context& context, const RestConfigurationDefinition& config) {
-  if (!config.component_.empty() && config.component_ != "platform-http") {
+  const RestConfigurationDefinition::Settings& c = config.settings();
+  if (!c.component.empty() && c.component != "platform-http") {
     return makeError(ErrorCode::InvalidOption,
                      fmt::format("restConfiguration component '{}' is not available: REST "
                                  "services are served by platform-http",
-                                 config.component_));
+                                 c.component));
   }
-  if (!equalsIgnoreCase(config.bindingMode_, "off")) {
+  if (!equalsIgnoreCase(c.bindingMode, "off")) {
     return makeError(ErrorCode::InvalidOption,
                      fmt::format("restConfiguration bindingMode '{}' is not supported: bodies "
                                  "are not bound to Java classes here; use off and convert the "
                                  "body in the route (convertBodyTo, setBody)",
-                                 config.bindingMode_));
+                                 c.bindingMode));
   }
-  if (config.port_) {
-    if (*config.port_ < 0 || *config.port_ > 65535) {
-      return makeError(ErrorCode::InvalidOption,
-                       fmt::format("restConfiguration port {} is not a TCP port (0 to 65535)",
-                                   *config.port_));
+  if (c.port) {
+    if (*c.port < 0 || *c.port > 65535) {
+      return makeError(
+          ErrorCode::InvalidOption,
+          fmt::format("restConfiguration port {} is not a TCP port (0 to 65535)", *c.port));
     }
     DROMEDARY_TRY_VOID(
-        setServerProperty(context, "camel.server.port", std::to_string(*config.port_), "port"));
+        setServerProperty(context, "camel.server.port", std::to_string(*c.port), "port"));
   }
-  if (!config.host_.empty()) {
-    DROMEDARY_TRY_VOID(setServerProperty(context, "camel.server.host", config.host_, "host"));
+  if (!c.host.empty()) {
+    DROMEDARY_TRY_VOID(setServerProperty(context, "camel.server.host", c.host, "host"));
   }
   return {};
 }
@@ -58,8 +59,10 @@ Result<void> applyRestConfiguration(Context& context, const RestConfigurationDef
 std::string restEndpointUri(std::string_view path, std::string_view method,
                             std::string_view consumes, std::string_view produces) {
   std::string uri = fmt::format("platform-http:{}?httpMethodRestrict={}", path, method);
-  if (!consumes.empty()) fmt::format_to(std::back_inserter(uri), "&consumes={}", encodeUriComponent(consumes));
-  if (!produces.empty()) fmt::format_to(std::back_inserter(uri), "&produces={}", encodeUriComponent(produces));
+  if (!consumes.empty())
+    fmt::format_to(std::back_inserter(uri), "&consumes={}", encodeUriComponent(consumes));
+  if (!produces.empty())
+    fmt::format_to(std::back_inserter(uri), "&produces={}", encodeUriComponent(produces));
   return uri;
 }
 
@@ -69,20 +72,20 @@ Result<void> addRestRoutes(Context& context, RouteBuilder& builder) {
   DROMEDARY_TRY_VOID(applyRestConfiguration(context, config));
   for (const auto& rest : builder.restsForEngine()) {
     if (!rest->misuse().empty()) {
-      return makeError(ErrorCode::InvalidRoute, fmt::format("{} (in rest '{}')", rest->misuse(),
-                                                            rest->path()));
+      return makeError(ErrorCode::InvalidRoute,
+                       fmt::format("{} (in rest '{}')", rest->misuse(), rest->path()));
     }
     if (rest->verbs().empty()) {
-      return makeError(ErrorCode::InvalidRoute,
-                       fmt::format("rest '{}' has no verb: add get(), post() ... with to()",
-                                   rest->path()));
+      return makeError(
+          ErrorCode::InvalidRoute,
+          fmt::format("rest '{}' has no verb: add get(), post() ... with to()", rest->path()));
     }
     for (const RestDefinition::Verb& v : rest->verbs()) {
-      std::string path = joinRestPath(config.contextPath_, rest->path(), v.path);
+      std::string path = joinRestPath(config.settings().contextPath, rest->path(), v.path);
       if (v.to.empty()) {
-        return makeError(ErrorCode::InvalidRoute,
-                         fmt::format("rest {} {} has no to(): say where its requests go", v.method,
-                                     path));
+        return makeError(
+            ErrorCode::InvalidRoute,
+            fmt::format("rest {} {} has no to(): say where its requests go", v.method, path));
       }
       RouteDefinition& route =
           builder.from(restEndpointUri(path, v.method, v.consumes, v.produces));

@@ -35,11 +35,18 @@ class RestConfigurationDefinition {
   /// do not exist here.
   RestConfigurationDefinition& bindingMode(std::string mode);
 
-  std::string component_ = "platform-http";
-  std::string host_;
-  std::optional<int> port_;
-  std::string contextPath_;
-  std::string bindingMode_ = "off";
+  /// What was configured, read when the REST routes are added.
+  struct Settings {
+    std::string component = "platform-http";
+    std::string host;
+    std::optional<int> port;
+    std::string contextPath;
+    std::string bindingMode = "off";
+  };
+  const Settings& settings() const noexcept { return settings_; }
+
+ private:
+  Settings settings_;
 };
 
 /// One rest("/path") and its verbs.
