@@ -293,7 +293,9 @@ class PromptFlaky final : public Processor {
  public:
   explicit PromptFlaky(int failures) : failures_(failures) {}
   Status process(Exchange& ex) override {
-    if (calls_.fetch_add(1) < failures_) throw std::runtime_error("not yet: " + ex.message().body().as<std::string>());
+    if (calls_.fetch_add(1) < failures_) {
+      throw std::runtime_error("not yet: " + ex.message().body().as<std::string>());
+    }
     return Status::Continue;
   }
   bool mayBlock() const noexcept override { return false; }

@@ -369,7 +369,9 @@ TEST_F(PlatformHttpTest, ADelayParksItsExchangeAndHoldsNoOtherRequestUp) {
   // delay() parks the exchange on a timer, so the route runs on the I/O thread, which goes on
   // serving while the exchange waits.
   start([](RouteBuilder& b) {
-    b.from("platform-http:/wait").delay(std::chrono::milliseconds(1000)).setBody(constant("waited"));
+    b.from("platform-http:/wait")
+        .delay(std::chrono::milliseconds(1000))
+        .setBody(constant("waited"));
     b.from("platform-http:/now").setBody(constant("now"));
   });
   auto waited = std::async(std::launch::async, [&] { return get("/wait"); });
