@@ -125,6 +125,37 @@ TEST(MayBlockTest, AnOnRedeliveryProcessorMayBlock) {
   }));
 }
 
+TEST(MayBlockTest, AnOnExceptionOfBuiltInStepsCannotBlock) {
+  EXPECT_FALSE(routeMayBlock([](RouteBuilder& b) {
+    b.from("probe:in")
+        .onException().onWhen(header("retry") == true).handled(true)
+          .transform(simple("Sorry: ${exception.message}"))
+        .end()
+        .setBody(constant("x"));
+  }));
+}
+
+TEST(MayBlockTest, AUserFunctionInAnOnExceptionsOnWhenMayBlock) {
+  EXPECT_TRUE(routeMayBlock([](RouteBuilder& b) {
+    b.from("probe:in")
+        .onException().onWhen(predicate([](const Exchange&) { return true; })).handled(true)
+          .transform(constant("handled"))
+        .end()
+        .setBody(constant("x"));
+  }));
+}
+
+TEST(MayBlockTest, AUserFunctionInADoCatchsOnWhenMayBlock) {
+  EXPECT_TRUE(routeMayBlock([](RouteBuilder& b) {
+    b.from("probe:in")
+        .doTry()
+          .setBody(constant("x"))
+        .doCatch().onWhen(predicate([](const Exchange&) { return true; }))
+          .setBody(constant("caught"))
+        .end();
+  }));
+}
+
 TEST(MayBlockTest, AnOnCompletionMayBlock) {
   EXPECT_TRUE(routeMayBlock([](RouteBuilder& b) {
     b.from("probe:in").onCompletion().to("log:done").end().setBody(constant("x"));
