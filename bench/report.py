@@ -85,7 +85,7 @@ def main(paths):
     mt1 = rows.get("mt_10", {}).get("items_per_second")
     mt2 = rows.get("mt_10 (2 threads)", {}).get("items_per_second")
     if mt1 and mt2:
-        print(f"\nmt_10 scaling from 1 to 2 threads: {mt2 / mt1:.2f}x")
+        print(f"\nmt_10 scaling from 1 to 2 threads (separate runs): {mt2 / mt1:.2f}x")
 
 
 if __name__ == "__main__":

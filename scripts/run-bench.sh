@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make bench: runs every benchmark program (build/bin/dromedary_bench_*), writes Google
-# Benchmark JSON to build/bench/*.json, then prints one markdown table beside Camel's figures.
+# Benchmark JSON to build/bench/*.json, then prints one markdown table beside Camel's figures,
+# and the mt_10 scaling figures measured in alternating 1- and 2-thread slices.
 set -euo pipefail
 build=${1:-build}
 mkdir -p "$build/bench"
@@ -12,3 +13,7 @@ for program in "$build"/bin/dromedary_bench_*; do
     --benchmark_out="$build/bench/$name.json" --benchmark_out_format=json > /dev/null
 done
 python3 "$(dirname "$0")/../bench/report.py" "$build"/bench/*.json
+echo
+for scenario in mt_10 mt_10_stats; do
+  "$build/bin/dromedary_bench_routing" --scaling="$scenario" --pairs="${BENCH_PAIRS:-20}"
+done

@@ -37,16 +37,12 @@ uint64_t histogramBucketLimit(uint32_t bucket) noexcept {
 RouteStatistics::RouteStatistics(uint32_t steps)
     : steps_(steps),
       stride_(1 + steps),
-      count_stride_((steps + 7) / 8 * 8),
       cells_(new TimingCell[static_cast<size_t>(kStripes) * (1 + steps)]),
-      counts_(new std::atomic<uint64_t>[static_cast<size_t>(kStripes) * ((steps + 7) / 8 * 8)]),
+      counts_(steps),
       histograms_(new Histogram[kStripes]),
       stamps_(new Stamps[kStripes]) {
   for (uint32_t s = 0; s < kStripes; ++s) {
     for (auto& c : histograms_[s].counts) c.store(0, std::memory_order_relaxed);
-  }
-  for (size_t i = 0; i < static_cast<size_t>(kStripes) * count_stride_; ++i) {
-    counts_[i].store(0, std::memory_order_relaxed);
   }
 }
 
@@ -93,9 +89,7 @@ RouteStatistics::StampTotals RouteStatistics::stamps() const noexcept {
 TimingTotals RouteStatistics::routeTotals() const noexcept { return sum(0); }
 TimingTotals RouteStatistics::stepTotals(uint32_t index) const noexcept {
   TimingTotals t = sum(1 + index);
-  for (uint32_t s = 0; s < kStripes; ++s) {
-    t.total += counts_[static_cast<size_t>(s) * count_stride_ + index].load(std::memory_order_relaxed);
-  }
+  t.total += counts_.sum(index);
   return t;
 }
 
@@ -127,11 +121,9 @@ uint64_t RouteStatistics::quantile(double q) const noexcept {
 }
 
 void RouteStatistics::reset() noexcept {
+  counts_.reset();
   for (uint32_t s = 0; s < kStripes; ++s) {
     for (uint32_t i = 0; i < stride_; ++i) block(s)[i].reset();
-    for (uint32_t i = 0; i < count_stride_; ++i) {
-      counts_[static_cast<size_t>(s) * count_stride_ + i].store(0, std::memory_order_relaxed);
-    }
     for (auto& c : histograms_[s].counts) c.store(0, std::memory_order_relaxed);
     stamps_[s].firstCompleted.store(0, std::memory_order_relaxed);
     stamps_[s].lastCompleted.store(0, std::memory_order_relaxed);

@@ -26,6 +26,8 @@
 
 namespace dromedary::detail {
 
+using dromedary::addTo;  // the thread-major cells (striped_counter.h)
+
 /// Relaxed: a plain load and store for the owning thread, an atomic add on the shared stripe.
 inline void addTo(std::atomic<uint64_t>& cell, uint64_t n, uint32_t stripe) noexcept {
   if (stripe == kSharedStripe) {
@@ -79,9 +81,9 @@ class RouteStatistics {
   TimingCell& step(uint32_t stripe, uint32_t index) noexcept { return block(stripe)[1 + index]; }
   /// Step `index`'s run counter in stripe 0; stripe s is `countStride()` counters further.
   /// The counters of a route's steps are packed (8 bytes each) apart from the timing cells, so
-  /// an exchange through 10 steps writes 2 cache lines of its thread's block, not 10.
-  std::atomic<uint64_t>* stepCount0(uint32_t index) noexcept { return &counts_[index]; }
-  uint32_t countStride() const noexcept { return count_stride_; }
+  /// an exchange through 10 steps writes 2 cache lines of its thread's region, not 10.
+  uint64_t* stepCount0(uint32_t index) noexcept { return counts_.stripe0() + index; }
+  size_t countStride() const noexcept { return counts_.stride(); }
   void record(uint32_t stripe, uint64_t ns, int64_t now_ms) noexcept;  // route time + histogram
 
   /// An exchange left the route (every exchange, at any level but Off): the first and last
@@ -109,9 +111,11 @@ class RouteStatistics {
   uint32_t steps() const noexcept { return steps_; }
 
  private:
-  struct Histogram {
+  // Each stripe's cells start on a cache line of their own: two threads never write one line.
+  struct alignas(64) Histogram {
     std::atomic<uint64_t> counts[kHistogramBuckets];
   };
+
   struct alignas(64) Stamps {
     std::atomic<int64_t> firstCompleted{0}, lastCompleted{0}, firstFailed{0}, lastFailed{0};
   };
@@ -123,9 +127,8 @@ class RouteStatistics {
 
   uint32_t steps_;
   uint32_t stride_;  // cells per stripe (a whole number of cache lines)
-  uint32_t count_stride_;  // counters per stripe, a multiple of 8 (whole cache lines)
   std::unique_ptr<TimingCell[]> cells_;
-  std::unique_ptr<std::atomic<uint64_t>[]> counts_;  // [stripe][step]: runs
+  StripedCells counts_;  // [stripe][step]: runs, thread-major (striped_counter.h)
   std::unique_ptr<Histogram[]> histograms_;  // one per stripe
   std::unique_ptr<Stamps[]> stamps_;         // one per stripe
 };

@@ -46,8 +46,8 @@ class Step {
   const detail::StepModel* model = nullptr;  // what it was compiled from (describe, where)
   detail::RouteStatistics* stats = nullptr;  // its route's statistics; its cells at `statsIndex`
   uint32_t statsIndex = 0;
-  uint32_t countStride = 0;                       // counters between two stripes
-  std::atomic<uint64_t>* statsCount = nullptr;  // its run counter in stripe 0
+  size_t countStride = 0;          // counters between two stripes
+  uint64_t* statsCount = nullptr;  // its run counter in stripe 0 (striped_counter.h)
 };
 
 }  // namespace dromedary

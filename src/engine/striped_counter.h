@@ -1,15 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// Counters striped per thread: each thread writes its own cache-line-padded stripe with a
-// plain load and store (no lock prefix, no shared cache line); readers sum the stripes.
+// Counters striped per thread: each thread writes its own stripe with a plain load and
+// store (no lock prefix, no shared cache line); readers sum the stripes.
 // Threads get a stripe index on first use and return it when they exit. Should more
 // threads be alive than there are private stripes, the extra ones share the last stripe
 // and update it with atomic adds, which stays correct, only slower.
+//
+// The cells are laid out thread-major (StripedCells): stripe s of every route lies in a
+// region of its own, 64 KiB from the next stripe's. Padding each stripe to a cache line is
+// not enough: a route's step counters are written in order, and the CPU's L2 streamer then
+// prefetches the lines after them, which were the next thread's stripe (measured: two threads
+// through a 10-step route did 0.78x the work per CPU-second of one thread, 1.0x once apart).
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
-#include <memory>
 
 namespace dromedary {
 
@@ -19,50 +25,63 @@ inline constexpr uint32_t kSharedStripe = kStripes - 1;
 /// This thread's stripe index in [0, kStripes).
 uint32_t threadStripe() noexcept;
 
-inline void bumpCounter(std::atomic<uint64_t>& counter, uint32_t stripe) noexcept {
+/// Adds `n` to this thread's cell: a plain load and store, or an atomic add on the shared
+/// stripe.
+inline void addTo(uint64_t& cell, uint64_t n, uint32_t stripe) noexcept {
+  std::atomic_ref<uint64_t> c(cell);
   if (stripe == kSharedStripe) {
-    counter.fetch_add(1, std::memory_order_relaxed);
+    c.fetch_add(n, std::memory_order_relaxed);
   } else {
-    counter.store(counter.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    c.store(c.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
   }
 }
+
+/// `count` counters per stripe, zero at first; stripe s's counter i is
+/// `stripe0()[s * stride() + i]`. The memory is reserved for all stripes but only the pages a
+/// thread writes become resident.
+class StripedCells {
+ public:
+  explicit StripedCells(uint32_t count);
+  ~StripedCells();
+  StripedCells(const StripedCells&) = delete;
+  StripedCells& operator=(const StripedCells&) = delete;
+
+  uint64_t* stripe0() const noexcept { return base_; }
+  size_t stride() const noexcept { return stride_; }
+  uint64_t& at(uint32_t stripe, uint32_t i) const noexcept { return base_[stripe * stride_ + i]; }
+  /// Counter i summed over the stripes.
+  uint64_t sum(uint32_t i) const noexcept;
+  /// Zeroes every counter (racing increments may survive: statistics reset semantics).
+  void reset() noexcept;
+
+ private:
+  uint64_t* base_;
+  size_t stride_;   // counters from one stripe to the next
+  size_t bytes_;    // per stripe, as reserved
+  uint32_t count_;
+  void* chunk_;     // where it lives in the arena (striped_counter.cc)
+};
 
 /// Exchanges started, completed and failed in one route.
 class RouteCounters {
  public:
-  RouteCounters() : stripes_(new Stripe[kStripes]) {}
+  RouteCounters() : cells_(kCount) {}
 
-  void started() noexcept {
-    uint32_t s = threadStripe();
-    bumpCounter(stripes_[s].started, s);
-  }
-  void finished(bool failed) noexcept {
-    uint32_t s = threadStripe();
-    bumpCounter(failed ? stripes_[s].failed : stripes_[s].completed, s);
-  }
-
+  void started() noexcept { bump(kStarted); }
+  void finished(bool failed) noexcept { bump(failed ? kFailed : kCompleted); }
   // The failure path's counters: striped too, so a storm of failures scales as well.
-  void redelivered() noexcept {
-    uint32_t s = threadStripe();
-    bumpCounter(stripes_[s].redeliveries, s);
-  }
-  void failureHandled() noexcept {
-    uint32_t s = threadStripe();
-    bumpCounter(stripes_[s].failures_handled, s);
-  }
-  void deadLetterFailed() noexcept {
-    uint32_t s = threadStripe();
-    bumpCounter(stripes_[s].dead_letter_failures, s);
-  }
+  void redelivered() noexcept { bump(kRedeliveries); }
+  void failureHandled() noexcept { bump(kFailuresHandled); }
+  void deadLetterFailed() noexcept { bump(kDeadLetterFailures); }
 
-  uint64_t started_total() const noexcept { return sum(&Stripe::started); }
-  uint64_t redeliveries_total() const noexcept { return sum(&Stripe::redeliveries); }
-  uint64_t failures_handled_total() const noexcept { return sum(&Stripe::failures_handled); }
+  uint64_t started_total() const noexcept { return cells_.sum(kStarted); }
+  uint64_t redeliveries_total() const noexcept { return cells_.sum(kRedeliveries); }
+  uint64_t failures_handled_total() const noexcept { return cells_.sum(kFailuresHandled); }
   uint64_t dead_letter_failures_total() const noexcept {
-    return sum(&Stripe::dead_letter_failures);
+    return cells_.sum(kDeadLetterFailures);
   }
-  uint64_t completed_total() const noexcept { return sum(&Stripe::completed); }
-  uint64_t failed_total() const noexcept { return sum(&Stripe::failed); }
+  uint64_t completed_total() const noexcept { return cells_.sum(kCompleted); }
+  uint64_t failed_total() const noexcept { return cells_.sum(kFailed); }
   /// Derived: started - completed - failed (never a shared in-flight counter).
   uint64_t inflight() const noexcept {
     // Read the finishing counts first: a racing exchange can then only raise `started`.
@@ -72,22 +91,21 @@ class RouteCounters {
   }
 
  private:
-  struct alignas(64) Stripe {
-    std::atomic<uint64_t> started{0};
-    std::atomic<uint64_t> completed{0};
-    std::atomic<uint64_t> failed{0};
-    std::atomic<uint64_t> redeliveries{0};
-    std::atomic<uint64_t> failures_handled{0};
-    std::atomic<uint64_t> dead_letter_failures{0};
+  enum : uint32_t {
+    kStarted,
+    kCompleted,
+    kFailed,
+    kRedeliveries,
+    kFailuresHandled,
+    kDeadLetterFailures,
+    kCount
   };
-  uint64_t sum(std::atomic<uint64_t> Stripe::*field) const noexcept {
-    uint64_t total = 0;
-    for (uint32_t i = 0; i < kStripes; ++i) {
-      total += (stripes_[i].*field).load(std::memory_order_relaxed);
-    }
-    return total;
+  void bump(uint32_t which) noexcept {
+    uint32_t s = threadStripe();
+    addTo(cells_.at(s, which), 1, s);
   }
-  std::unique_ptr<Stripe[]> stripes_;
+
+  StripedCells cells_;
 };
 
 }  // namespace dromedary

@@ -3,9 +3,11 @@
 // redeliveries, times (ordering, not values), levels, reset, and the processor tree.
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <stdexcept>
 #include <thread>
 
+#include "engine/statistics.h"
 #include "support/route_harness.h"
 
 namespace dromedary {
@@ -176,6 +178,33 @@ TEST(StatisticsTest, ProcessorsAreListedAsATree) {
   EXPECT_EQ(s.processors[1].description, "setHeader[a=constant{1}]");
   EXPECT_EQ(s.processors[2].id, "out");
   EXPECT_EQ(s.processors[2].depth, 0u);
+}
+
+// Two threads must never write near each other: each stripe's run counters start on a cache
+// line and lie a page or more from the next stripe's (a CPU prefetching the lines after one
+// thread's writes would otherwise take the next thread's lines from it), whatever the number
+// of steps; and a route's counters do not overlap another's.
+TEST(StatisticsTest, EachStripesCountersLieAPageFromTheNextStripes) {
+  std::vector<std::unique_ptr<detail::RouteStatistics>> routes;
+  for (uint32_t steps : {1u, 7u, 8u, 10u, 16u, 9000u}) {
+    routes.push_back(std::make_unique<detail::RouteStatistics>(steps));
+    detail::RouteStatistics& stats = *routes.back();
+    EXPECT_GE(stats.countStride() * sizeof(uint64_t), 4096u) << steps << " steps";
+    EXPECT_GE(stats.countStride(), steps);
+    for (uint32_t stripe = 0; stripe < kStripes; ++stripe) {
+      auto address = reinterpret_cast<uintptr_t>(stats.stepCount0(0) +
+                                                 static_cast<size_t>(stripe) * stats.countStride());
+      EXPECT_EQ(address % 64, 0u) << steps << " steps, stripe " << stripe;
+    }
+  }
+  // Counting in one route leaves the others at zero.
+  uint64_t* cell = routes[2]->stepCount0(7);
+  addTo(*cell, 5, 0);
+  for (size_t r = 0; r < routes.size(); ++r) {
+    for (uint32_t i = 0; i < routes[r]->steps(); ++i) {
+      EXPECT_EQ(routes[r]->stepTotals(i).total, r == 2 && i == 7 ? 5u : 0u) << r << " " << i;
+    }
+  }
 }
 
 }  // namespace
