@@ -137,7 +137,7 @@ void Exchange::clearError() noexcept {
   error_.subject = {};
   error_.nodeId = {};
   error_.routeId = {};
-  error_.exception = nullptr;
+  if (error_.exception) error_.exception = nullptr;  // an out-of-line release otherwise
   error_.detail.clear();
 }
 
@@ -171,6 +171,15 @@ void Exchange::resetAsCopyOf(const Exchange& input, bool with_body,
   pattern_ = input.pattern_;
   created_ms_ = input.created_ms_;
   resetExecution();
+  // Out of line: a split item whose copy is still current copies nothing, and then this is a
+  // few stores with no call frame to set up.
+  if (with_body || with_headers_and_properties) {
+    copyMessageOf(input, with_body, with_headers_and_properties);
+  }
+}
+
+[[gnu::noinline]] void Exchange::copyMessageOf(const Exchange& input, bool with_body,
+                                               bool with_headers_and_properties) {
   if (with_headers_and_properties) message_.headers() = input.message_.headers();
   if (with_body) message_.setBody(input.message_.body());
   if (with_headers_and_properties) properties_ = input.properties_;

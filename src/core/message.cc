@@ -120,15 +120,8 @@ void Message::adoptSpareString() noexcept {
   if (!body_.isString() && spare_.capacity() > 15) body_ = Value(std::move(spare_));
 }
 
-void Message::setBody(const Value& body) {
-  if (body.isString()) {
-    // Text over text (every split item of a list of strings): the buffer is reused.
-    if (std::string* s = body_.mutableString()) {
-      s->assign(body.getString());
-      return;
-    }
-    adoptSpareString();
-  }
+void Message::setBodyOther(const Value& body) {
+  if (body.isString()) adoptSpareString();  // the body is not text yet
   body_ = body;
 }
 

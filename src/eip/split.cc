@@ -177,10 +177,10 @@ class SplitStep final : public FanOutStep {
       Headers& props = sub.properties();
       if (s.copyCurrent && s.ownSlots[0] && (s.sized ? s.ownSlots[1] != nullptr : !last)) {
         // The previous item's copy is still current: its properties are where they were.
-        *s.ownSlots[0] = static_cast<int64_t>(s.index);
+        s.ownSlots[0]->setInt(static_cast<int64_t>(s.index));
         ++s.index;
-        if (s.sized) *s.ownSlots[1] = static_cast<int64_t>(s.size);
-        *s.ownSlots[2] = last;
+        if (s.sized) s.ownSlots[1]->setInt(static_cast<int64_t>(s.size));
+        s.ownSlots[2]->setBool(last);
       } else {
         const bool append = s.ownPropertiesAbsent && !s.copyCurrent;
         const size_t base = props.size();

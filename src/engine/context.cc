@@ -55,9 +55,9 @@ std::shared_ptr<T> findNamed(std::mutex& mutex, const Named<T>& map, std::string
 
 using detail::Route;
 
-Context::Context(std::string name) : impl_(std::make_unique<detail::ContextImpl>()) {
-  uint64_t n = ++context_counter;
-  impl_->uid = n;
+Context::Context(std::string name)
+    : impl_(std::make_unique<detail::ContextImpl>()), uid_(++context_counter) {
+  uint64_t n = uid_;
   impl_->name = name.empty() ? fmt::format("dromedary-{}", n) : std::move(name);
   detail::registerBuiltinLanguages(*this);
 }
@@ -83,7 +83,6 @@ Route::~Route() = default;
 }  // namespace detail
 
 const std::string& Context::name() const noexcept { return impl_->name; }
-uint64_t Context::uid() const noexcept { return impl_->uid; }
 
 void Context::addComponent(std::unique_ptr<Component> component) {
   component->attach(*this);

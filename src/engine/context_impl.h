@@ -29,7 +29,6 @@ namespace detail {
 
 struct ContextImpl {
   std::string name;
-  uint64_t uid;
   Logger log = Logger::get("dromedary.context");
   Properties properties;
   std::map<std::string, std::unique_ptr<Component>, std::less<>> components;

@@ -251,14 +251,9 @@ done:
   return result;
 }
 
-bool pushBlock(Exchange& ex, const Block& block) noexcept {
-  ExecState& st = ex.execForEngine();
-  if (st.depth == kMaxFrames) [[unlikely]] {
-    ex.fail(ErrorCode::LimitExceeded, "Blocks and routes nested deeper than 32 levels");
-    return false;
-  }
-  st.frames[st.depth++] = Frame{&block, 0, false, false};
-  return true;
+bool failTooDeep(Exchange& ex) noexcept {
+  ex.fail(ErrorCode::LimitExceeded, "Blocks and routes nested deeper than 32 levels");
+  return false;
 }
 
 bool enterRoute(Exchange& ex, const Route& route) noexcept {

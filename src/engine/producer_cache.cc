@@ -26,15 +26,26 @@ size_t slotOf(uint64_t uid, std::string_view uri) noexcept {
   return h % kSlots;
 }
 
-}  // namespace
-
-Result<Producer*> cachedProducer(Context& context, std::string_view uri) {
-  if (last && last->context_uid == context.uid() && last->uri == uri) return last->producer;
-  Entry& e = cache[slotOf(context.uid(), uri)];
-  if (e.producer && e.context_uid == context.uid() && e.uri == uri) {
+// This thread's producer for (context, uri), or null when it has none yet.
+inline Producer* known(uint64_t uid, std::string_view uri) noexcept {
+  if (last && last->context_uid == uid && last->uri == uri) return last->producer;
+  Entry& e = cache[slotOf(uid, uri)];
+  if (e.producer && e.context_uid == uid && e.uri == uri) {
     last = &e;
     return e.producer;
   }
+  return nullptr;
+}
+
+}  // namespace
+
+Producer* knownProducer(Context& context, std::string_view uri) noexcept {
+  return known(context.uid(), uri);
+}
+
+Result<Producer*> cachedProducer(Context& context, std::string_view uri) {
+  if (Producer* p = known(context.uid(), uri)) return p;
+  Entry& e = cache[slotOf(context.uid(), uri)];
   auto producer = context.producer(uri);
   if (!producer) return producer.error();
   e.context_uid = context.uid();
@@ -45,6 +56,7 @@ Result<Producer*> cachedProducer(Context& context, std::string_view uri) {
 }
 
 Producer* cachedProducer(Context& context, std::string_view uri, Exchange& ex) noexcept {
+  if (Producer* p = known(context.uid(), uri)) return p;  // no Result to build and destroy
   try {
     auto producer = cachedProducer(context, uri);
     if (producer) return *producer;

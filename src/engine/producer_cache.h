@@ -14,6 +14,10 @@
 
 namespace dromedary {
 
+/// The producer for `uri` if this thread has resolved it before, else nullptr (nothing is
+/// resolved: the hit path of a send, with no Result to build).
+Producer* knownProducer(Context& context, std::string_view uri) noexcept;
+
 /// The producer for `uri`, or an Error when it cannot be resolved.
 Result<Producer*> cachedProducer(Context& context, std::string_view uri);
 

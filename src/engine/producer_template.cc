@@ -17,10 +17,14 @@ Error failureOf(const Exchange& ex) {
 }  // namespace
 
 Result<void> ProducerTemplate::send(std::string_view uri, Exchange& exchange) {
-  auto producer = cachedProducer(context_, uri);
-  if (!producer) return producer.error();
-  detail::runAndWait(exchange, **producer);
-  if (exchange.failed()) return failureOf(exchange);
+  Producer* producer = knownProducer(context_, uri);
+  if (!producer) [[unlikely]] {
+    auto resolved = cachedProducer(context_, uri);
+    if (!resolved) return resolved.error();
+    producer = *resolved;
+  }
+  detail::runAndWait(exchange, *producer);
+  if (exchange.failed()) [[unlikely]] return failureOf(exchange);
   return {};
 }
 

@@ -233,6 +233,7 @@ class Exchange {
  private:
   void takeCheckpoint() noexcept;
   void resetExecution() noexcept;
+  void copyMessageOf(const Exchange& input, bool with_body, bool with_headers_and_properties);
   /// resetForReuse for an exchange from the pool, whose message and properties the recycler
   /// has already emptied.
   void resetPooled(Context* context) noexcept;

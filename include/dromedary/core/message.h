@@ -133,7 +133,14 @@ class Message {
   Value& body() noexcept { return body_; }
   const Value& body() const noexcept { return body_; }
   /// Sets the body by copy; a string body reuses the capacity of earlier string bodies.
-  void setBody(const Value& body);
+  void setBody(const Value& body) {
+    // Text over text (every split item of a list of strings) reuses the buffer, inline.
+    if (std::string* s = body_.mutableString(); s && body.isString()) {
+      s->assign(body.getString());
+      return;
+    }
+    setBodyOther(body);
+  }
   void setBody(Value&& body) noexcept { body_ = std::move(body); }
   /// Sets a string body, reusing the capacity of earlier string bodies.
   void setBody(std::string_view body);
@@ -151,6 +158,7 @@ class Message {
 
  private:
   void adoptSpareString() noexcept;
+  void setBodyOther(const Value& body);
 
   Headers headers_;
   Value body_;

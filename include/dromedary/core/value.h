@@ -145,6 +145,21 @@ class Value {
   /// The entry of a map value with this key (exact match), or nullptr.
   const Value* mapGet(std::string_view key) const noexcept;
 
+  /// Sets a number or flag in place (no temporary Value; cheap when it already holds one).
+  void setInt(int64_t i) noexcept {
+    if (auto* p = std::get_if<2>(&v_)) {
+      *p = i;
+    } else {
+      v_.emplace<2>(i);
+    }
+  }
+  void setBool(bool b) noexcept {
+    if (auto* p = std::get_if<1>(&v_)) {
+      *p = b;
+    } else {
+      v_.emplace<1>(b);
+    }
+  }
   /// Sets a string, reusing this value's string capacity when it already holds one.
   void setString(std::string_view s);
   /// Makes this a string and returns it for appending (keeps capacity; clears content).

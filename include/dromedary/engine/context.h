@@ -92,7 +92,7 @@ class Context {
   /// The context's name (Camel's camelId), "dromedary-N" unless given.
   const std::string& name() const noexcept;
   /// A number unique to this context in the process (never reused).
-  uint64_t uid() const noexcept;
+  uint64_t uid() const noexcept { return uid_; }
 
   // --- components and languages ----------------------------------------------------
   void addComponent(std::unique_ptr<Component> component);
@@ -255,6 +255,7 @@ class Context {
 
  private:
   std::unique_ptr<detail::ContextImpl> impl_;
+  uint64_t uid_;  // read per send by the producer cache: kept here, not behind impl_
 };
 
 }  // namespace dromedary
