@@ -215,6 +215,70 @@ Series dromedaryAsyncRequestReply(const Args& a, int in_flight, const std::strin
   return s;
 }
 
+// One request in flight, as the bare client runs it: each request's completion starts the
+// next (processAsync), on the connection's thread where the reply resumed it, so no thread
+// waits and none is woken per request. The ProducerTemplate series above is the same with a
+// caller thread blocked in requestBody: two hand-offs per request.
+Series dromedaryChainedRequestReply(const Args& a, const std::string& label) {
+  using namespace dromedary;
+  Context context("bench");
+  startEcho(context, a, "bench.reply.chained");
+  struct Chain {
+    Context* context;
+    Producer* entry;
+    std::string body;
+    std::atomic<int64_t> remaining{0};
+    std::atomic<int64_t> failures{0};
+    std::mutex mutex;
+    std::condition_variable finished;
+    bool done = false;
+
+    void start() {
+      Exchange* ex = context->createExchange().release();
+      ex->setPattern(Pattern::InOut);
+      ex->message().setBody(Value(body));
+      processAsync(*ex, *entry, &Chain::completed, this, /*done_may_block=*/false);
+    }
+    static void completed(Exchange& ex, void* arg) noexcept {
+      auto& c = *static_cast<Chain*>(arg);
+      if (ex.failed()) c.failures.fetch_add(1);
+      ExchangeRecycler{}(&ex);
+      if (c.remaining.fetch_sub(1) > 1) {
+        c.start();
+        return;
+      }
+      std::lock_guard lock(c.mutex);
+      c.done = true;
+      c.finished.notify_one();
+    }
+    void run(int64_t n) {
+      done = false;
+      remaining.store(n);
+      start();
+      std::unique_lock lock(mutex);
+      finished.wait(lock, [&] { return done; });
+    }
+  } chain;
+  chain.context = &context;
+  chain.entry = context.producer("direct:request").value();
+  chain.body.assign(1024, 'x');
+  chain.run(200);  // warm-up
+  Series s{label, {}, rssMiB(), 0};
+  for (int batch = 0; batch < a.batches; ++batch) {
+    auto start = Clock::now();
+    chain.run(a.batchSize);
+    double secs = std::chrono::duration<double>(Clock::now() - start).count();
+    s.perBatch.push_back(a.batchSize / secs);
+  }
+  s.rssEnd = rssMiB();
+  if (chain.failures.load() > 0) {
+    std::fprintf(stderr, "%s: %lld requests failed\n", label.c_str(),
+                 static_cast<long long>(chain.failures.load()));
+  }
+  context.stop();
+  return s;
+}
+
 Series dromedaryOneWay(const Args& a, size_t size, const std::string& label) {
   using namespace dromedary;
   Context context("bench");
@@ -411,6 +475,8 @@ int main(int argc, char** argv) {
   };
   run("bare Proton request-reply, 1 in flight", [&](auto l) { return bareRequestReply(a, 1, l); });
   run("broker_request_reply, 1 in flight", [&](auto l) { return dromedaryRequestReply(a, 1, l); });
+  run("broker_request_reply, 1 in flight, chained",
+      [&](auto l) { return dromedaryChainedRequestReply(a, l); });
   run("bare Proton request-reply, 10 in flight",
       [&](auto l) { return bareRequestReply(a, 10, l); });
   run("broker_request_reply, 10 producers",
