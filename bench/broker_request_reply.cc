@@ -158,6 +158,27 @@ Series dromedaryRequestReply(const Args& a, int in_flight, const std::string& la
   return s;
 }
 
+// Warms up with 200 requests, then times `a.batches` batches of `run(a.batchSize)`; reports
+// the requests `failures` counted.
+template <class Run>
+Series timeBatches(const Args& a, const std::string& label, Run&& run,
+                   const std::atomic<int64_t>& failures) {
+  run(200);
+  Series s{label, {}, rssMiB(), 0};
+  for (int batch = 0; batch < a.batches; ++batch) {
+    auto start = Clock::now();
+    run(a.batchSize);
+    double secs = std::chrono::duration<double>(Clock::now() - start).count();
+    s.perBatch.push_back(a.batchSize / secs);
+  }
+  s.rssEnd = rssMiB();
+  if (failures.load() > 0) {
+    std::fprintf(stderr, "%s: %lld requests failed\n", label.c_str(),
+                 static_cast<long long>(failures.load()));
+  }
+  return s;
+}
+
 // `in_flight` requests outstanding from one thread: each is started without waiting
 // (processAsync) and its completion frees a place for the next, as the bare client's window.
 Series dromedaryAsyncRequestReply(const Args& a, int in_flight, const std::string& label) {
@@ -198,19 +219,7 @@ Series dromedaryAsyncRequestReply(const Args& a, int in_flight, const std::strin
     std::unique_lock lock(window.mutex);
     window.freed.wait(lock, [&] { return window.outstanding == 0; });
   };
-  runRequests(200);  // warm-up
-  Series s{label, {}, rssMiB(), 0};
-  for (int batch = 0; batch < a.batches; ++batch) {
-    auto start = Clock::now();
-    runRequests(a.batchSize);
-    double secs = std::chrono::duration<double>(Clock::now() - start).count();
-    s.perBatch.push_back(a.batchSize / secs);
-  }
-  s.rssEnd = rssMiB();
-  if (window.failures.load() > 0) {
-    std::fprintf(stderr, "%s: %lld requests failed\n", label.c_str(),
-                 static_cast<long long>(window.failures.load()));
-  }
+  Series s = timeBatches(a, label, runRequests, window.failures);
   context.stop();
   return s;
 }
@@ -262,19 +271,7 @@ Series dromedaryChainedRequestReply(const Args& a, const std::string& label) {
   chain.context = &context;
   chain.entry = context.producer("direct:request").value();
   chain.body.assign(1024, 'x');
-  chain.run(200);  // warm-up
-  Series s{label, {}, rssMiB(), 0};
-  for (int batch = 0; batch < a.batches; ++batch) {
-    auto start = Clock::now();
-    chain.run(a.batchSize);
-    double secs = std::chrono::duration<double>(Clock::now() - start).count();
-    s.perBatch.push_back(a.batchSize / secs);
-  }
-  s.rssEnd = rssMiB();
-  if (chain.failures.load() > 0) {
-    std::fprintf(stderr, "%s: %lld requests failed\n", label.c_str(),
-                 static_cast<long long>(chain.failures.load()));
-  }
+  Series s = timeBatches(a, label, [&](int n) { chain.run(n); }, chain.failures);
   context.stop();
   return s;
 }

@@ -43,10 +43,6 @@ struct StripeHandle {
   ~StripeHandle() { allocator().release(index); }
 };
 
-}  // namespace
-
-namespace {
-
 // The regions: a chunk reserves kRegionBytes per stripe, stripe s's region at
 // s * kRegionBytes; a block of cells takes the same offset in every region. Anonymous
 // mappings are zero and take memory only where written: a stripe no thread uses costs none.
