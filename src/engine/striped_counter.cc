@@ -66,7 +66,7 @@ class CellArena {
   // The chunk and offset of `bytes` (a multiple of kLine) per stripe.
   std::pair<Chunk*, size_t> take(size_t bytes) {
     std::lock_guard lock(mutex_);
-    for (size_t i = 0; i < free_.size(); ++i) {
+    for (size_t i = free_.size(); i-- > 0;) {  // the range freed last first: it is still warm
       FreeRange& f = free_[i];
       if (f.bytes < bytes) continue;
       std::pair<Chunk*, size_t> got{f.chunk, f.offset};

@@ -207,5 +207,21 @@ TEST(StatisticsTest, EachStripesCountersLieAPageFromTheNextStripes) {
   }
 }
 
+// A route's counters freed (its route removed) are reused by the next route: zeroed first.
+TEST(StatisticsTest, ANewRoutesCountersStartAtZeroWhereAnOldRoutesWere) {
+  uint64_t* old_cell = nullptr;
+  {
+    detail::RouteStatistics old_route(10);
+    old_cell = old_route.stepCount0(3);
+    for (uint32_t stripe : {0u, 5u, kSharedStripe}) {
+      addTo(old_route.stepCount0(3)[stripe * old_route.countStride()], 7, stripe);
+    }
+    ASSERT_EQ(old_route.stepTotals(3).total, 21u);
+  }
+  detail::RouteStatistics next(10);
+  EXPECT_EQ(next.stepCount0(3), old_cell);  // the same cells, reused
+  for (uint32_t i = 0; i < 10; ++i) EXPECT_EQ(next.stepTotals(i).total, 0u) << i;
+}
+
 }  // namespace
 }  // namespace dromedary
