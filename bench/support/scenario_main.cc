@@ -130,6 +130,11 @@ double median(std::vector<double> v) {
 int runScaling(const std::string& name, int pairs, long slice_ms) {
   for (const Scenario& s : scenarios()) {
     if (s.name != name) continue;
+    if (s.max_threads < 2) {
+      std::fprintf(stderr, "scenario '%s' is not meant to run on 2 threads at once\n",
+                   name.c_str());
+      return 2;
+    }
     auto run = s.make();
     for (int i = 0; i < kWarmUp * 10; ++i) run->once();
     std::chrono::milliseconds slice(slice_ms);
