@@ -251,8 +251,9 @@ done:
   return result;
 }
 
-bool failTooDeep(Exchange& ex) noexcept {
-  ex.fail(ErrorCode::LimitExceeded, "Blocks and routes nested deeper than 32 levels");
+bool failTooDeep(Exchange& ex, const Block& block) noexcept {
+  ex.fail(ErrorCode::LimitExceeded, "Blocks and routes nested deeper than 32 levels",
+          block.route ? std::string_view(block.route->id) : std::string_view());
   return false;
 }
 
@@ -322,10 +323,10 @@ bool RouteProcessor::mayBlock() const noexcept { return route_.mayBlock; }
 bool resumeMayBlock(const Exchange& exchange) noexcept {
   const detail::ExecState& st = exchange.execForEngine();
   if (st.hookCount > 0) return true;
-  if (st.onDone != &detail::Waiter::notify &&
-      (st.onDone == nullptr || st.onDone != st.nonBlockingDone)) {
-    return true;
-  }
+  // A thread waiting in a ProducerTemplate, or a callback its caller said returns promptly.
+  const bool prompt_done = st.onDone == &detail::Waiter::notify ||
+                           (st.onDone != nullptr && st.onDone == st.nonBlockingDone);
+  if (!prompt_done) return true;
   const bool failed = exchange.failed();  // its error handling runs first
   for (uint32_t i = st.base; i < st.depth; ++i) {
     const detail::Frame& f = st.frames[i];

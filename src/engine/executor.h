@@ -25,14 +25,15 @@ void unwindTo(Exchange& exchange, uint32_t depth, bool failed) noexcept;
 /// The route of the innermost route frame, or null.
 const Route* currentRoute(const ExecState& state) noexcept;
 
-/// Fails the exchange with LimitExceeded (the frame stack is full); returns false.
-[[gnu::cold]] bool failTooDeep(Exchange& exchange) noexcept;
+/// Fails the exchange with LimitExceeded (the frame stack is full), naming the route of
+/// `block`; returns false.
+[[gnu::cold]] bool failTooDeep(Exchange& exchange, const Block& block) noexcept;
 
 /// Pushes a child block; fails the exchange (LimitExceeded) when the stack is full. Inline:
 /// every split item, filter and choice pushes one.
 inline bool pushBlock(Exchange& exchange, const Block& block) noexcept {
   ExecState& st = exchange.execForEngine();
-  if (st.depth == kMaxFrames) [[unlikely]] return failTooDeep(exchange);
+  if (st.depth == kMaxFrames) [[unlikely]] return failTooDeep(exchange, block);
   st.frames[st.depth++] = Frame{&block, 0, false, false};
   return true;
 }

@@ -199,6 +199,23 @@ TEST(ExecutorTest, DirectChainRunsInTheCallersThreadInOrder) {
   EXPECT_TRUE(same_thread);
 }
 
+TEST(ExecutorTest, BlocksNestedDeeperThanTheFrameStackFailCleanly) {
+  RouteHarness h;
+  bool reached = false;
+  h.start([&](RouteBuilder& b) {
+    RouteDefinition& r = b.from("direct:deep").routeId("deep");
+    for (int i = 0; i < 40; ++i) r.filter(constant(true));  // each filter nests the next
+    r.process([&](Exchange&) { reached = true; });
+  });
+  auto sent = h.producer.sendBody("direct:deep", "x");
+  ASSERT_FALSE(sent);
+  EXPECT_EQ(sent.error().code, ErrorCode::LimitExceeded);
+  EXPECT_NE(sent.error().message.find("nested deeper than 32 levels: deep"), std::string::npos)
+      << sent.error().message;
+  EXPECT_FALSE(reached);
+  EXPECT_EQ(h.context.inflight(), 0u);
+}
+
 TEST(ExecutorTest, RoutesNestedDeeperThanTheFrameStackFailCleanly) {
   RouteHarness h;
   h.start([](RouteBuilder& b) {
