@@ -8,6 +8,7 @@
 #include <gmock/gmock.h>
 
 #include "broker_harness.h"
+#include "support/busy_workers.h"
 
 namespace dromedary::testing {
 namespace {
@@ -304,20 +305,6 @@ class PromptFlaky final : public Processor {
  private:
   const int failures_;
   std::atomic<int> calls_{0};
-};
-
-// Holds every worker of the context until released.
-struct BusyWorkers {
-  explicit BusyWorkers(Context& context, int workers) {
-    for (int i = 0; i < workers; ++i) context.submit({&BusyWorkers::hold, this});
-  }
-  ~BusyWorkers() { release(); }
-  static void hold(void* self) noexcept { static_cast<BusyWorkers*>(self)->released.wait(false); }
-  void release() {
-    released = true;
-    released.notify_all();
-  }
-  std::atomic<bool> released{false};
 };
 
 TEST(AmqpBrokerTest, ARouteThatCannotBlockIsConsumedWhileEveryWorkerIsBusy) {

@@ -10,6 +10,7 @@
 
 #include <dromedary/http/platform_http.h>
 
+#include "support/busy_workers.h"
 #include "support/http_client.h"
 #include "support/route_harness.h"
 
@@ -350,9 +351,7 @@ TEST_F(PlatformHttpTest, ARouteThatCannotBlockIsAnsweredWhileEveryWorkerIsBusy) 
     b.from("platform-http:/quick/{n}").setBody(simple("quick ${header.n}"));
     b.from("platform-http:/user").process([](Exchange& ex) { ex.message().setBody("user"); });
   });
-  std::atomic<bool> released{false};
-  auto hold = [](void* flag) noexcept { static_cast<std::atomic<bool>*>(flag)->wait(false); };
-  h.context.submit({hold, &released});
+  BusyWorkers busy(h.context, 1);
   for (int i = 0; i < 3; ++i) {
     std::string n = std::to_string(i);
     EXPECT_EQ(get("/quick/" + n).body, "quick " + n);
@@ -360,8 +359,7 @@ TEST_F(PlatformHttpTest, ARouteThatCannotBlockIsAnsweredWhileEveryWorkerIsBusy) 
   // A route with a user processor (it may block) waits for the worker.
   auto user = std::async(std::launch::async, [&] { return get("/user"); });
   EXPECT_EQ(user.wait_for(std::chrono::milliseconds(300)), std::future_status::timeout);
-  released = true;
-  released.notify_all();
+  busy.release();
   EXPECT_EQ(user.get().body, "user");
 }
 
