@@ -4,7 +4,7 @@
 // batch of 20,000 over N batches, to show it stays flat; client RSS at start and end. Both
 // sides are Dromedary routes (direct: -> amqp:queue:bench.in InOut; amqp:queue:bench.in ->
 // transform). The baseline is a bare Qpid Proton C++ client doing the same on the same
-// broker. Also one-way 1 KB and 12 KB.
+// broker. Also one-way 1 KB and 12 KB, beside a bare one-way client.
 //
 //   dromedary_broker_bench [--url amqp://127.0.0.1:25682] [--queue-prefix ""] [--batches 5]
 //                          [--batch-size 20000] [--only TEXT]
@@ -131,10 +131,10 @@ Series dromedaryRequestReply(const Args& a, int in_flight, const std::string& la
   Context context("bench");
   startEcho(context, a, fmt::format("bench.reply.{}", in_flight));
   ProducerTemplate producer(context);
-  std::string body(1024, 'x');
+  const Value body(std::string(1024, 'x'));  // one body, copied into each request
   Series s{label, {}, 0, 0};
   // Warm-up: connections, links and the broker's queues.
-  for (int i = 0; i < 200; ++i) producer.requestBody("direct:request", Value(body)).value();
+  for (int i = 0; i < 200; ++i) producer.requestBody("direct:request", body).value();
   s.rssStart = rssMiB();
   for (int batch = 0; batch < a.batches; ++batch) {
     std::atomic<int> next{0};
@@ -144,7 +144,7 @@ Series dromedaryRequestReply(const Args& a, int in_flight, const std::string& la
       threads.emplace_back([&] {
         ProducerTemplate p(context);
         while (next.fetch_add(1) < a.batchSize) {
-          auto r = p.requestBody("direct:request", Value(body));
+          auto r = p.requestBody("direct:request", body);
           if (!r) std::fprintf(stderr, "request failed: %s\n", r.error().toString().c_str());
         }
       });
@@ -297,6 +297,7 @@ Series dromedaryOneWay(const Args& a, size_t size, const std::string& label) {
   }).value();
   context.start().value();
   std::string body(size, 'x');
+  std::string uri = "broker:queue:" + queue + "?deliveryPersistent=false";
   Series s{label, {}, rssMiB(), 0};
   int64_t sent = 0;
   for (int batch = 0; batch < a.batches; ++batch) {
@@ -307,7 +308,7 @@ Series dromedaryOneWay(const Args& a, size_t size, const std::string& label) {
       threads.emplace_back([&] {
         ProducerTemplate p(context);
         while (next.fetch_add(1) < a.batchSize) {
-          auto r = p.sendBody("broker:queue:" + queue + "?deliveryPersistent=false", Value(body));
+          auto r = p.sendBody(uri, std::string_view(body));
           if (!r) std::fprintf(stderr, "send failed: %s\n", r.error().toString().c_str());
         }
       });
@@ -441,6 +442,83 @@ Series bareRequestReply(const Args& a, int in_flight, const std::string& label) 
   return Series{label, client.perBatch, client.rss_start_, client.rss_end_};
 }
 
+// One-way, bare: a sender with `in_flight` unsettled messages at a time (each accepted by the
+// broker frees a place, as the Dromedary producers wait for the broker's accept), and a
+// receiver on a connection of its own granting 500 credits, as the consumer route does.
+class BareOneWay : public proton::messaging_handler {
+ public:
+  BareOneWay(const Args& a, size_t size, int in_flight)
+      : args_(a), in_flight_(in_flight), body_(size, 'x') {}
+
+  void on_container_start(proton::container& c) override {
+    std::string queue = args_.prefix + fmt::format("bench.bare.oneway.{}", body_.size());
+    proton::connection in = c.connect(
+        args_.url, proton::connection_options().container_id(fmt::format("bare-in-{}", body_.size())));
+    in.open_receiver(queue, proton::receiver_options().credit_window(500));
+    proton::connection out = c.connect(
+        args_.url, proton::connection_options().container_id(fmt::format("bare-out-{}", body_.size())));
+    sender_ = out.open_sender(queue);
+  }
+
+  void on_sendable(proton::sender&) override { send(); }
+  void on_tracker_accept(proton::tracker&) override {
+    --outstanding_;
+    send();
+  }
+
+  void on_message(proton::delivery& d, proton::message&) override {
+    ++received_;
+    if (received_ == kWarmup) {
+      start_ = Clock::now();
+      rss_start_ = rssMiB();
+    }
+    if (received_ > kWarmup && (received_ - kWarmup) % args_.batchSize == 0) {
+      auto now = Clock::now();
+      perBatch.push_back(args_.batchSize / std::chrono::duration<double>(now - start_).count());
+      start_ = now;
+      if (static_cast<int>(perBatch.size()) == args_.batches) {
+        rss_end_ = rssMiB();
+        d.connection().container().stop();
+      }
+    }
+  }
+
+  void on_transport_error(proton::transport&) override {}
+  void on_error(const proton::error_condition&) override {}
+
+  std::vector<double> perBatch;
+  double rss_start_ = 0, rss_end_ = 0;
+
+ private:
+  static constexpr int64_t kWarmup = 200;
+  void send() {
+    int64_t total = kWarmup + int64_t{args_.batches} * args_.batchSize;
+    while (outstanding_ < in_flight_ && sent_ < total && sender_.credit() > 0) {
+      proton::message m;
+      m.body(body_);
+      m.durable(false);
+      sender_.send(m);
+      ++outstanding_;
+      ++sent_;
+    }
+  }
+
+  const Args& args_;
+  int in_flight_;
+  std::string body_;
+  proton::sender sender_;
+  int outstanding_ = 0;
+  int64_t sent_ = 0;
+  int64_t received_ = 0;
+  Clock::time_point start_;
+};
+
+Series bareOneWay(const Args& a, size_t size, const std::string& label) {
+  BareOneWay client(a, size, 10);
+  proton::container(client).run();
+  return Series{label, client.perBatch, client.rss_start_, client.rss_end_};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -480,7 +558,10 @@ int main(int argc, char** argv) {
       [&](auto l) { return dromedaryRequestReply(a, 10, l); });
   run("broker_request_reply, 10 in flight from one thread",
       [&](auto l) { return dromedaryAsyncRequestReply(a, 10, l); });
+  run("bare Proton one-way 1 KB, 10 in flight", [&](auto l) { return bareOneWay(a, 1024, l); });
   run("one-way 1 KB, 10 producers", [&](auto l) { return dromedaryOneWay(a, 1024, l); });
+  run("bare Proton one-way 12 KB, 10 in flight",
+      [&](auto l) { return bareOneWay(a, 12 * 1024, l); });
   run("one-way 12 KB, 10 producers", [&](auto l) { return dromedaryOneWay(a, 12 * 1024, l); });
   return 0;
 }
