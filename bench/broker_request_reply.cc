@@ -61,13 +61,6 @@ double rssMiB() {
   return 0;
 }
 
-struct Series {
-  std::string name;
-  std::vector<double> perBatch;  // messages per second
-  double rssStart = 0, rssEnd = 0;
-  double cpuMicrosPerMessage = 0;  // this process's CPU time (user + system) per message
-};
-
 // This process's CPU time so far (all threads, user + system), in microseconds. Both sides
 // of every scenario run in this process, as the bare client's do: a figure that the
 // machine's other load moves much less than throughput.
@@ -78,24 +71,63 @@ double processCpuMicros() {
   return us(u.ru_utime) + us(u.ru_stime);
 }
 
+// Per batch: throughput, and this process's CPU time per message. On a shared machine the
+// second is the steadier sign of flatness: a client that degrades (a consumer or connection
+// per request, a growing table) spends more per message; a busy neighbour only slows it.
+struct Batches {
+  std::vector<double> rate;           // messages per second
+  std::vector<double> cpuPerMessage;  // microseconds
+  Clock::time_point start;
+  double cpuStart = 0;
+
+  void begin() {
+    start = Clock::now();
+    cpuStart = processCpuMicros();
+  }
+  // Ends a batch of `n` messages and begins the next.
+  void end(int n) {
+    auto now = Clock::now();
+    double cpu = processCpuMicros();
+    rate.push_back(n / std::chrono::duration<double>(now - start).count());
+    cpuPerMessage.push_back((cpu - cpuStart) / n);
+    start = now;
+    cpuStart = cpu;
+  }
+  size_t size() const { return rate.size(); }
+};
+
+struct Series {
+  std::string name;
+  Batches batches;
+  double rssStart = 0, rssEnd = 0;
+  double cpuMicrosPerMessage = 0;  // over the whole series, set-up and warm-up included
+};
+
+double medianOf(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
 void report(const Series& s) {
-  if (s.perBatch.empty()) {
+  const std::vector<double>& rate = s.batches.rate;
+  if (rate.empty()) {
     std::printf("| %-34s | did not complete |\n", s.name.c_str());
     return;
   }
-  std::vector<double> sorted = s.perBatch;
-  std::sort(sorted.begin(), sorted.end());
-  double median = sorted[sorted.size() / 2];
-  size_t tail = std::min<size_t>(10, s.perBatch.size());
-  double worst_tail = 1e18;
-  for (size_t i = s.perBatch.size() - tail; i < s.perBatch.size(); ++i) {
-    worst_tail = std::min(worst_tail, s.perBatch[i]);
-  }
+  double median = medianOf(rate);
+  size_t tail = std::min<size_t>(10, rate.size());
+  std::vector<double> last(rate.end() - static_cast<long>(tail), rate.end());
+  double worst_tail = *std::min_element(last.begin(), last.end());
+  const std::vector<double>& cpu = s.batches.cpuPerMessage;
+  double cpu_first = medianOf({cpu.begin(), cpu.begin() + static_cast<long>(tail)});
+  double cpu_last = medianOf({cpu.end() - static_cast<long>(tail), cpu.end()});
   std::string batches;
-  for (double v : s.perBatch) batches += fmt::format("{:.0f} ", v);
-  std::printf("| %-34s | %8.0f | %8.0f | %6.1f%% | %6.1f | %6.1f | %6.1f | %s|\n", s.name.c_str(),
-              median, worst_tail, 100.0 * (median - worst_tail) / median, s.rssStart, s.rssEnd,
-              s.cpuMicrosPerMessage, batches.c_str());
+  for (double v : rate) batches += fmt::format("{:.0f} ", v);
+  std::printf("| %-34s | %8.0f | %8.0f | %6.1f%% | %6.1f%% | %6.1f -> %6.1f | %6.1f | %6.1f | "
+              "%6.1f | %s|\n",
+              s.name.c_str(), median, worst_tail, 100.0 * (median - worst_tail) / median,
+              100.0 * (median - medianOf(last)) / median, cpu_first, cpu_last, s.rssStart,
+              s.rssEnd, s.cpuMicrosPerMessage, batches.c_str());
   std::fflush(stdout);
 }
 
@@ -136,9 +168,9 @@ Series dromedaryRequestReply(const Args& a, int in_flight, const std::string& la
   // Warm-up: connections, links and the broker's queues.
   for (int i = 0; i < 200; ++i) producer.requestBody("direct:request", body).value();
   s.rssStart = rssMiB();
+  s.batches.begin();
   for (int batch = 0; batch < a.batches; ++batch) {
     std::atomic<int> next{0};
-    auto start = Clock::now();
     std::vector<std::thread> threads;
     for (int t = 0; t < in_flight; ++t) {
       threads.emplace_back([&] {
@@ -150,8 +182,7 @@ Series dromedaryRequestReply(const Args& a, int in_flight, const std::string& la
       });
     }
     for (auto& t : threads) t.join();
-    double secs = std::chrono::duration<double>(Clock::now() - start).count();
-    s.perBatch.push_back(a.batchSize / secs);
+    s.batches.end(a.batchSize);
   }
   s.rssEnd = rssMiB();
   context.stop();
@@ -165,11 +196,10 @@ Series timeBatches(const Args& a, const std::string& label, Run&& run,
                    const std::atomic<int64_t>& failures) {
   run(200);
   Series s{label, {}, rssMiB(), 0};
+  s.batches.begin();
   for (int batch = 0; batch < a.batches; ++batch) {
-    auto start = Clock::now();
     run(a.batchSize);
-    double secs = std::chrono::duration<double>(Clock::now() - start).count();
-    s.perBatch.push_back(a.batchSize / secs);
+    s.batches.end(a.batchSize);
   }
   s.rssEnd = rssMiB();
   if (failures.load() > 0) {
@@ -300,8 +330,8 @@ Series dromedaryOneWay(const Args& a, size_t size, const std::string& label) {
   std::string uri = "broker:queue:" + queue + "?deliveryPersistent=false";
   Series s{label, {}, rssMiB(), 0};
   int64_t sent = 0;
+  s.batches.begin();
   for (int batch = 0; batch < a.batches; ++batch) {
-    auto start = Clock::now();
     std::vector<std::thread> threads;
     std::atomic<int> next{0};
     for (int t = 0; t < 10; ++t) {  // 10 concurrent producers
@@ -324,8 +354,7 @@ Series dromedaryOneWay(const Args& a, size_t size, const std::string& label) {
         return s;
       }
     }
-    double secs = std::chrono::duration<double>(Clock::now() - start).count();
-    s.perBatch.push_back(a.batchSize / secs);
+    s.batches.end(a.batchSize);
   }
   s.rssEnd = rssMiB();
   context.stop();
@@ -355,14 +384,12 @@ class BareClient : public proton::messaging_handler {
     if (d.receiver() == replies_) {
       ++done_;
       if (done_ == kWarmup) {
-        start_ = Clock::now();
+        batches.begin();
         rss_start_ = rssMiB();
       }
       if (done_ > kWarmup && (done_ - kWarmup) % args_.batchSize == 0) {
-        auto now = Clock::now();
-        perBatch.push_back(args_.batchSize / std::chrono::duration<double>(now - start_).count());
-        start_ = now;
-        if (static_cast<int>(perBatch.size()) == args_.batches) {
+        batches.end(args_.batchSize);
+        if (static_cast<int>(batches.size()) == args_.batches) {
           rss_end_ = rssMiB();
           d.connection().container().stop();
           return;
@@ -398,7 +425,7 @@ class BareClient : public proton::messaging_handler {
   void on_transport_error(proton::transport&) override {}
   void on_error(const proton::error_condition&) override {}
 
-  std::vector<double> perBatch;
+  Batches batches;
   double rss_start_ = 0, rss_end_ = 0;
 
  private:
@@ -433,13 +460,12 @@ class BareClient : public proton::messaging_handler {
   int outstanding_ = 0;
   uint64_t seq_ = 0;
   int64_t done_ = 0;
-  Clock::time_point start_;
 };
 
 Series bareRequestReply(const Args& a, int in_flight, const std::string& label) {
   BareClient client(a, in_flight);
   proton::container(client).run();
-  return Series{label, client.perBatch, client.rss_start_, client.rss_end_};
+  return Series{label, client.batches, client.rss_start_, client.rss_end_};
 }
 
 // One-way, bare: a sender with `in_flight` unsettled messages at a time (each accepted by the
@@ -469,14 +495,12 @@ class BareOneWay : public proton::messaging_handler {
   void on_message(proton::delivery& d, proton::message&) override {
     ++received_;
     if (received_ == kWarmup) {
-      start_ = Clock::now();
+      batches.begin();
       rss_start_ = rssMiB();
     }
     if (received_ > kWarmup && (received_ - kWarmup) % args_.batchSize == 0) {
-      auto now = Clock::now();
-      perBatch.push_back(args_.batchSize / std::chrono::duration<double>(now - start_).count());
-      start_ = now;
-      if (static_cast<int>(perBatch.size()) == args_.batches) {
+      batches.end(args_.batchSize);
+      if (static_cast<int>(batches.size()) == args_.batches) {
         rss_end_ = rssMiB();
         d.connection().container().stop();
       }
@@ -486,7 +510,7 @@ class BareOneWay : public proton::messaging_handler {
   void on_transport_error(proton::transport&) override {}
   void on_error(const proton::error_condition&) override {}
 
-  std::vector<double> perBatch;
+  Batches batches;
   double rss_start_ = 0, rss_end_ = 0;
 
  private:
@@ -510,13 +534,12 @@ class BareOneWay : public proton::messaging_handler {
   int outstanding_ = 0;
   int64_t sent_ = 0;
   int64_t received_ = 0;
-  Clock::time_point start_;
 };
 
 Series bareOneWay(const Args& a, size_t size, const std::string& label) {
   BareOneWay client(a, size, 10);
   proton::container(client).run();
-  return Series{label, client.perBatch, client.rss_start_, client.rss_end_};
+  return Series{label, client.batches, client.rss_start_, client.rss_end_};
 }
 
 }  // namespace
@@ -536,9 +559,10 @@ int main(int argc, char** argv) {
     }
   }
   std::printf("broker %s, %d batches of %d\n\n", a.url.c_str(), a.batches, a.batchSize);
-  std::printf("| scenario | median msg/s | worst of last 10 | drop | RSS start MiB | RSS end MiB "
+  std::printf("| scenario | median msg/s | worst of last 10 | drop | drop of the last 10's "
+              "median | CPU us/msg, first 10 -> last 10 (medians) | RSS start MiB | RSS end MiB "
               "| CPU us/msg | per batch |\n");
-  std::printf("|---|---|---|---|---|---|---|---|\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
   auto run = [&](const char* label, auto&& scenario) {
     if (a.only.empty() || std::string(label).find(a.only) != std::string::npos) {
       double cpu = processCpuMicros();

@@ -269,6 +269,14 @@ Result<detail::Block*> RouteCompiler::compileBlock(const detail::BlockModel& mod
   auto& counters = context_.implForEngine().node_counters;
   for (const auto& step_model : model.steps) {
     const size_t blocks_before = route_.blocks.size();
+    // A generated id is numbered before the step's children compile, so that numbers go
+    // outermost first, in the order the route reads (as Camel numbers them: split1, then
+    // the to1 inside it).
+    std::string id = step_model->id;
+    if (id.empty()) {
+      std::string kind_name(step_model->kind());
+      id = kind_name + std::to_string(++counters[kind_name]);
+    }
     auto step = step_model->compile(*this);
     if (!step) return step.error();
     std::unique_ptr<Step> s = std::move(*step);
@@ -276,12 +284,7 @@ Result<detail::Block*> RouteCompiler::compileBlock(const detail::BlockModel& mod
     for (size_t b = blocks_before; b < route_.blocks.size(); ++b) {
       if (!route_.blocks[b]->parent) route_.blocks[b]->parent = s.get();
     }
-    if (step_model->id.empty()) {
-      std::string kind_name(step_model->kind());
-      s->id = kind_name + std::to_string(++counters[kind_name]);
-    } else {
-      s->id = step_model->id;
-    }
+    s->id = std::move(id);
     s->model = step_model.get();
     raw->steps.push_back(s.get());
     route_.steps.push_back(std::move(s));

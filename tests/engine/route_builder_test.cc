@@ -69,6 +69,22 @@ TEST(RouteBuilderTest, RouteIdsAreGeneratedWhenNotGiven) {
   EXPECT_EQ(h.context.routeIds(), (std::vector<std::string>{"route1", "named", "route2"}));
 }
 
+TEST(RouteBuilderTest, GeneratedNodeIdsNumberOutermostFirstInRouteOrder) {
+  // As Camel numbers them: the split before the to inside it, then the to after it.
+  RouteHarness h;
+  h.start([](RouteBuilder& b) {
+    b.from("direct:a").routeId("r").split(body()).to("mock:inner").end().to("mock:after");
+  });
+  auto stats = h.context.routeStatistics("r");
+  ASSERT_TRUE(stats);
+  std::vector<std::pair<std::string, std::string>> ids;
+  for (const auto& p : stats->processors) ids.emplace_back(p.id, p.description);
+  EXPECT_EQ(ids, (std::vector<std::pair<std::string, std::string>>{
+                     {"split1", "split[body]"},
+                     {"to1", "to[mock:inner]"},
+                     {"to2", "to[mock:after]"}}));
+}
+
 TEST(RouteBuilderTest, EndChoiceReturnsToTheChoice) {
   RouteHarness h;
   h.start([](RouteBuilder& b) {
