@@ -209,47 +209,64 @@ Series timeBatches(const Args& a, const std::string& label, Run&& run,
   return s;
 }
 
-// `in_flight` requests outstanding from one thread: each is started without waiting
+// Up to `limit` exchanges outstanding from one thread: each is started without waiting
 // (processAsync) and its completion frees a place for the next, as the bare client's window.
+class AsyncWindow {
+ public:
+  explicit AsyncWindow(int limit) : limit_(limit) {}
+
+  // Starts `n` exchanges, each made by `make()`, into `entry`; returns when all are done.
+  template <class Make>
+  void run(int n, dromedary::Producer& entry, Make&& make) {
+    for (int i = 0; i < n; ++i) {
+      {
+        std::unique_lock lock(mutex_);
+        freed_.wait(lock, [&] { return outstanding_ < limit_; });
+        ++outstanding_;
+      }
+      dromedary::Exchange* ex = make();
+      // done only counts and notifies: it returns promptly.
+      dromedary::processAsync(*ex, entry, &AsyncWindow::done, this, /*done_may_block=*/false);
+    }
+    std::unique_lock lock(mutex_);
+    freed_.wait(lock, [&] { return outstanding_ == 0; });
+  }
+
+  std::atomic<int64_t> failures{0};
+
+ private:
+  static void done(dromedary::Exchange& ex, void* arg) {
+    auto& w = *static_cast<AsyncWindow*>(arg);
+    if (ex.failed()) w.failures.fetch_add(1);
+    dromedary::ExchangeRecycler{}(&ex);
+    {
+      std::lock_guard lock(w.mutex_);
+      --w.outstanding_;
+    }
+    w.freed_.notify_one();
+  }
+
+  const int limit_;
+  std::mutex mutex_;
+  std::condition_variable freed_;
+  int outstanding_ = 0;
+};
+
+// `in_flight` requests outstanding from one thread (AsyncWindow).
 Series dromedaryAsyncRequestReply(const Args& a, int in_flight, const std::string& label) {
   using namespace dromedary;
   Context context("bench");
   startEcho(context, a, fmt::format("bench.reply.async.{}", in_flight));
   Producer& entry = *context.producer("direct:request").value();
-  struct Window {
-    std::mutex mutex;
-    std::condition_variable freed;
-    int outstanding = 0;
-    std::atomic<int64_t> failures{0};
-  } window;
-  auto done = [](Exchange& ex, void* arg) {
-    auto& w = *static_cast<Window*>(arg);
-    if (ex.failed()) w.failures.fetch_add(1);
-    ExchangeRecycler{}(&ex);
-    {
-      std::lock_guard lock(w.mutex);
-      --w.outstanding;
-    }
-    w.freed.notify_one();
+  AsyncWindow window(in_flight);
+  const Value body(std::string(1024, 'x'));
+  auto request = [&] {
+    Exchange* ex = context.createExchange().release();
+    ex->setPattern(Pattern::InOut);
+    ex->message().setBody(body);
+    return ex;
   };
-  std::string body(1024, 'x');
-  auto runRequests = [&](int n) {
-    for (int i = 0; i < n; ++i) {
-      {
-        std::unique_lock lock(window.mutex);
-        window.freed.wait(lock, [&] { return window.outstanding < in_flight; });
-        ++window.outstanding;
-      }
-      Exchange* ex = context.createExchange().release();
-      ex->setPattern(Pattern::InOut);
-      ex->message().setBody(Value(body));
-      // done only counts and notifies: it returns promptly.
-      processAsync(*ex, entry, done, &window, /*done_may_block=*/false);
-    }
-    std::unique_lock lock(window.mutex);
-    window.freed.wait(lock, [&] { return window.outstanding == 0; });
-  };
-  Series s = timeBatches(a, label, runRequests, window.failures);
+  Series s = timeBatches(a, label, [&](int n) { window.run(n, entry, request); }, window.failures);
   context.stop();
   return s;
 }
@@ -306,26 +323,51 @@ Series dromedaryChainedRequestReply(const Args& a, const std::string& label) {
   return s;
 }
 
-Series dromedaryOneWay(const Args& a, size_t size, const std::string& label) {
+// Counts what arrives; it cannot block, so the route runs on the connection's thread.
+struct Count final : dromedary::Processor {
+  std::atomic<int64_t> n{0};
+  dromedary::Status process(dromedary::Exchange&) override {
+    n.fetch_add(1, std::memory_order_relaxed);
+    return dromedary::Status::Continue;
+  }
+  bool mayBlock() const noexcept override { return false; }
+};
+
+// Starts `context` with a route counting what arrives on `queue`; returns the count.
+std::shared_ptr<Count> startCounter(dromedary::Context& context, const Args& a,
+                                    const std::string& queue) {
   using namespace dromedary;
-  Context context("bench");
+  setLogLevel(LoggingLevel::Warn);
   setUp(context, a);
-  // Counts what arrives; it cannot block, so the route runs on the connection's thread.
-  struct Count final : Processor {
-    std::atomic<int64_t> n{0};
-    Status process(Exchange&) override {
-      n.fetch_add(1, std::memory_order_relaxed);
-      return Status::Continue;
-    }
-    bool mayBlock() const noexcept override { return false; }
-  };
   auto counter = std::make_shared<Count>();
-  std::atomic<int64_t>& received = counter->n;
-  std::string queue = fmt::format("bench.oneway.{}", size);
   context.addRoutes([&](RouteBuilder& b) {
     b.from("broker:queue:" + queue + "?prefetch=500").process(counter);
   }).value();
   context.start().value();
+  return counter;
+}
+
+// Waits until `sent` messages have arrived; false (saying so) after 30 s without them.
+bool awaitArrivals(const Count& counter, int64_t sent, const std::string& label) {
+  auto waited = Clock::now();
+  while (counter.n.load() < sent) {
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+    if (Clock::now() - waited > std::chrono::seconds(30)) {
+      std::fprintf(stderr, "%s: only %lld of %lld messages arrived within 30 s\n", label.c_str(),
+                   static_cast<long long>(counter.n.load()), static_cast<long long>(sent));
+      return false;
+    }
+  }
+  return true;
+}
+
+// One-way from 10 threads at once, each sending with a ProducerTemplate (waiting until the
+// broker has the message); the batch ends when the consumer route has counted all of them.
+Series dromedaryOneWay(const Args& a, size_t size, const std::string& label) {
+  using namespace dromedary;
+  Context context("bench");
+  std::string queue = fmt::format("bench.oneway.{}", size);
+  auto counter = startCounter(context, a, queue);
   std::string body(size, 'x');
   std::string uri = "broker:queue:" + queue + "?deliveryPersistent=false";
   Series s{label, {}, rssMiB(), 0};
@@ -345,18 +387,35 @@ Series dromedaryOneWay(const Args& a, size_t size, const std::string& label) {
     }
     for (auto& t : threads) t.join();
     sent += a.batchSize;
-    auto waited = Clock::now();
-    while (received.load() < sent) {
-      std::this_thread::sleep_for(std::chrono::microseconds(200));
-      if (Clock::now() - waited > std::chrono::seconds(30)) {
-        std::fprintf(stderr, "%s: only %lld of %lld messages arrived within 30 s\n", label.c_str(),
-                     static_cast<long long>(received.load()), static_cast<long long>(sent));
-        return s;
-      }
-    }
+    if (!awaitArrivals(*counter, sent, label)) return s;
     s.batches.end(a.batchSize);
   }
   s.rssEnd = rssMiB();
+  context.stop();
+  return s;
+}
+
+// One-way with 10 sends outstanding from one thread (AsyncWindow), as the bare client sends.
+Series dromedaryAsyncOneWay(const Args& a, size_t size, const std::string& label) {
+  using namespace dromedary;
+  Context context("bench");
+  std::string queue = fmt::format("bench.oneway.async.{}", size);
+  auto counter = startCounter(context, a, queue);
+  Producer& entry = *context.producer("broker:queue:" + queue + "?deliveryPersistent=false").value();
+  AsyncWindow window(10);
+  const Value body(std::string(size, 'x'));
+  auto message = [&] {
+    Exchange* ex = context.createExchange().release();
+    ex->message().setBody(body);
+    return ex;
+  };
+  int64_t sent = 0;
+  auto send = [&](int n) {
+    window.run(n, entry, message);
+    sent += n;
+    awaitArrivals(*counter, sent, label);
+  };
+  Series s = timeBatches(a, label, send, window.failures);
   context.stop();
   return s;
 }
@@ -584,8 +643,12 @@ int main(int argc, char** argv) {
       [&](auto l) { return dromedaryAsyncRequestReply(a, 10, l); });
   run("bare Proton one-way 1 KB, 10 in flight", [&](auto l) { return bareOneWay(a, 1024, l); });
   run("one-way 1 KB, 10 producers", [&](auto l) { return dromedaryOneWay(a, 1024, l); });
+  run("one-way 1 KB, 10 in flight from one thread",
+      [&](auto l) { return dromedaryAsyncOneWay(a, 1024, l); });
   run("bare Proton one-way 12 KB, 10 in flight",
       [&](auto l) { return bareOneWay(a, 12 * 1024, l); });
   run("one-way 12 KB, 10 producers", [&](auto l) { return dromedaryOneWay(a, 12 * 1024, l); });
+  run("one-way 12 KB, 10 in flight from one thread",
+      [&](auto l) { return dromedaryAsyncOneWay(a, 12 * 1024, l); });
   return 0;
 }
