@@ -121,13 +121,14 @@ void report(const Series& s) {
   const std::vector<double>& cpu = s.batches.cpuPerMessage;
   double cpu_first = medianOf({cpu.begin(), cpu.begin() + static_cast<long>(tail)});
   double cpu_last = medianOf({cpu.end() - static_cast<long>(tail), cpu.end()});
-  std::string batches;
+  std::string batches, cpus;
   for (double v : rate) batches += fmt::format("{:.0f} ", v);
+  for (double v : cpu) cpus += fmt::format("{:.0f} ", v);
   std::printf("| %-34s | %8.0f | %8.0f | %6.1f%% | %6.1f%% | %6.1f -> %6.1f | %6.1f | %6.1f | "
-              "%6.1f | %s|\n",
+              "%6.1f | %s| %s|\n",
               s.name.c_str(), median, worst_tail, 100.0 * (median - worst_tail) / median,
               100.0 * (median - medianOf(last)) / median, cpu_first, cpu_last, s.rssStart,
-              s.rssEnd, s.cpuMicrosPerMessage, batches.c_str());
+              s.rssEnd, s.cpuMicrosPerMessage, batches.c_str(), cpus.c_str());
   std::fflush(stdout);
 }
 
@@ -620,8 +621,8 @@ int main(int argc, char** argv) {
   std::printf("broker %s, %d batches of %d\n\n", a.url.c_str(), a.batches, a.batchSize);
   std::printf("| scenario | median msg/s | worst of last 10 | drop | drop of the last 10's "
               "median | CPU us/msg, first 10 -> last 10 (medians) | RSS start MiB | RSS end MiB "
-              "| CPU us/msg | per batch |\n");
-  std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
+              "| CPU us/msg | msg/s per batch | CPU us/msg per batch |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
   auto run = [&](const char* label, auto&& scenario) {
     if (a.only.empty() || std::string(label).find(a.only) != std::string::npos) {
       double cpu = processCpuMicros();
