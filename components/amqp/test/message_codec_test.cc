@@ -36,6 +36,24 @@ TEST(AmqpMessageCodecTest, BodyTypesSurviveTheWire) {
   EXPECT_EQ(out.body().getBytes().size(), 3u);
 }
 
+TEST(AmqpMessageCodecTest, LargeTextAndBinaryBodiesKeepEveryByteAndTheirAmqpType) {
+  std::string text(12 * 1024, 'x');
+  for (size_t i = 0; i < text.size(); i += 97) text[i] = static_cast<char>('a' + i % 26);
+  proton::message wire;
+  Message in;
+  in.setBody(text);
+  EXPECT_EQ(roundTrip(in, {}, &wire).body(), Value(text));
+  EXPECT_EQ(wire.body().type(), proton::STRING);
+
+  std::string raw(12 * 1024, '\0');
+  for (size_t i = 0; i < raw.size(); ++i) raw[i] = static_cast<char>(i * 31);
+  in.setBody(Value(Bytes(std::string_view(raw))));
+  Message out = roundTrip(in, {}, &wire);
+  EXPECT_EQ(wire.body().type(), proton::BINARY);
+  ASSERT_TRUE(out.body().isBytes());
+  EXPECT_EQ(out.body().getBytes().view(), raw);
+}
+
 TEST(AmqpMessageCodecTest, MapsAndListsKeepOrderAndNesting) {
   Message in;
   in.setBody(Value(ValueMap{{"b", Value(1)}, {"a", Value(ValueList{Value("x"), Value(2.0)})}}));
