@@ -39,18 +39,29 @@ Value bytesOf(const proton::binary& b) {
   return Bytes(std::string_view(reinterpret_cast<const char*>(b.data()), b.size()));
 }
 
-// A body or nested value as AMQP. Objects go as text when a converter knows them. Values are
-// encoded straight into `out`, never through proton::scalar, which copies strings and
-// binaries a byte at a time (over half the client's CPU in the broker benchmark's 12 KB
-// one-way before this).
-bool toAmqp(const Value& v, proton::value& out, std::string& error) {
+// A simple value (null, boolean, number, text, bytes) into `out`, a proton::value (a body)
+// or a proton::scalar (an application property, where AMQP allows only these); false for
+// lists, maps and objects.
+template <class Out>
+bool toSimple(const Value& v, Out& out) {
   switch (v.type()) {
-    case ValueType::Null: out.clear(); return true;
+    case ValueType::Null: out = Out(); return true;
     case ValueType::Bool: out = v.getBool(); return true;
     case ValueType::Int: out = v.getInt(); return true;
     case ValueType::Double: out = v.getDouble(); return true;
     case ValueType::String: out = v.getString(); return true;
     case ValueType::Bytes: out = binaryOf(v.getBytes()); return true;
+    default: return false;
+  }
+}
+
+// A body or nested value as AMQP. Objects go as text when a converter knows them. Values are
+// encoded straight into `out`, never through proton::scalar, which copies strings and
+// binaries a byte at a time (over half the client's CPU in the broker benchmark's 12 KB
+// one-way before this).
+bool toAmqp(const Value& v, proton::value& out, std::string& error) {
+  if (toSimple(v, out)) return true;
+  switch (v.type()) {
     case ValueType::List: {
       std::vector<proton::value> items(v.getList().size());
       for (size_t i = 0; i < items.size(); ++i) {
@@ -77,20 +88,7 @@ bool toAmqp(const Value& v, proton::value& out, std::string& error) {
                 " cannot be sent over AMQP (no conversion to text: " + e.what() + ")";
         return false;
       }
-  }
-  return false;
-}
-
-// A header as an application property (AMQP allows only simple types there).
-bool toProperty(const Value& v, proton::scalar& out) {
-  switch (v.type()) {
-    case ValueType::Null: out = proton::scalar(); return true;
-    case ValueType::Bool: out = v.getBool(); return true;
-    case ValueType::Int: out = v.getInt(); return true;
-    case ValueType::Double: out = v.getDouble(); return true;
-    case ValueType::String: out = v.getString(); return true;
-    case ValueType::Bytes: out = binaryOf(v.getBytes()); return true;
-    default: return false;
+    default: return false;  // simple values are done above
   }
 }
 
@@ -179,7 +177,7 @@ bool encodeMessage(const Message& in, const OutgoingQos& qos, proton::message& o
     std::string_view name = h.name;
     if (!internalHeader(name)) {
       proton::scalar s;
-      if (toProperty(h.value, s)) props.put(h.name, s);
+      if (toSimple(h.value, s)) props.put(h.name, s);
       continue;
     }
     if (equalsIgnoreCase(name, "JMSCorrelationID") && h.value.isString()) {
