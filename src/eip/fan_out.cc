@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <mutex>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -130,6 +131,7 @@ Status FanOutStep::run(Exchange& input) noexcept {
   s.producing = true;
   s.hasPending = false;
   s.source = nullptr;
+  s.ranInPlace = false;
   s.copiedTo = nullptr;  // each run starts from a fresh copy (another step may have set
   s.ownSlots[0] = nullptr;  // properties of its own in the sub-exchange)
   keepSpare(s, s.result);
@@ -138,21 +140,30 @@ Status FanOutStep::run(Exchange& input) noexcept {
   return proceed(input, s);
 }
 
-void FanOutStep::prepareSub(Exchange& input, FanOutState& s, Exchange& sub) noexcept {
+[[gnu::always_inline]] inline void FanOutStep::prepareSub(Exchange& input, FanOutState& s,
+                                                          Exchange& sub) noexcept {
   s.copyCurrent = s.copiedTo == &sub && s.copiedFrom == &input &&
-                  s.copiedVersions[0] == input.message().headers().version() &&
+                  s.copiedVersions[0] == std::as_const(input).message().headers().version() &&
                   s.copiedVersions[1] == input.properties().version() &&
-                  s.copiedVersions[2] == sub.message().headers().version() &&
+                  s.copiedVersions[2] == std::as_const(sub).message().headers().version() &&
                   s.copiedVersions[3] == sub.properties().version();
   try {
-    sub.resetAsCopyOf(input, !setsBody_, !s.copyCurrent);
+    if (s.copyCurrent && s.ranInPlace) {
+      // Nothing outside the message can have moved but what this resets.
+      sub.resetAfterRunInPlace(input);
+      if (!setsBody_) sub.messageForEngine().setBody(input.message().body());
+    } else {
+      sub.resetAsCopyOf(input, !setsBody_, !s.copyCurrent);
+    }
   } catch (...) {
     sub.setException(std::current_exception());
   }
+  s.ranInPlace = false;
 }
 
 Status FanOutStep::proceed(Exchange& input, FanOutState& s) noexcept {
   Context* context = input.context();
+  const detail::StepCounting counting = detail::stepCounting(input);
   while (!s.stopped) {
     if (!s.work) s.work = takeExchange(s, context);
     Exchange& sub = *s.work;
@@ -170,9 +181,9 @@ Status FanOutStep::proceed(Exchange& input, FanOutState& s) noexcept {
     if (options_.useOriginal && !sub.failed()) {
       s.copiedTo = &sub;
       s.copiedFrom = &input;
-      s.copiedVersions[0] = input.message().headers().version();
+      s.copiedVersions[0] = std::as_const(input).message().headers().version();
       s.copiedVersions[1] = input.properties().version();
-      s.copiedVersions[2] = sub.message().headers().version();
+      s.copiedVersions[2] = std::as_const(sub).message().headers().version();
       s.copiedVersions[3] = sub.properties().version();
     }
     if (!sub.failed() && beginUnit(sub, input, *w.block, options_.subErrorHandling)) {
@@ -180,8 +191,10 @@ Status FanOutStep::proceed(Exchange& input, FanOutState& s) noexcept {
       st.onDone = &FanOutStep::subDone;
       st.onDoneArg = &input;
       // Suspended: the sub-exchange's completion continues with the next item (subDone).
-      if (detail::run(sub) == Status::Suspend) return Status::Suspend;
+      if (detail::runUnit(sub, counting, s.ranInPlace) == Status::Suspend) return Status::Suspend;
     }
+    // Kept the original, and the item did not fail: nothing to aggregate.
+    if (options_.useOriginal && !sub.failed()) continue;
     if (!aggregateOne(input, s, s.work)) break;
   }
   return finish(input, s);

@@ -58,6 +58,7 @@ struct FanOutState {
   const Exchange* copiedFrom = nullptr;
   uint32_t copiedVersions[4] = {};
   bool copyCurrent = false;
+  bool ranInPlace = false;  // the last item ran every step in place in `copiedTo` (runUnit)
   Value* ownSlots[3] = {};  // split: its three properties in `copiedTo` (null: look them up)
 
   ~FanOutState();

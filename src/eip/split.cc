@@ -155,55 +155,89 @@ class SplitStep final : public FanOutStep {
   }
 
   FanOutWork next(Exchange&, FanOutState& s, Exchange& sub) noexcept override {
+    // A list's items apart: the common case, kept small enough to need no stack frame of
+    // its own for the tokenizer's work.
+    if (s.source->isList()) return nextOfList(s, sub);
+    return nextOther(s, sub);
+  }
+
+ private:
+  FanOutWork nextOfList(FanOutState& s, Exchange& sub) noexcept {
+    if (s.index >= s.size) return {};
+    const bool last = s.index + 1 == s.size;
+    try {
+      sub.messageForEngine().setBody(s.source->getList()[s.index]);
+    } catch (...) {
+      sub.setException(std::current_exception());  // this item fails; the split goes on
+    }
+    setOwnProperties(s, sub, last);
+    return {&body_};
+  }
+
+  [[gnu::noinline]] FanOutWork nextOther(FanOutState& s, Exchange& sub) noexcept {
     const Value& source = *s.source;
     bool last;
     try {
       if (source.isString() || source.isBytes()) {
         if (s.cursor == kEnd) return {};
-        sub.message().setBody(scanner_.next(textOf(source), s.cursor));
+        sub.messageForEngine().setBody(scanner_.next(textOf(source), s.cursor));
         last = s.cursor == kEnd;
       } else {
         if (s.index >= s.size) return {};
-        if (source.isList()) {
-          sub.message().setBody(source.getList()[s.index]);
-        } else if (source.isMap()) {
+        if (source.isMap()) {
           const auto& entry = source.getMap()[s.index];
-          sub.message().setBody(Value(ValueMap{entry}));
+          sub.messageForEngine().setBody(Value(ValueMap{entry}));
         } else {
-          sub.message().setBody(source);
+          sub.messageForEngine().setBody(source);
         }
         last = s.index + 1 == s.size;
       }
-      Headers& props = sub.properties();
-      if (s.copyCurrent && s.ownSlots[0] && (s.sized ? s.ownSlots[1] != nullptr : !last)) {
-        // The previous item's copy is still current: its properties are where they were.
-        s.ownSlots[0]->setInt(static_cast<int64_t>(s.index));
-        ++s.index;
-        if (s.sized) s.ownSlots[1]->setInt(static_cast<int64_t>(s.size));
-        s.ownSlots[2]->setBool(last);
-      } else {
-        const bool append = s.ownPropertiesAbsent && !s.copyCurrent;
-        const size_t base = props.size();
-        auto prop = [&](std::string_view name) -> Value& {
-          return append ? props.addUnchecked(name) : props.slot(name);
-        };
-        prop(kSplitIndex) = static_cast<int64_t>(s.index);
-        ++s.index;
-        const bool with_size = s.sized || last;
-        if (with_size) prop(kSplitSize) = static_cast<int64_t>(s.sized ? s.size : s.index);
-        prop(kSplitComplete) = last;
-        // Appended in order at the end: remember where, for the next items.
-        s.ownSlots[0] = append ? &props.valueAt(base) : nullptr;
-        s.ownSlots[1] = append && with_size ? &props.valueAt(base + 1) : nullptr;
-        s.ownSlots[2] = append ? &props.valueAt(base + (with_size ? 2 : 1)) : nullptr;
-      }
     } catch (...) {
       sub.setException(std::current_exception());  // this item fails; the split goes on
+      last = s.sized ? s.index + 1 == s.size : s.cursor == kEnd;
     }
+    setOwnProperties(s, sub, last);
     return {&body_};
   }
 
- private:
+  // CamelSplitIndex, CamelSplitSize and CamelSplitComplete of the item `s.index` (then the
+  // next index).
+  void setOwnProperties(FanOutState& s, Exchange& sub, bool last) noexcept {
+    if (s.copyCurrent && s.ownSlots[0] && (s.sized ? s.ownSlots[1] != nullptr : !last)) {
+      // The previous item's copy is still current: its properties are where they were.
+      s.ownSlots[0]->setInt(static_cast<int64_t>(s.index));
+      ++s.index;
+      if (s.sized) s.ownSlots[1]->setInt(static_cast<int64_t>(s.size));
+      s.ownSlots[2]->setBool(last);
+      return;
+    }
+    setOwnPropertiesByName(s, sub, last);
+  }
+
+  [[gnu::noinline]] void setOwnPropertiesByName(FanOutState& s, Exchange& sub,
+                                                bool last) noexcept {
+    const size_t index = s.index++;
+    try {
+      Headers& props = sub.properties();
+      const bool append = s.ownPropertiesAbsent && !s.copyCurrent;
+      const size_t base = props.size();
+      auto prop = [&](std::string_view name) -> Value& {
+        return append ? props.addUnchecked(name) : props.slot(name);
+      };
+      prop(kSplitIndex) = static_cast<int64_t>(index);
+      const bool with_size = s.sized || last;
+      if (with_size) prop(kSplitSize) = static_cast<int64_t>(s.sized ? s.size : s.index);
+      prop(kSplitComplete) = last;
+      // Appended in order at the end: remember where, for the next items.
+      s.ownSlots[0] = append ? &props.valueAt(base) : nullptr;
+      s.ownSlots[1] = append && with_size ? &props.valueAt(base + 1) : nullptr;
+      s.ownSlots[2] = append ? &props.valueAt(base + (with_size ? 2 : 1)) : nullptr;
+    } catch (...) {
+      s.ownSlots[0] = nullptr;
+      sub.setException(std::current_exception());  // this item fails; the split goes on
+    }
+  }
+
   static const Tokenizer& defaultTokenizer() {
     static const Tokenizer comma;
     return comma;

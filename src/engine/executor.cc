@@ -14,10 +14,7 @@
 namespace dromedary {
 namespace detail {
 
-namespace {
-
-// The exchange has left its last route: its completion hooks run, newest first. A hook may
-// add another (it runs too).
+// A hook may add another (it runs too).
 void runCompletionHooks(Exchange& ex) noexcept {
   ExecState& st = ex.execForEngine();
   while (st.hookCount > 0) {
@@ -25,6 +22,8 @@ void runCompletionHooks(Exchange& ex) noexcept {
     hook.fn(ex, hook.arg);
   }
 }
+
+namespace {
 
 // The statistics level of the exchange's context (Off without one).
 StatisticsLevel levelOf(const Exchange& ex) noexcept {
@@ -167,19 +166,12 @@ const Route* currentRoute(const ExecState& st) noexcept {
   return nullptr;
 }
 
-Status run(Exchange& ex) noexcept {
+namespace {
+
+// The loop of run(), from the top frame's next step.
+Status runFrames(Exchange& ex) noexcept {
   ExecState& st = ex.execForEngine();
   const uint32_t base = st.base;
-  if (ex.failed()) [[unlikely]] {
-    // Resumed failed (a reply timed out...): the step that suspended it failed.
-    const Step* step = nullptr;
-    if (st.depth > base) {
-      const Frame& f = st.frames[st.depth - 1];
-      if (f.index > 0) step = f.block->steps[f.index - 1];
-    }
-    Status s = stepFailed(ex, step, base);
-    if (s != Status::Continue || st.depth <= base) return s;
-  }
   // Per-step counts at the Default level: this thread's cells, no shared write.
   const StatisticsLevel level = levelOf(ex);
   const bool count_steps = level == StatisticsLevel::Default;
@@ -249,6 +241,42 @@ done:
     if (result != Status::Suspend) closeTimedStep(st, statisticsNanos(), threadStripe());
   }
   return result;
+}
+
+}  // namespace
+
+Status run(Exchange& ex) noexcept {
+  ExecState& st = ex.execForEngine();
+  if (ex.failed()) [[unlikely]] {
+    // Resumed failed (a reply timed out...): the step that suspended it failed.
+    const uint32_t base = st.base;
+    const Step* step = nullptr;
+    if (st.depth > base) {
+      const Frame& f = st.frames[st.depth - 1];
+      if (f.index > 0) step = f.block->steps[f.index - 1];
+    }
+    Status s = stepFailed(ex, step, base);
+    if (s != Status::Continue || st.depth <= base) return s;
+  }
+  return runFrames(ex);
+}
+
+StepCounting stepCounting(const Exchange& ex) noexcept {
+  if (levelOf(ex) != StatisticsLevel::Default) return {};
+  return {true, threadStripe()};
+}
+
+Status continueAfterStep(Exchange& ex, const Step* step, Status s) noexcept {
+  ExecState& st = ex.execForEngine();
+  if (s == Status::Continue) {
+    if (!st.stop) return runFrames(ex);  // it entered a block or a route
+    unwindTo(ex, st.base, false);
+    return Status::Continue;
+  }
+  if (s == Status::Suspend) return s;
+  s = stepFailed(ex, step, st.base);
+  if (s != Status::Continue || st.depth <= st.base) return s;
+  return runFrames(ex);
 }
 
 bool failTooDeep(Exchange& ex, const Block& block) noexcept {

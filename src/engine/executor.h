@@ -58,6 +58,67 @@ inline Status callProducer(Exchange& exchange, Producer& producer) noexcept {
   return s;
 }
 
+/// Whether run() counts each step it runs (statistics at the Default level), and in which
+/// stripe: read once by a step that runs many sub-exchanges on this thread.
+struct StepCounting {
+  bool on = false;
+  uint32_t stripe = 0;
+};
+StepCounting stepCounting(const Exchange& exchange) noexcept;
+
+/// What run() does after `step` returned `s`, when that was not "continue with the next
+/// step of the same frame": fail, suspend, stop, or a block or route entered. Then it goes
+/// on as run() does.
+Status continueAfterStep(Exchange& exchange, const Step* step, Status s) noexcept;
+
+/// Runs the exchange's completion hooks (it has left its last route or unit), newest first.
+void runCompletionHooks(Exchange& exchange) noexcept;
+
+/// run() for a sub-exchange whose one frame is the block its fan-out step just pushed (a
+/// split item, a multicast branch). Inline in that step's loop over its items: while each
+/// step continues in place, the steps run here, with no call into the executor. Whatever
+/// else happens (a step fails, suspends, enters a block, stops the exchange, or needs work
+/// before it runs: a checkpoint, history) is handed to run() exactly where this stopped.
+/// `inPlace` is set when every step ran in place and the frame is popped: the sub-exchange's
+/// execution state is then as beginUnit left it (Exchange::resetAfterRunInPlace).
+inline Status runUnit(Exchange& exchange, StepCounting counting, bool& inPlace) noexcept {
+  ExecState& st = exchange.execForEngine();
+  inPlace = false;
+  const uint32_t depth = st.depth;
+  if (depth != st.base + 1 || st.timed) [[unlikely]] return run(exchange);
+  Frame& f = st.frames[depth - 1];
+  if (f.routeEntry) [[unlikely]] return run(exchange);
+  const Block* const block = f.block;
+  Step* const* const steps = block->steps.data();
+  const size_t count = block->steps.size();
+  while (f.index < count) {
+    Step* step = steps[f.index];
+    if (step->flags) [[unlikely]] return run(exchange);
+    ++f.index;
+    if (counting.on && step->statsCount) {
+      addTo(step->statsCount[counting.stripe * step->countStride], 1, counting.stripe);
+    }
+    Status s;
+    try {
+      s = step->run(exchange);
+    } catch (...) {  // user code (a process() step) threw
+      exchange.setException(std::current_exception());
+      s = Status::Fail;
+    }
+    if (s != Status::Continue || st.stop || st.depth != depth || f.block != block) [[unlikely]] {
+      return continueAfterStep(exchange, step, s);
+    }
+  }
+  // The block is done: its frame (a unit's, not a route's) pops.
+  st.depth = depth - 1;
+  if (st.hookCount > 0) [[unlikely]] {
+    if (f.unitEntry && st.depth == 0) runCompletionHooks(exchange);
+    return Status::Continue;
+  }
+  inPlace = !exchange.failed();
+  return Status::Continue;
+}
+
 /// Calls `send(exchange)` and, if it suspends, waits on this thread until the exchange
 /// completes. For callers outside any route (templates, nested synchronous calls).
 Status runAndWait(Exchange& exchange, Processor& processor) noexcept;

@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <set>
+#include <stdexcept>
 
 #include "alloc_counter.h"
 #include "support/route_harness.h"
@@ -410,6 +411,40 @@ TEST(SplitTest, ItemsThatSuspendResumeTheSplit) {
   ASSERT_TRUE(h.producer.sendBody("direct:in", Value(items({"a", "b", "c"}))));
   EXPECT_EQ(bodies(h.mock("mock:item")), (std::vector<std::string>{"a", "b", "c"}));
   EXPECT_EQ(h.mock("mock:after").receivedCount(), 1u);
+}
+
+// Items after the first reuse the sub-exchange of the one before without a full reset
+// (runUnit ran it in place): what a step changes outside the message must not carry over.
+TEST(SplitTest, EachItemStartsWithTheInputsPatternAndAnIdOfItsOwn) {
+  RouteHarness h;
+  std::vector<Pattern> patterns;
+  std::set<std::string> ids;
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:in").split(body()).process([&](Exchange& ex) {
+      patterns.push_back(ex.pattern());
+      ids.insert(ex.exchangeId());
+      ex.setPattern(Pattern::InOut);
+    }).end();
+  });
+  ASSERT_TRUE(h.producer.sendBody("direct:in", Value(items({"a", "b", "c"}))));
+  EXPECT_EQ(patterns, (std::vector<Pattern>(3, Pattern::InOnly)));
+  EXPECT_EQ(ids.size(), 3u);
+}
+
+TEST(SplitTest, AnItemAfterAFailedOneStartsClean) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) {
+    b.from("direct:in")
+        .split(body())
+        .process([](Exchange& ex) {
+          if (ex.message().body() == Value("bad")) throw std::runtime_error("bad item");
+        })
+        .to("mock:item")
+        .end();
+  });
+  EXPECT_FALSE(h.producer.sendBody("direct:in", Value(items({"a", "bad", "c", "d"}))));
+  EXPECT_EQ(bodies(h.mock("mock:item")), (std::vector<std::string>{"a", "c", "d"}));
+  for (const auto& ex : h.mock("mock:item").receivedExchanges()) EXPECT_FALSE(ex->failed());
 }
 
 TEST(SplitTest, NestedSplitsEachKeepTheirOwnPlace) {

@@ -52,6 +52,23 @@ TEST(StatisticsTest, CountsAreExactWithTwoThreadsSendingAtOnce) {
   EXPECT_GT(s.uptimeMillis, 0.0);
 }
 
+TEST(StatisticsTest, StepsInsideASplitAreCountedPerItem) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) {
+    b.from("direct:in").routeId("r")
+        .split(body()).id("split")
+        .setHeader("a", constant(1)).id("a")
+        .process([](Exchange&) {}).id("p")
+        .end();
+  });
+  ASSERT_TRUE(h.producer.sendBody("direct:in", Value(ValueList{"x", "y", "z"})));
+  ASSERT_TRUE(h.producer.sendBody("direct:in", Value(ValueList{"x", "y"})));
+  RouteStats s = *h.context.routeStatistics("r");
+  EXPECT_EQ(processor(s, "split").exchangesTotal, 2u);
+  EXPECT_EQ(processor(s, "a").exchangesTotal, 5u);
+  EXPECT_EQ(processor(s, "p").exchangesTotal, 5u);
+}
+
 TEST(StatisticsTest, FailuresAndRedeliveriesAreCounted) {
   RouteHarness h;
   int calls = 0;

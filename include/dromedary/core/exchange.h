@@ -225,6 +225,16 @@ class Exchange {
   void resetAsCopyOf(const Exchange& input, bool with_body,
                      bool with_headers_and_properties = true);
 
+  /// resetAsCopyOf for a sub-exchange whose last run went through every step in place (no
+  /// failure, suspension, frame or hook left: the executor's runUnit says so) and whose
+  /// message and properties are still the copy of `input`'s: only what a step can change
+  /// outside them is reset (the pattern, the id, the last `to` endpoint).
+  void resetAfterRunInPlace(const Exchange& input) noexcept {
+    pattern_ = input.pattern_;
+    exec_.toEndpoint = nullptr;
+    if (!id_.empty()) [[unlikely]] id_.clear();
+  }
+
   detail::ExecState& execForEngine() noexcept { return exec_; }
   const detail::ExecState& execForEngine() const noexcept { return exec_; }
   /// The message without taking a checkpoint (the engine saving or restoring it).
