@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <dromedary/core/value.h>
 
+#include <memory>
+
 #include <fmt/format.h>
 
 #include <cerrno>
@@ -164,9 +166,23 @@ const Value* Value::mapGet(std::string_view key) const noexcept {
 void Value::setString(std::string_view s) {
   if (auto* str = std::get_if<4>(&v_)) {
     str->assign(s.data(), s.size());
-  } else {
-    v_.emplace<4>(s);
+    return;
   }
+  // Not emplace<4>(s): a construction that may throw makes libstdc++'s emplace build a
+  // temporary variant and move-assign it, through two visits (some 60 instructions more on
+  // every new text body). A null value (monostate: nothing to destroy) is replaced by a
+  // variant built in its place; any other is destroyed first by emplacing the moved text.
+  if (v_.index() == 0) {
+    try {
+      std::construct_at(&v_, std::in_place_index<4>, s);
+    } catch (...) {
+      std::construct_at(&v_);  // still null
+      throw;
+    }
+    return;
+  }
+  std::string text(s);
+  v_.emplace<4>(std::move(text));
 }
 
 std::string& Value::resetString() {

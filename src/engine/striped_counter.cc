@@ -38,9 +38,14 @@ StripeAllocator& allocator() {
   return *a;
 }
 
+// Owns the thread's stripe; gives it back when the thread ends. threadStripe() reads the
+// plain copy in detail::t_stripe (no TLS wrapper call on the hot path).
 struct StripeHandle {
   uint32_t index = allocator().acquire();
-  ~StripeHandle() { allocator().release(index); }
+  ~StripeHandle() {
+    detail::t_stripe = kSharedStripe;  // anything counted after this goes to the shared one
+    allocator().release(index);
+  }
 };
 
 // The regions: a chunk reserves kRegionBytes per stripe, stripe s's region at
@@ -154,9 +159,16 @@ void StripedCells::reset() noexcept {
   }
 }
 
-uint32_t threadStripe() noexcept {
+namespace detail {
+
+uint32_t assignThreadStripe() noexcept {
   thread_local StripeHandle handle;
-  return handle.index;
+  // A thread past its handle's destruction (a late TLS destructor counting) keeps the
+  // shared stripe its destructor set, rather than taking a released one.
+  if (t_stripe == kNoStripe) t_stripe = handle.index;
+  return t_stripe;
 }
+
+}  // namespace detail
 
 }  // namespace dromedary

@@ -23,8 +23,21 @@ namespace dromedary {
 inline constexpr uint32_t kStripes = 64;
 inline constexpr uint32_t kSharedStripe = kStripes - 1;
 
-/// This thread's stripe index in [0, kStripes).
-uint32_t threadStripe() noexcept;
+namespace detail {
+inline constexpr uint32_t kNoStripe = ~0u;
+/// The calling thread's stripe once it has one; constant-initialized, so reading it is a
+/// plain thread-local load.
+inline thread_local uint32_t t_stripe = kNoStripe;
+uint32_t assignThreadStripe() noexcept;
+}  // namespace detail
+
+/// This thread's stripe index in [0, kStripes) (taken on its first call; given back when the
+/// thread ends).
+inline uint32_t threadStripe() noexcept {
+  const uint32_t s = detail::t_stripe;
+  if (s != detail::kNoStripe) [[likely]] return s;
+  return detail::assignThreadStripe();
+}
 
 /// Adds `n` to this thread's cell: a plain load and store, or an atomic add on the shared
 /// stripe.
