@@ -4,6 +4,8 @@
 #include <array>
 #include <string>
 
+#include "core/text.h"
+
 namespace dromedary {
 
 namespace {
@@ -28,9 +30,9 @@ size_t slotOf(uint64_t uid, std::string_view uri) noexcept {
 
 // This thread's producer for (context, uri), or null when it has none yet.
 inline Producer* known(uint64_t uid, std::string_view uri) noexcept {
-  if (last && last->context_uid == uid && last->uri == uri) return last->producer;
+  if (last && last->context_uid == uid && sameText(last->uri, uri)) return last->producer;
   Entry& e = cache[slotOf(uid, uri)];
-  if (e.producer && e.context_uid == uid && e.uri == uri) {
+  if (e.producer && e.context_uid == uid && sameText(e.uri, uri)) {
     last = &e;
     return e.producer;
   }

@@ -97,5 +97,17 @@ TEST(ValueTest, HoldsUserObjects) {
   EXPECT_EQ(v.as<Point>().x, 1);
 }
 
+// A new text body over a null value is built in place (Value::setString); over other
+// values, and over text, it is an ordinary assignment.
+TEST(ValueTest, SetStringOverEveryKindOfValue) {
+  for (Value v : {Value(), Value(true), Value(7), Value(1.5), Value("old"),
+                  Value(std::string(100, 'o')), Value(Bytes("raw")), Value(ValueList{1, 2})}) {
+    v.setString("new");
+    EXPECT_EQ(v, Value("new"));
+    v.setString(std::string(64, 'n'));
+    EXPECT_EQ(v, Value(std::string(64, 'n')));
+  }
+}
+
 }  // namespace
 }  // namespace dromedary
