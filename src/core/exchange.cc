@@ -188,21 +188,8 @@ void Exchange::resetAsCopyOf(const Exchange& input, bool with_body,
 void Exchange::resetExecution() noexcept {
   clearError();
   id_.clear();
-  exec_.depth = 0;
-  exec_.base = 0;
-  exec_.tailCall = false;
-  exec_.stop = 0;
-  exec_.checkpoint = detail::Checkpoint::None;
-  exec_.failureHandled = false;
-  exec_.toEndpoint = nullptr;
-  exec_.timed = 0;
-  exec_.timedStep = nullptr;
+  static_cast<detail::ExecRun&>(exec_) = detail::ExecRun{};
   if (exec_.failure) detail::resetFailureState(*exec_.failure);
-  exec_.fromRoute = nullptr;
-  exec_.onDone = nullptr;
-  exec_.onDoneArg = nullptr;
-  exec_.nonBlockingDone = nullptr;
-  exec_.hookCount = 0;
 }
 
 void ExchangeRecycler::operator()(Exchange* exchange) const noexcept {

@@ -72,12 +72,17 @@ void closeTimedStep(ExecState& st, int64_t now, uint32_t stripe) noexcept {
   if (st.depth == 0 && st.hookCount > 0) runCompletionHooks(ex);
 }
 
-// `stamped`: the caller already recorded the route's first/last exchange stamps.
+// `stamped`: the caller already recorded the route's first/last exchange stamps, or knows
+// that none are kept (statistics off).
 inline void popFrame(Exchange& ex, bool failed, bool stamped = false) noexcept {
   ExecState& st = ex.execForEngine();
   const Frame& f = st.frames[--st.depth];
   if (f.routeEntry) {
-    exitRoute(ex, f, failed, stamped);
+    if (stamped && !st.timed && (st.depth != 0 || st.hookCount == 0)) {
+      f.block->route->counters.finished(failed);  // all there is to a route's exit here
+    } else {
+      exitRoute(ex, f, failed, stamped);
+    }
   } else if (f.unitEntry && st.depth == 0 && st.hookCount > 0) [[unlikely]] {
     runCompletionHooks(ex);  // a sub-exchange's unit of work is done
   }
@@ -166,9 +171,6 @@ const Route* currentRoute(const ExecState& st) noexcept {
   return nullptr;
 }
 
-namespace {
-
-// The loop of run(), from the top frame's next step.
 Status runFrames(Exchange& ex) noexcept {
   ExecState& st = ex.execForEngine();
   const uint32_t base = st.base;
@@ -232,7 +234,7 @@ Status runFrames(Exchange& ex) noexcept {
       f.block->route->statistics->stamp(stripe, false, ex.createdMillis());
       popFrame(ex, false, true);
     } else {
-      popFrame(ex, false);
+      popFrame(ex, false, !stamp_routes);  // statistics off: no stamps to record
     }
   next_frame:;
   }
@@ -243,21 +245,17 @@ done:
   return result;
 }
 
-}  // namespace
-
-Status run(Exchange& ex) noexcept {
+Status runFailed(Exchange& ex) noexcept {
+  // Resumed failed (a reply timed out...): the step that suspended it failed.
   ExecState& st = ex.execForEngine();
-  if (ex.failed()) [[unlikely]] {
-    // Resumed failed (a reply timed out...): the step that suspended it failed.
-    const uint32_t base = st.base;
-    const Step* step = nullptr;
-    if (st.depth > base) {
-      const Frame& f = st.frames[st.depth - 1];
-      if (f.index > 0) step = f.block->steps[f.index - 1];
-    }
-    Status s = stepFailed(ex, step, base);
-    if (s != Status::Continue || st.depth <= base) return s;
+  const uint32_t base = st.base;
+  const Step* step = nullptr;
+  if (st.depth > base) {
+    const Frame& f = st.frames[st.depth - 1];
+    if (f.index > 0) step = f.block->steps[f.index - 1];
   }
+  Status s = stepFailed(ex, step, base);
+  if (s != Status::Continue || st.depth <= base) return s;
   return runFrames(ex);
 }
 

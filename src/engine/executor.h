@@ -16,8 +16,16 @@
 
 namespace dromedary::detail {
 
+/// run()'s loop over the frames, from the top frame's next step.
+Status runFrames(Exchange& exchange) noexcept;
+/// run() of an exchange resumed failed: the step that suspended it failed.
+Status runFailed(Exchange& exchange) noexcept;
+
 /// Runs until the frame stack is back at its base, a step suspends, or one fails.
-Status run(Exchange& exchange) noexcept;
+inline Status run(Exchange& exchange) noexcept {
+  if (exchange.failed()) [[unlikely]] return runFailed(exchange);
+  return runFrames(exchange);
+}
 
 /// Pops frames down to `depth` (route frames count their route as finished).
 void unwindTo(Exchange& exchange, uint32_t depth, bool failed) noexcept;

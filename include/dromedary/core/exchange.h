@@ -110,15 +110,16 @@ struct FanOutState;
 struct FanOutStateDeleter {
   void operator()(FanOutState* state) const noexcept;
 };
-/// Engine-owned execution state, in plain fields.
-struct ExecState {
-  std::array<Frame, kMaxFrames> frames;
+/// The part of the execution state that starts at zero on every use of an exchange: kept
+/// together so that resetting it is a few wide stores (Exchange::resetExecution).
+struct ExecRun {
   uint32_t depth = 0;
   uint32_t base = 0;         ///< depth at which the running loop returns
   bool tailCall = false;     ///< a `to` step is calling a producer: routes may push a frame
   uint8_t stop = 0;          ///< kStopRoute | kStopHandled: the exchange ends, successfully
   Checkpoint checkpoint = Checkpoint::None;
   bool failureHandled = false;  ///< an error handler gave up on the failure: pass it on
+  uint32_t hookCount = 0;
   const std::string* toEndpoint = nullptr;  ///< the URI of the last to(): CamelToEndpoint
   const Route* fromRoute = nullptr;
   void (*onDone)(Exchange&, void*) = nullptr;  ///< called when an async run completes
@@ -126,14 +127,17 @@ struct ExecState {
   /// The onDone its caller said cannot block (processAsync): while onDone is this one, an
   /// I/O thread may resume the exchange (resumeMayBlock).
   void (*nonBlockingDone)(Exchange&, void*) = nullptr;
-  std::array<CompletionHook, kMaxCompletionHooks> hooks;
-  uint32_t hookCount = 0;
-  std::unique_ptr<FailureState, FailureStateDeleter> failure;
-  std::unique_ptr<FanOutState, FanOutStateDeleter> fanOut;
   // Statistics: a timed exchange (1: its routes, 2: its routes and steps) reads the clock at
   // node boundaries; the others only count.
   uint8_t timed = 0;
   const void* timedStep = nullptr;  ///< the step whose time runs (a Step)
+};
+/// Engine-owned execution state, in plain fields.
+struct ExecState : ExecRun {
+  std::array<Frame, kMaxFrames> frames;
+  std::array<CompletionHook, kMaxCompletionHooks> hooks;
+  std::unique_ptr<FailureState, FailureStateDeleter> failure;
+  std::unique_ptr<FanOutState, FanOutStateDeleter> fanOut;
   int64_t timedStart = 0;
   std::array<int64_t, kMaxFrames> routeStart;  ///< per frame depth, for timed exchanges
 };
