@@ -105,8 +105,6 @@ bool Headers::remove(std::string_view name) noexcept {
   return false;
 }
 
-void Headers::clear() noexcept { truncate(0); }
-
 bool Headers::operator==(const Headers& other) const noexcept {
   if (size_ != other.size_) return false;
   for (const Entry& e : *this) {

@@ -81,7 +81,13 @@ class Headers {
   }
 
   /// Removes everything, keeping capacity for reuse.
-  void clear() noexcept;
+  void clear() noexcept {
+    if (size_ == 0) {  // inline: most exchanges' properties and many messages' headers
+      ++version_;
+      return;
+    }
+    truncate(0);
+  }
   size_t size() const noexcept { return size_; }
   bool empty() const noexcept { return size_ == 0; }
 
