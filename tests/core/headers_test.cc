@@ -113,5 +113,19 @@ TEST(MessageTest, AClearedSmallBodysBufferServesTheNextBodyAndALargeOneIsFreed) 
   EXPECT_LE(m.body().getString().capacity(), Message::kMaxSpareBody);
 }
 
+// setBody(const Value&) of text over text: a shorter or equal text is copied inline, a
+// longer one assigned; the message's own body set again is left as it is.
+TEST(MessageTest, TextOverTextKeepsEveryByteWhateverTheLengths) {
+  Message m;
+  m.setBody(Value("item-10"));
+  for (const char* text : {"item-9", "item-11", "a much longer item than any before it", "", "x"}) {
+    m.setBody(Value(text));
+    EXPECT_EQ(m.body(), Value(text));
+  }
+  m.setBody(Value("self"));
+  m.setBody(m.body());
+  EXPECT_EQ(m.body(), Value("self"));
+}
+
 }  // namespace
 }  // namespace dromedary

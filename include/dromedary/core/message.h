@@ -142,7 +142,16 @@ class Message {
   void setBody(const Value& body) {
     // Text over text (every split item of a list of strings) reuses the buffer, inline.
     if (std::string* s = body_.mutableString(); s && body.isString()) {
-      s->assign(body.getString());
+      const std::string& from = body.getString();
+      if (&from == s) return;  // its own body
+      if (from.size() <= s->size()) {
+        // Not longer than what is there (split items of a list, mostly the same length):
+        // shortening is inline, where assign() is a call into the library.
+        s->resize(from.size());
+        std::char_traits<char>::copy(s->data(), from.data(), from.size());
+      } else {
+        s->assign(from);
+      }
       return;
     }
     setBodyOther(body);
