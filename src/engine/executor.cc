@@ -205,13 +205,7 @@ Status runFrames(Exchange& ex) noexcept {
           st.timedStart = now;
         }
       }
-      Status s;
-      try {
-        s = step->run(ex);
-      } catch (...) {  // user code (a process() step) threw
-        ex.setException(std::current_exception());
-        s = Status::Fail;
-      }
+      Status s = runStep(ex, *step);
       if (s == Status::Continue) [[likely]] {
         if (st.stop) [[unlikely]] {
           unwindTo(ex, base, false);

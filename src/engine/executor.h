@@ -66,6 +66,17 @@ inline Status callProducer(Exchange& exchange, Producer& producer) noexcept {
   return s;
 }
 
+/// Runs one step. What user code (a process() step) throws fails the exchange; catching it
+/// here costs nothing on the path that does not throw.
+inline Status runStep(Exchange& exchange, Step& step) noexcept {
+  try {
+    return step.run(exchange);
+  } catch (...) {
+    exchange.setException(std::current_exception());
+    return Status::Fail;
+  }
+}
+
 /// Whether run() counts each step it runs (statistics at the Default level), and in which
 /// stripe: read once by a step that runs many sub-exchanges on this thread.
 struct StepCounting {
@@ -106,13 +117,7 @@ inline Status runUnit(Exchange& exchange, StepCounting counting, bool& inPlace) 
     if (counting.on && step->statsCount) {
       addTo(step->statsCount[counting.stripe * step->countStride], 1, counting.stripe);
     }
-    Status s;
-    try {
-      s = step->run(exchange);
-    } catch (...) {  // user code (a process() step) threw
-      exchange.setException(std::current_exception());
-      s = Status::Fail;
-    }
+    const Status s = runStep(exchange, *step);
     if (s != Status::Continue || st.stop || st.depth != depth || f.block != block) [[unlikely]] {
       return continueAfterStep(exchange, step, s);
     }
