@@ -151,7 +151,7 @@ Status FanOutStep::run(Exchange& input) noexcept {
     if (s.copyCurrent && s.ranInPlace) {
       // Nothing outside the message can have moved but what this resets.
       sub.resetAfterRunInPlace(input);
-      if (!setsBody_) sub.messageForEngine().setBody(input.message().body());
+      if (!setsBody_) sub.messageForEngine().setBody(std::as_const(input).message().body());
     } else {
       sub.resetAsCopyOf(input, !setsBody_, !s.copyCurrent);
     }

@@ -241,16 +241,13 @@ done:
 
 Status runFailed(Exchange& ex) noexcept {
   // Resumed failed (a reply timed out...): the step that suspended it failed.
-  ExecState& st = ex.execForEngine();
-  const uint32_t base = st.base;
+  const ExecState& st = ex.execForEngine();
   const Step* step = nullptr;
-  if (st.depth > base) {
+  if (st.depth > st.base) {
     const Frame& f = st.frames[st.depth - 1];
     if (f.index > 0) step = f.block->steps[f.index - 1];
   }
-  Status s = stepFailed(ex, step, base);
-  if (s != Status::Continue || st.depth <= base) return s;
-  return runFrames(ex);
+  return continueAfterStep(ex, step, Status::Fail);
 }
 
 StepCounting stepCounting(const Exchange& ex) noexcept {

@@ -161,11 +161,11 @@ void StripedCells::reset() noexcept {
 
 namespace detail {
 
+// Only reached while t_stripe is unset: after the handle's destruction it holds the shared
+// stripe, so a late TLS destructor that counts never takes a released one.
 uint32_t assignThreadStripe() noexcept {
   thread_local StripeHandle handle;
-  // A thread past its handle's destruction (a late TLS destructor counting) keeps the
-  // shared stripe its destructor set, rather than taking a released one.
-  if (t_stripe == kNoStripe) t_stripe = handle.index;
+  t_stripe = handle.index;
   return t_stripe;
 }
 
