@@ -10,8 +10,13 @@ namespace dromedary::testing {
 namespace {
 thread_local uint64_t allocations = 0;
 thread_local uint64_t bytes = 0;
+thread_local int failing = 0;  // FailingAllocations alive on this thread
 
 void* allocate(std::size_t size, std::size_t alignment, bool nothrow) {
+  if (failing > 0) {
+    if (nothrow) return nullptr;
+    throw std::bad_alloc();
+  }
   ++allocations;
   bytes += size;
   if (size == 0) size = 1;
@@ -28,6 +33,9 @@ void* allocate(std::size_t size, std::size_t alignment, bool nothrow) {
 }  // namespace
 
 AllocCounts threadAllocCounts() noexcept { return {allocations, bytes}; }
+
+FailingAllocations::FailingAllocations() noexcept { ++failing; }
+FailingAllocations::~FailingAllocations() { --failing; }
 
 }  // namespace dromedary::testing
 

@@ -2,7 +2,8 @@
 #pragma once
 
 // The counting allocator: alloc_counter.cc replaces every global operator new and delete
-// (plain, array, nothrow, sized, aligned) and counts allocations and bytes per thread.
+// (plain, array, nothrow, sized, aligned) and counts allocations and bytes per thread; tests
+// can make a thread's allocations fail (FailingAllocations).
 // Link the `dromedary_alloc_counter` object library into a test or benchmark program.
 
 #include <cstdint>
@@ -28,6 +29,16 @@ class AllocationScope {
 
  private:
   AllocCounts start_;
+};
+
+/// While one is alive, this thread's throwing allocations fail with std::bad_alloc (the
+/// nothrow forms return null): for tests of what a failed allocation leaves behind.
+class FailingAllocations {
+ public:
+  FailingAllocations() noexcept;
+  ~FailingAllocations();
+  FailingAllocations(const FailingAllocations&) = delete;
+  FailingAllocations& operator=(const FailingAllocations&) = delete;
 };
 
 }  // namespace dromedary::testing

@@ -3,6 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <new>
+#include <string>
+
+#include "alloc_counter.h"
+
 namespace dromedary {
 namespace {
 
@@ -107,6 +112,26 @@ TEST(ValueTest, SetStringOverEveryKindOfValue) {
     v.setString(std::string(64, 'n'));
     EXPECT_EQ(v, Value(std::string(64, 'n')));
   }
+}
+
+// The path where building the text fails: the value stays a valid null, and takes text
+// again afterwards.
+TEST(ValueTest, ANullValueWhoseNewTextCannotBeAllocatedStaysNull) {
+  const std::string text(100, 't');  // beyond the short-string buffer: it must allocate
+  Value v;
+  bool threw = false;
+  {
+    testing::FailingAllocations failing;
+    try {
+      v.setString(text);
+    } catch (const std::bad_alloc&) {
+      threw = true;
+    }
+  }
+  EXPECT_TRUE(threw);
+  EXPECT_TRUE(v.isNull());
+  v.setString(text);
+  EXPECT_EQ(v, Value(text));
 }
 
 }  // namespace
