@@ -355,7 +355,7 @@ Result<void> startRouteConsumer(Route& route) {
       e.message += fmt::format(" (resuming route '{}')", route.id);
       return e;
     }
-    route.status = RouteStatus::Started;
+    route.consumerStarted(nullptr);
     return {};
   }
   auto consumer = route.from->createConsumer(route.entry);
@@ -370,8 +370,7 @@ Result<void> startRouteConsumer(Route& route) {
     e.message += fmt::format(" (starting route '{}')", route.id);
     return e;
   }
-  route.consumer = std::move(*consumer);
-  route.status = RouteStatus::Started;
+  route.consumerStarted(std::move(*consumer));
   route.startedAt = Clock::now();
   for (auto& step : route.steps) step->routeStarted();
   return {};
@@ -510,12 +509,12 @@ Result<StopReport> Context::stopRoute(std::string_view route_id) {
   auto begin = Clock::now();
   StopReport report;
   if (r->consumer) r->consumer->stop();
-  r->status = RouteStatus::Stopped;
+  r->setStatus(RouteStatus::Stopped);
   report.forced = drain({r}, impl_->shutdown_timeout, impl_->log);
   report.graceful = report.forced.empty();
   for (auto& step : r->steps) step->routeStopping();
   report.took = since(begin);
-  r->consumer.reset();
+  r->consumerGone();
   return report;
 }
 
@@ -526,7 +525,7 @@ Result<StopReport> Context::suspendRoute(std::string_view route_id) {
   if (r->status != RouteStatus::Started) return report;
   auto begin = Clock::now();
   if (r->consumer) r->consumer->stop();
-  r->status = RouteStatus::Suspended;
+  r->setStatus(RouteStatus::Suspended);
   report.forced = drain({r}, impl_->shutdown_timeout, impl_->log);
   report.graceful = report.forced.empty();
   report.took = since(begin);
@@ -545,6 +544,11 @@ Result<void> Context::resumeRoute(std::string_view route_id) {
   DROMEDARY_TRY_VOID(startRouteConsumer(*r));
   impl_->log.log(LoggingLevel::Info, fmt::format("Route: {} resumed", r->id));
   return {};
+}
+
+std::string Context::routeConsumerProblem(std::string_view route_id) const {
+  const Route* r = impl_->findRoute(route_id);
+  return r ? r->consumerHealthProblem() : std::string();
 }
 
 uint64_t Context::inflight(std::string_view route_id) const {
@@ -643,6 +647,8 @@ std::optional<RouteStats> Context::routeStatistics(std::string_view route_id) co
   uint64_t redeliveries = r->counters.redeliveries_total();
   s.failuresHandled = handled - std::min(handled, b.handled);
   s.redeliveries = redeliveries - std::min(redeliveries, b.redeliveries);
+  uint64_t external = r->counters.external_redeliveries_total();
+  s.externalRedeliveries = external - std::min(external, b.externalRedeliveries);
   if (r->status == RouteStatus::Started || r->status == RouteStatus::Suspended) {
     s.uptimeMillis = std::chrono::duration<double, std::milli>(Clock::now() - r->startedAt).count();
   }
@@ -674,6 +680,7 @@ Result<void> Context::resetStatistics(std::string_view route_id) {
   r->baseline.failed = r->counters.failed_total();
   r->baseline.handled = r->counters.failures_handled_total();
   r->baseline.redeliveries = r->counters.redeliveries_total();
+  r->baseline.externalRedeliveries = r->counters.external_redeliveries_total();
   if (r->statistics) r->statistics->reset();
   return {};
 }
@@ -721,8 +728,7 @@ Result<void> Context::start() {
     if (!ok) {
       for (auto it = started.rbegin(); it != started.rend(); ++it) {
         (*it)->consumer->stop();
-        (*it)->consumer.reset();
-        (*it)->status = RouteStatus::Stopped;
+        (*it)->consumerGone();
       }
       return ok;
     }
@@ -778,10 +784,7 @@ StopReport Context::stop() {
   for (Route* r : routes) {
     for (auto& step : r->steps) step->routeStopping();
   }
-  for (Route* r : routes) {
-    r->consumer.reset();
-    r->status = RouteStatus::Stopped;
-  }
+  for (Route* r : routes) r->consumerGone();
   {
     std::lock_guard lock(impl_->mutex);
     for (auto& [endpoint, producer] : impl_->producers) producer->stop();

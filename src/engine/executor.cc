@@ -318,6 +318,8 @@ Status RouteProcessor::process(Exchange& ex) noexcept {
     return enterRoute(ex, route_) ? Status::Continue : Status::Fail;
   }
   if (st.depth == 0) {
+    // A consumer feeding its route: a broker's redelivery is counted once, here.
+    if (st.externalRedelivered) [[unlikely]] route_.counters.externallyRedelivered();
     if (!enterRoute(ex, route_)) return Status::Fail;
     return run(ex);
   }

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -81,6 +82,7 @@ struct Route {
   std::unique_ptr<RouteStatistics> statistics;  // per processor; made when it compiles
   struct Baseline {  // the route counters at the last resetStatistics
     uint64_t started = 0, completed = 0, failed = 0, handled = 0, redeliveries = 0;
+    uint64_t externalRedeliveries = 0;
   } baseline;
   std::chrono::steady_clock::time_point startedAt;
   RouteStatus status = RouteStatus::Stopped;
@@ -88,6 +90,37 @@ struct Route {
   /// Some step, error handler or onCompletion of it may wait (Processor::mayBlock); set when
   /// it compiles.
   bool mayBlock = true;
+
+  // The consumer and whether it is started, as the health check reads them from its own
+  // thread: set through these, under consumerMutex.
+  /// The route is started: with `started` its new consumer, or (null) its resumed one.
+  void consumerStarted(std::unique_ptr<Consumer> started) {
+    std::lock_guard lock(consumerMutex);
+    if (started) consumer = std::move(started);
+    status = RouteStatus::Started;
+  }
+  /// Stopped or suspended, its consumer kept for now.
+  void setStatus(RouteStatus now) noexcept {
+    std::lock_guard lock(consumerMutex);
+    status = now;
+  }
+  /// The route is stopped: its consumer is destroyed.
+  void consumerGone() noexcept {
+    std::unique_ptr<Consumer> gone;
+    {
+      std::lock_guard lock(consumerMutex);
+      gone = std::move(consumer);
+      status = RouteStatus::Stopped;
+    }
+  }
+  /// Why the started route's consumer cannot take messages (Consumer::healthProblem); empty
+  /// when it can or the route is not started.
+  std::string consumerHealthProblem() const {
+    std::lock_guard lock(consumerMutex);
+    if (status != RouteStatus::Started || !consumer) return {};
+    return consumer->healthProblem();
+  }
+  mutable std::mutex consumerMutex;
 };
 
 }  // namespace detail

@@ -87,12 +87,16 @@ class RouteCounters {
   void redelivered() noexcept { bump(kRedeliveries); }
   void failureHandled() noexcept { bump(kFailuresHandled); }
   void deadLetterFailed() noexcept { bump(kDeadLetterFailures); }
+  void externallyRedelivered() noexcept { bump(kExternalRedeliveries); }
 
   uint64_t started_total() const noexcept { return cells_.sum(kStarted); }
   uint64_t redeliveries_total() const noexcept { return cells_.sum(kRedeliveries); }
   uint64_t failures_handled_total() const noexcept { return cells_.sum(kFailuresHandled); }
   uint64_t dead_letter_failures_total() const noexcept {
     return cells_.sum(kDeadLetterFailures);
+  }
+  uint64_t external_redeliveries_total() const noexcept {
+    return cells_.sum(kExternalRedeliveries);
   }
   uint64_t completed_total() const noexcept { return cells_.sum(kCompleted); }
   uint64_t failed_total() const noexcept { return cells_.sum(kFailed); }
@@ -112,6 +116,7 @@ class RouteCounters {
     kRedeliveries,
     kFailuresHandled,
     kDeadLetterFailures,
+    kExternalRedeliveries,
     kCount
   };
   void bump(uint32_t which) noexcept {

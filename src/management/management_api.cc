@@ -124,6 +124,15 @@ ManagementResponse health(Context& context) {
     json c{{"check", "route:" + id}, {"status", route_up ? "UP" : "DOWN"}, {"state", s.state}};
     if (!route_up) c["reason"] = "an auto-started route is " + s.state;
     checks.push_back(std::move(c));
+    // As Camel's consumer health checks: a started route whose consumer cannot take
+    // messages (its broker is away) is down too.
+    if (s.state == "Started") {
+      std::string problem = context.routeConsumerProblem(id);
+      up = up && problem.empty();
+      json consumer{{"check", "consumer:" + id}, {"status", problem.empty() ? "UP" : "DOWN"}};
+      if (!problem.empty()) consumer["reason"] = std::move(problem);
+      checks.push_back(std::move(consumer));
+    }
   }
   return jsonResponse(up ? 200 : 503, json{{"status", up ? "UP" : "DOWN"}, {"checks", checks}});
 }

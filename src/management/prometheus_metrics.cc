@@ -80,6 +80,9 @@ std::string prometheusMetrics(Context& context) {
        [](const RouteStats& r) { return static_cast<double>(r.failuresHandled); }},
       {"dromedary_route_redeliveries_total", "counter", "Redelivery attempts.",
        [](const RouteStats& r) { return static_cast<double>(r.redeliveries); }},
+      {"dromedary_route_external_redeliveries_total", "counter",
+       "Exchanges whose message a broker delivered again.",
+       [](const RouteStats& r) { return static_cast<double>(r.externalRedeliveries); }},
       {"dromedary_route_up", "gauge", "1 when the route is started.",
        [](const RouteStats& r) { return r.state == "Started" ? 1.0 : 0.0; }},
   };

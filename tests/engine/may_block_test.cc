@@ -5,43 +5,10 @@
 
 #include <dromedary/dromedary.h>
 
+#include "support/probe_component.h"
+
 namespace dromedary {
 namespace {
-
-// probe:NAME — a consumer that keeps the route entry it was created with, and does nothing.
-class ProbeEndpoint final : public Endpoint {
- public:
-  ProbeEndpoint(Component& component, Uri uri, EndpointOptions options, Processor** entry)
-      : Endpoint(component, std::move(uri), std::move(options)), entry_(entry) {}
-  Result<std::unique_ptr<Producer>> createProducer() override {
-    return makeError(ErrorCode::InvalidUri, "probe: endpoints only consume");
-  }
-  Result<std::unique_ptr<Consumer>> createConsumer(Processor& processor) override {
-    *entry_ = &processor;
-    struct Idle final : Consumer {
-      Result<void> start() override { return {}; }
-      void stop() noexcept override {}
-    };
-    return std::unique_ptr<Consumer>(new Idle);
-  }
-
- private:
-  Processor** entry_;
-};
-
-class ProbeComponent final : public Component {
- public:
-  explicit ProbeComponent(Processor** entry) : entry_(entry) {}
-  std::string_view scheme() const override { return "probe"; }
-  std::span<const OptionSpec> endpointOptions() const override { return {}; }
-  Result<std::unique_ptr<Endpoint>> createEndpoint(const Uri& uri,
-                                                   EndpointOptions options) override {
-    return std::unique_ptr<Endpoint>(new ProbeEndpoint(*this, uri, std::move(options), entry_));
-  }
-
- private:
-  Processor** entry_;
-};
 
 // A processor that says it returns promptly.
 class Prompt final : public Processor {
@@ -53,14 +20,16 @@ class Prompt final : public Processor {
 // Whether the route configured from probe:in may block, as its consumer sees it.
 bool routeMayBlock(const std::function<void(RouteBuilder&)>& configure) {
   setLogLevel(LoggingLevel::Warn);
-  Processor* entry = nullptr;
   Context context;
   registerBuiltinComponents(context);
-  context.addComponent(std::make_unique<ProbeComponent>(&entry));
+  auto probe = std::make_unique<testing::ProbeComponent>();
+  testing::ProbeComponent& component = *probe;
+  context.addComponent(std::move(probe));
   auto added = context.addRoutes(configure);
   EXPECT_TRUE(added) << added.error().toString();
   auto started = context.start();
   EXPECT_TRUE(started) << started.error().toString();
+  Processor* entry = component.entry();
   EXPECT_NE(entry, nullptr);
   bool answer = entry ? entry->mayBlock() : true;
   context.stop();

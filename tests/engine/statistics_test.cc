@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "engine/statistics.h"
+#include "support/probe_component.h"
 #include "support/route_harness.h"
 
 namespace dromedary {
@@ -96,6 +97,31 @@ TEST(StatisticsTest, FailuresAndRedeliveriesAreCounted) {
   EXPECT_GE(s.lastCompletedMillis, s.firstCompletedMillis);
   EXPECT_GT(s.firstFailedMillis, 0);
   EXPECT_GE(s.lastFailedMillis, s.firstCompletedMillis);
+}
+
+TEST(StatisticsTest, ExchangesABrokerRedeliveredAreCountedOnceInTheRouteTheirConsumerFeeds) {
+  RouteHarness h;
+  auto probe = std::make_unique<testing::ProbeComponent>();
+  testing::ProbeComponent& component = *probe;
+  h.context.addComponent(std::move(probe));
+  h.start([](RouteBuilder& b) {
+    b.from("probe:in").routeId("consumed").to("direct:next");
+    b.from("direct:next").routeId("next").to("mock:out");
+  });
+  ASSERT_NE(component.entry(), nullptr);
+  for (bool redelivered : {false, true, true, false}) {
+    ExchangePtr ex = h.context.createExchange();
+    EXPECT_FALSE(ex->isExternalRedelivered()) << "a fresh exchange is not a redelivery";
+    ex->setExternalRedelivered(redelivered);
+    EXPECT_EQ(processAndWait(*ex, *component.entry()), Status::Continue);
+  }
+  RouteStats consumed = *h.context.routeStatistics("consumed");
+  EXPECT_EQ(consumed.exchangesTotal, 4u);
+  EXPECT_EQ(consumed.externalRedeliveries, 2u);
+  EXPECT_EQ(h.context.routeStatistics("next")->externalRedeliveries, 0u)
+      << "counted where the broker's message came in, not again in every route it passes";
+  ASSERT_TRUE(h.context.resetStatistics("consumed"));
+  EXPECT_EQ(h.context.routeStatistics("consumed")->externalRedeliveries, 0u);
 }
 
 TEST(StatisticsTest, TimesOrderAsTheProcessorsDelays) {

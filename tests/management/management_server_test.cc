@@ -15,6 +15,7 @@
 #include <dromedary/management/management_server.h>
 
 #include "support/http_client.h"
+#include "support/probe_component.h"
 #include "support/route_harness.h"
 
 namespace dromedary::testing {
@@ -59,7 +60,8 @@ TEST_F(ManagementServerTest, RoutesAndTheirProcessorsAsJson) {
   EXPECT_EQ(routes[0]["exchangesTotal"], 3);
   EXPECT_EQ(routes[1]["state"], "Stopped");
   for (const char* key : {"from", "exchangesCompleted", "exchangesFailed", "exchangesInflight",
-                          "failuresHandled", "redeliveries", "processingTime", "latencyMillis",
+                          "failuresHandled", "redeliveries", "externalRedeliveries",
+                          "processingTime", "latencyMillis",
                           "uptimeMillis"}) {
     EXPECT_TRUE(routes[0].contains(key)) << key;
   }
@@ -99,6 +101,35 @@ TEST_F(ManagementServerTest, ContextEndpointsAndHealth) {
   EXPECT_TRUE(named) << down.dump();
 }
 
+TEST_F(ManagementServerTest, AConsumerThatCannotTakeMessagesMakesHealthDownSayingWhy) {
+  auto probe = std::make_unique<ProbeComponent>();
+  ProbeComponent& component = *probe;
+  h.context.addComponent(std::move(probe));
+  ASSERT_TRUE(h.context.addRoutes(
+      [](RouteBuilder& b) { b.from("probe:in").routeId("consumed").to("mock:consumed"); }));
+  start();
+  json up = getJson("/api/health");
+  EXPECT_EQ(up["status"], "UP") << up.dump();
+  component.setProblem("not connected to the broker at amqp://127.0.0.1:1 (reconnecting)");
+  json down = getJson("/api/health", 503);
+  EXPECT_EQ(down["status"], "DOWN");
+  json consumer;
+  for (const auto& c : down["checks"]) {
+    if (c["check"] == "consumer:consumed") consumer = c;
+    if (c["check"] == "route:consumed") {
+      EXPECT_EQ(c["status"], "UP") << "the route runs";
+    }
+  }
+  ASSERT_FALSE(consumer.is_null()) << down.dump();
+  EXPECT_EQ(consumer["status"], "DOWN");
+  EXPECT_EQ(consumer["reason"], "not connected to the broker at amqp://127.0.0.1:1 (reconnecting)");
+  EXPECT_EQ(h.context.routeConsumerProblem("consumed"), consumer["reason"]);
+  component.setProblem("");
+  EXPECT_EQ(getJson("/api/health")["status"], "UP");
+  ASSERT_TRUE(h.context.stopRoute("consumed"));
+  EXPECT_EQ(h.context.routeConsumerProblem("consumed"), "") << "a stopped route has no consumer";
+}
+
 TEST_F(ManagementServerTest, MetricsInPrometheusTextFormat) {
   start();
   ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:orders", "x", "ok", true));
@@ -107,6 +138,9 @@ TEST_F(ManagementServerTest, MetricsInPrometheusTextFormat) {
   EXPECT_EQ(r.contentType, "text/plain; version=0.0.4; charset=utf-8");
   const std::string& m = r.body;
   EXPECT_NE(m.find("# TYPE dromedary_route_exchanges_total counter\n"), std::string::npos);
+  EXPECT_NE(m.find("dromedary_route_external_redeliveries_total{context=\"" + h.context.name() +
+                   "\",route_id=\"orders\"} 0\n"),
+            std::string::npos);
   EXPECT_NE(m.find("dromedary_route_exchanges_total{context=\"" + h.context.name() +
                    "\",route_id=\"orders\"} 1\n"),
             std::string::npos)

@@ -106,6 +106,20 @@ class AmqpConsumer final : public Consumer {
     running_ = false;
     connection_.removeConsumer(group_);
   }
+  std::string healthProblem() const override {
+    if (!connection_.isOpen()) {
+      return fmt::format("not connected to the broker at {} (reconnecting)",
+                         connection_.remoteUri());
+    }
+    const int links = group_->spec.concurrentConsumers;
+    const int attached = group_->attached.load(std::memory_order_relaxed);
+    if (attached < links) {
+      return fmt::format("{} of {} receiver links to '{}' open (the broker ended the others; "
+                         "opening them again)",
+                         attached, links, group_->spec.address);
+    }
+    return {};
+  }
 
  private:
   Connection& connection_;

@@ -103,7 +103,7 @@ struct ConsumerGroup {
   std::vector<std::unique_ptr<ConsumerLink>> links;  // Proton thread
   int inflight = 0;                                   // Proton thread
   bool stopping = false;                              // Proton thread
-  std::atomic<int> attached{0};
+  std::atomic<int> attached{0};  // links the broker has opened and not ended (health)
   bool startedSignalled = false;  // Proton thread
   // Why the broker refused a link before the group started (empty: it did not). Written on
   // the Proton thread before `started` is set; read by the starting thread after.
@@ -133,6 +133,7 @@ class Connection final : public proton::messaging_handler {
 
   uint64_t openedCount() const noexcept { return opened_.load(std::memory_order_relaxed); }
   bool isOpen() const noexcept { return open_flag_.load(std::memory_order_relaxed); }
+  const std::string& remoteUri() const noexcept { return config_.remoteUri; }
 
   /// A consumed exchange completed (any thread): settle its delivery on the Proton thread.
   void postSettle(ConsumerLink& link, Exchange& exchange, uint64_t generation) noexcept;
@@ -345,6 +346,7 @@ class ConsumerLink final : public proton::messaging_handler {
   void on_message(proton::delivery& d, proton::message& m) override;
   void dispatch(Exchange* exchange) noexcept;
   void dropBacklog(bool release) noexcept;
+  void countAttached(bool attached) noexcept;  // keeps the group's `attached` count
   static void runOnWorker(void* arg) noexcept;
   static void onDone(Exchange& exchange, void* arg) noexcept;
 
@@ -353,6 +355,7 @@ class ConsumerLink final : public proton::messaging_handler {
   int index_;
   proton::receiver receiver_;
   bool attached_ = false;
+  bool counted_ = false;  // in the group's `attached` (the broker opened the link)
   bool closing_ = false;
   uint64_t generation_ = 0;  // the connection's, when the link was opened
   std::chrono::milliseconds backoff_{0};  // before re-opening a refused link

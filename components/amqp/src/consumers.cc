@@ -52,8 +52,15 @@ void ConsumerLink::open(proton::connection& c) {
   generation_ = connection_.generation();
 }
 
+void ConsumerLink::countAttached(bool attached) noexcept {
+  if (attached == counted_) return;
+  counted_ = attached;
+  group_.attached.fetch_add(attached ? 1 : -1);
+}
+
 void ConsumerLink::refused(const std::string& reason) noexcept {
   attached_ = false;
+  countAttached(false);
   closing_ = false;
   dropBacklog(false);  // their deliveries ended with the session: the broker redelivers
   receiver_ = proton::receiver();
@@ -99,8 +106,9 @@ void ConsumerLink::on_receiver_open(proton::receiver& r) {
     refusalLogged_ = false;
   }
   r.add_credit(group_.spec.prefetch);
-  int attached = group_.attached.fetch_add(1) + 1;
-  if (attached == static_cast<int>(group_.links.size()) && !group_.startedSignalled) {
+  countAttached(true);
+  if (group_.attached.load() == static_cast<int>(group_.links.size()) &&
+      !group_.startedSignalled) {
     group_.startedSignalled = true;
     group_.started.set_value();
   }
@@ -114,6 +122,7 @@ void ConsumerLink::on_message(proton::delivery& d, proton::message& m) {
   Exchange* exchange = group_.context->createExchange().release();
   try {
     decodeMessage(m, exchange->message());
+    exchange->setExternalRedelivered(isRedelivery(m));
   } catch (const std::exception& e) {
     // Proton decoded it already, so this is a broken message: never lose it silently.
     connection_.log_.log(LoggingLevel::Error,
@@ -204,6 +213,7 @@ void ConsumerLink::dropBacklog(bool release) noexcept {
 
 void ConsumerLink::on_receiver_close(proton::receiver& r) {
   attached_ = false;
+  countAttached(false);
   if (closing_) {
     closing_ = false;
     r.session().close();  // the link's own session goes with it
@@ -227,6 +237,7 @@ void ConsumerLink::on_error(const proton::error_condition& e) {
 void ConsumerLink::detach() noexcept {
   // The connection is gone, and with it every unsettled delivery: the broker redelivers.
   attached_ = false;
+  countAttached(false);
   closing_ = false;
   dropBacklog(false);
   receiver_ = proton::receiver();
@@ -244,6 +255,7 @@ void ConsumerLink::close() noexcept {
       receiver_.detach();
     }
     attached_ = false;
+    countAttached(false);
     closing_ = true;  // until the broker's detach comes back
   } else {
     dropBacklog(false);
@@ -262,7 +274,6 @@ void Connection::openConsumer(ConsumerGroup& group) {
       group.links.push_back(std::make_unique<ConsumerLink>(*this, group, i));
     }
   }
-  group.attached.store(0);
   for (auto& link : group.links) {
     if (!link->attached()) link->open(connection_);
   }

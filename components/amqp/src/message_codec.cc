@@ -237,7 +237,7 @@ void decodeMessage(const proton::message& in, Message& out) {
     expiry = created + static_cast<int64_t>(in.ttl().milliseconds());
   }
   headers.set("JMSExpiration", expiry > 0 ? expiry : int64_t{0});
-  headers.set("JMSRedelivered", in.delivery_count() > 0 || !in.first_acquirer());
+  headers.set("JMSRedelivered", isRedelivery(in));
   headers.set("JMSXDeliveryCount", static_cast<int64_t>(in.delivery_count()) + 1);
 }
 

@@ -31,6 +31,13 @@ struct OutgoingQos {
 bool encodeMessage(const Message& in, const OutgoingQos& qos, proton::message& out,
                    std::string& error);
 
+/// Whether the broker delivered `in` before: it counted an earlier delivery or cleared
+/// first-acquirer (RabbitMQ marks redeliveries only so). JMSRedelivered, and the exchange's
+/// isExternalRedelivered.
+inline bool isRedelivery(const proton::message& in) {
+  return in.delivery_count() > 0 || !in.first_acquirer();
+}
+
 /// Replaces `out`'s headers and body with the AMQP message's content.
 void decodeMessage(const proton::message& in, Message& out);
 

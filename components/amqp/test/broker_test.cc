@@ -152,7 +152,7 @@ TEST(AmqpBrokerTest, AFailedConsumerExchangeIsNotAcknowledgedAndComesBack) {
   std::string q = uniqueQueue("redeliver");
   std::atomic<int> attempts{0};
   h.start([&](RouteBuilder& b) {
-    b.from("amqp:queue:" + q)
+    b.from("amqp:queue:" + q).routeId("consumer")
         .process([&](Exchange&) {
           if (attempts.fetch_add(1) == 0) throw std::runtime_error("first attempt fails");
         })
@@ -164,6 +164,9 @@ TEST(AmqpBrokerTest, AFailedConsumerExchangeIsNotAcknowledgedAndComesBack) {
   EXPECT_EQ(attempts.load(), 2);
   auto got = h.mock("mock:out").receivedExchanges().at(0);
   EXPECT_EQ(*got->message().getHeader("JMSRedelivered"), Value(true));
+  RouteStats s = *h.context.routeStatistics("consumer");
+  EXPECT_EQ(s.exchangesTotal, 2u);
+  EXPECT_EQ(s.externalRedeliveries, 1u) << "the second delivery was the broker's redelivery";
 }
 
 TEST(AmqpBrokerTest, TransferExceptionFailsTheRequesterWithTheRemoteError) {

@@ -35,6 +35,19 @@ int rabbitConnections() {
   return count;
 }
 
+// The route's consumer problem once it has one (Context::routeConsumerProblem), or empty
+// after `wait`.
+std::string consumerProblemWithin(Context& context, const std::string& route,
+                                  std::chrono::milliseconds wait) {
+  auto end = std::chrono::steady_clock::now() + wait;
+  std::string problem = context.routeConsumerProblem(route);
+  while (problem.empty() && std::chrono::steady_clock::now() < end) {
+    std::this_thread::sleep_for(20ms);
+    problem = context.routeConsumerProblem(route);
+  }
+  return problem;
+}
+
 TEST(AmqpRestartTest, TheBrokersConnectionCountStaysConstantOverTenThousandRequests) {
   BrokerHarness h;
   std::string q = uniqueQueue("count");
@@ -68,7 +81,9 @@ TEST(AmqpRestartTest, AConsumedQueueTakenAwayIsConsumedAgainOnceItIsBack) {
   registerAmqpComponent(h.context, "again", raw);  // a sender link of its own declares anew
   std::string q = uniqueQueue("taken");
   ASSERT_TRUE(h.producer.sendBody("raw:queue:/queue/" + q, Value("first")));  // declares it
-  h.start([&](RouteBuilder& b) { b.from("raw:queue:/amq/queue/" + q).to("mock:out"); });
+  h.start([&](RouteBuilder& b) {
+    b.from("raw:queue:/amq/queue/" + q).routeId("taken").to("mock:out");
+  });
   h.mock("mock:out").expectedBodiesReceived({Value("first")});
   ASSERT_TRUE(h.mock("mock:out").assertIsSatisfied(15s));
   LogCapture log;
@@ -80,10 +95,33 @@ TEST(AmqpRestartTest, AConsumedQueueTakenAwayIsConsumedAgainOnceItIsBack) {
     std::this_thread::sleep_for(50ms);
   }
   ASSERT_FALSE(log.find(LoggingLevel::Warn, "the broker ended the link").empty());
+  EXPECT_THAT(consumerProblemWithin(h.context, "taken", 15s),
+              ::testing::HasSubstr("0 of 1 receiver links to '/amq/queue/" + q + "' open"));
   ASSERT_TRUE(h.producer.sendBody("again:queue:/queue/" + q, Value("second")));  // back again
   h.mock("mock:out").expectedBodiesReceived({Value("first"), Value("second")});
   EXPECT_TRUE(h.mock("mock:out").assertIsSatisfied(15s));
   EXPECT_FALSE(log.find(LoggingLevel::Info, "consuming again").empty());
+  EXPECT_EQ(h.context.routeConsumerProblem("taken"), "");
+}
+
+TEST(AmqpRestartTest, AConsumerIsReportedDownWhileItsBrokerIsAwayAndUpOnceItIsBack) {
+  BrokerHarness h;
+  std::string q = uniqueQueue("away");
+  h.start([&](RouteBuilder& b) { b.from("amqp:queue:" + q).routeId("away").to("mock:out"); });
+  EXPECT_EQ(h.context.routeConsumerProblem("away"), "");
+  ASSERT_EQ(brokers("stop-rabbitmq"), 0);
+  std::string problem = consumerProblemWithin(h.context, "away", 15s);
+  ASSERT_EQ(brokers("start-rabbitmq"), 0);
+  EXPECT_EQ(problem, "not connected to the broker at " + rabbitUrl() + " (reconnecting)");
+  auto end = std::chrono::steady_clock::now() + 60s;
+  while (!h.context.routeConsumerProblem("away").empty() &&
+         std::chrono::steady_clock::now() < end) {
+    std::this_thread::sleep_for(50ms);
+  }
+  EXPECT_EQ(h.context.routeConsumerProblem("away"), "");
+  ASSERT_TRUE(h.producer.sendBody("amqp:queue:" + q, Value("back")));
+  h.mock("mock:out").expectedBodiesReceived({Value("back")});
+  EXPECT_TRUE(h.mock("mock:out").assertIsSatisfied(15s));
 }
 
 TEST(AmqpRestartTest, PersistentMessagesWaitingInAQueueSurviveABrokerRestart) {

@@ -130,6 +130,9 @@ struct ExecRun {
   // Statistics: a timed exchange (1: its routes, 2: its routes and steps) reads the clock at
   // node boundaries; the others only count.
   uint8_t timed = 0;
+  /// A broker delivered the message before (Exchange::isExternalRedelivered); in what would
+  /// be padding, so the reset stays the same stores.
+  bool externalRedelivered = false;
   const void* timedStep = nullptr;  ///< the step whose time runs (a Step)
 };
 /// Engine-owned execution state, in plain fields.
@@ -195,6 +198,13 @@ class Exchange {
   std::string_view routeId() const noexcept;
   /// True once a stop() step ran: the exchange ends without running further steps.
   bool isRouteStop() const noexcept { return (exec_.stop & detail::kStopRoute) != 0; }
+  /// Whether a broker delivered this message before and this is its redelivery (Camel's
+  /// isExternalRedelivered: JMSRedelivered, an AMQP delivery-count above 0). Set by the
+  /// consumer that made the exchange; counted in its route's externalRedeliveries.
+  bool isExternalRedelivered() const noexcept { return exec_.externalRedelivered; }
+  void setExternalRedelivered(bool redelivered) noexcept {
+    exec_.externalRedelivered = redelivered;
+  }
 
   /// The failure an error handler or doCatch is handling (Camel's CamelExceptionCaught), or
   /// nullptr: set while an onException block, a dead letter endpoint or a doCatch block runs,

@@ -164,6 +164,10 @@ class Context {
                                            const TemplateParameters& parameters);
 
   RouteStatus routeStatus(std::string_view route_id) const;
+  /// Why a started route's consumer cannot take messages now (e.g. "not connected to the
+  /// broker at amqp://127.0.0.1:5672 (reconnecting)"); empty when it can, or when the route
+  /// is unknown or not started. What the management health check reports.
+  std::string routeConsumerProblem(std::string_view route_id) const;
   /// Whether the route starts with the context (false for an unknown id).
   bool routeAutoStartup(std::string_view route_id) const;
   Result<void> startRoute(std::string_view route_id);

@@ -51,7 +51,9 @@ struct RouteStats {
   uint64_t exchangesInflight = 0;
   uint64_t failuresHandled = 0;
   uint64_t redeliveries = 0;
-  uint64_t externalRedeliveries = 0;  ///< redelivered by a broker (always 0 until #10)
+  /// Exchanges whose message a broker delivered again (Exchange::isExternalRedelivered),
+  /// counted as they enter the route their consumer feeds.
+  uint64_t externalRedeliveries = 0;
   TimingStats timing;
   double p50Millis = 0, p99Millis = 0, p999Millis = 0;
   int64_t lastExchangeMillis = 0;  ///< epoch ms when the last timed exchange left the route

@@ -57,6 +57,10 @@ class Consumer {
   virtual Result<void> start() = 0;
   /// Stops taking new work. Exchanges already accepted are finished by the route.
   virtual void stop() noexcept = 0;
+  /// Why the started consumer cannot take messages now (e.g. "not connected to the broker at
+  /// amqp://..."), empty when it can: what the management health check reports as DOWN.
+  /// Called from any thread while the consumer is started.
+  virtual std::string healthProblem() const { return {}; }
 };
 
 /// A consumer its caller polls, for pollEnrich (Camel's PollingConsumer): the caller asks for
