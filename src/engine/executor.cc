@@ -171,14 +171,22 @@ const Route* currentRoute(const ExecState& st) noexcept {
   return nullptr;
 }
 
-Status runFrames(Exchange& ex) noexcept {
+namespace {
+
+// How the loop counts each step's runs (statistics at the Default level).
+enum class StepCounts : uint8_t {
+  None,     // a level below Default: no per-step counts
+  Plain,    // this thread's own stripe, untimed: a plain increment
+  General,  // timed steps, or the shared stripe (atomic adds): the full bookkeeping
+};
+
+// The executor's loop, made once per way of counting so that the per-step work is decided
+// once per run, not per step: at Default level an untimed exchange on its own stripe (almost
+// all of them) pays a load, an add and a store per step and no further branch.
+template <StepCounts kCounts>
+Status runFramesCounting(Exchange& ex, bool stamp_routes, uint32_t stripe) noexcept {
   ExecState& st = ex.execForEngine();
   const uint32_t base = st.base;
-  // Per-step counts at the Default level: this thread's cells, no shared write.
-  const StatisticsLevel level = levelOf(ex);
-  const bool count_steps = level == StatisticsLevel::Default;
-  const bool stamp_routes = level != StatisticsLevel::Off;
-  const uint32_t stripe = stamp_routes ? threadStripe() : 0;
   Status result = Status::Continue;
   while (st.depth > base) {
     const uint32_t depth = st.depth;
@@ -195,14 +203,21 @@ Status runFrames(Exchange& ex) noexcept {
         if (step->flags & kStepCheckpoint) st.checkpoint = step->checkpoint;
         if (step->flags & kStepHistory) recordHistory(ex, *step);
       }
-      if (count_steps && step->statsCount) {
-        addTo(step->statsCount[stripe * step->countStride], 1, stripe);
-        if (st.timed == 2) [[unlikely]] {
-          // One clock read per node boundary: this step's start is the previous one's end.
-          int64_t now = statisticsNanos();
-          closeTimedStep(st, now, stripe);
-          st.timedStep = step;
-          st.timedStart = now;
+      if constexpr (kCounts == StepCounts::Plain) {
+        if (uint64_t* const cells = step->statsCount) {
+          std::atomic_ref<uint64_t> c(cells[stripe * step->countStride]);
+          c.store(c.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+        }
+      } else if constexpr (kCounts == StepCounts::General) {
+        if (step->statsCount) {
+          addTo(step->statsCount[stripe * step->countStride], 1, stripe);
+          if (st.timed == 2) {
+            // One clock read per node boundary: this step's start is the previous one's end.
+            int64_t now = statisticsNanos();
+            closeTimedStep(st, now, stripe);
+            st.timedStep = step;
+            st.timedStart = now;
+          }
         }
       }
       Status s = runStep(ex, *step);
@@ -233,10 +248,27 @@ Status runFrames(Exchange& ex) noexcept {
   next_frame:;
   }
 done:
+  // A step timed before the exchange suspended (or before the level changed) ends here.
   if (st.timedStep) [[unlikely]] {
     if (result != Status::Suspend) closeTimedStep(st, statisticsNanos(), threadStripe());
   }
   return result;
+}
+
+}  // namespace
+
+Status runFrames(Exchange& ex) noexcept {
+  const StatisticsLevel level = levelOf(ex);
+  if (level != StatisticsLevel::Default) {
+    const bool stamp_routes = level != StatisticsLevel::Off;
+    return runFramesCounting<StepCounts::None>(ex, stamp_routes,
+                                               stamp_routes ? threadStripe() : 0);
+  }
+  const uint32_t stripe = threadStripe();
+  if (ex.execForEngine().timed == 2 || stripe == kSharedStripe) [[unlikely]] {
+    return runFramesCounting<StepCounts::General>(ex, true, stripe);
+  }
+  return runFramesCounting<StepCounts::Plain>(ex, true, stripe);
 }
 
 Status runFailed(Exchange& ex) noexcept {

@@ -3,6 +3,8 @@
 // redeliveries, times (ordering, not values), levels, reset, and the processor tree.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <latch>
 #include <memory>
 #include <stdexcept>
 #include <thread>
@@ -51,6 +53,39 @@ TEST(StatisticsTest, CountsAreExactWithTwoThreadsSendingAtOnce) {
   }
   EXPECT_EQ(s.state, "Started");
   EXPECT_GT(s.uptimeMillis, 0.0);
+}
+
+TEST(StatisticsTest, CountsAreExactWithMoreThreadsThanStripes) {
+  // The threads beyond the private stripes share one, with atomic adds.
+  RouteHarness h;
+  h.start([](RouteBuilder& b) {
+    b.from("direct:in").routeId("r")
+        .setHeader("a", constant(1)).id("a")
+        .process([](Exchange&) {}).id("p");
+  });
+  constexpr int kThreads = static_cast<int>(kStripes) + 16;
+  constexpr int kPerThread = 200;
+  // Every thread takes its stripe before any sends, and none ends (giving its stripe back)
+  // before all have sent.
+  std::latch all_alive(kThreads), all_sent(kThreads);
+  std::atomic<int> sharing{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&] {
+      if (threadStripe() == kSharedStripe) ++sharing;
+      all_alive.arrive_and_wait();
+      for (int i = 0; i < kPerThread; ++i) EXPECT_TRUE(h.producer.sendBody("direct:in", "x"));
+      all_sent.arrive_and_wait();
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_GT(sharing.load(), 16);
+  RouteStats s = *h.context.routeStatistics("r");
+  EXPECT_EQ(s.exchangesTotal, uint64_t{kThreads} * kPerThread);
+  EXPECT_EQ(s.exchangesCompleted, uint64_t{kThreads} * kPerThread);
+  for (const char* id : {"a", "p"}) {
+    EXPECT_EQ(processor(s, id).exchangesTotal, uint64_t{kThreads} * kPerThread) << id;
+  }
 }
 
 TEST(StatisticsTest, StepsInsideASplitAreCountedPerItem) {
