@@ -111,7 +111,28 @@ struct Waiter {
     w->cv.notify_one();
   }
 };
-thread_local Waiter thread_waiter;
+// This thread's waiter, made on its first synchronous send. Reached through a plain
+// thread-local pointer: a thread_local with a constructor costs an init check per use.
+constinit thread_local Waiter* t_waiter = nullptr;
+
+[[gnu::noinline]] Waiter& makeThreadWaiter() noexcept {
+  thread_local Waiter waiter;
+  t_waiter = &waiter;
+  return waiter;
+}
+
+inline Waiter& threadWaiter() noexcept {
+  Waiter* w = t_waiter;
+  if (w) [[likely]] return *w;
+  return makeThreadWaiter();
+}
+
+// The exchange suspended: wait (out of line, so that a send that did not suspend keeps a
+// small frame) until it completes elsewhere.
+[[gnu::noinline]] Status waitForCompletion(const Exchange& ex, Waiter& waiter) noexcept {
+  waiter.wait();
+  return ex.failed() ? Status::Fail : Status::Continue;
+}
 
 // Runs `fn` with the exchange's completion callback pointing at this thread's waiter, and
 // waits when it suspends; the previous callback is restored afterwards.
@@ -120,14 +141,12 @@ Status callAndWait(Exchange& ex, Fn&& fn) noexcept {
   ExecState& st = ex.execForEngine();
   auto saved_done = st.onDone;
   void* saved_arg = st.onDoneArg;
-  thread_waiter.reset();
+  Waiter& waiter = threadWaiter();
+  waiter.reset();
   st.onDone = &Waiter::notify;
-  st.onDoneArg = &thread_waiter;
+  st.onDoneArg = &waiter;
   Status s = fn();
-  if (s == Status::Suspend) {
-    thread_waiter.wait();
-    s = ex.failed() ? Status::Fail : Status::Continue;
-  }
+  if (s == Status::Suspend) [[unlikely]] s = waitForCompletion(ex, waiter);
   st.onDone = saved_done;
   st.onDoneArg = saved_arg;
   return s;
@@ -355,8 +374,14 @@ Status RouteProcessor::process(Exchange& ex) noexcept {
     if (!enterRoute(ex, route_)) return Status::Fail;
     return run(ex);
   }
+  return processNested(ex);
+}
+
+// Out of line, so that the paths above keep no frame of their own (they end in tail calls).
+[[gnu::noinline]] Status RouteProcessor::processNested(Exchange& ex) noexcept {
   // A synchronous call from user code while the exchange is inside a route: run this
   // route to completion (waiting if it suspends) before returning to the caller.
+  ExecState& st = ex.execForEngine();
   uint32_t saved_base = st.base;
   st.base = st.depth;
   Status s = callAndWait(ex, [&]() noexcept {

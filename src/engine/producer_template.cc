@@ -14,17 +14,26 @@ Error failureOf(const Exchange& ex) {
   return makeError(ex.error().code, ex.error().message());
 }
 
+// A URI this thread has not sent to yet: resolve it, then send. Out of line, as is the
+// failure's Result, so that a send to a known URI keeps a small frame.
+[[gnu::noinline]] Result<void> sendResolving(Context& context, std::string_view uri,
+                                             Exchange& exchange) {
+  auto resolved = cachedProducer(context, uri);
+  if (!resolved) return resolved.error();
+  detail::runAndWait(exchange, **resolved);
+  if (exchange.failed()) return failureOf(exchange);
+  return {};
+}
+
+[[gnu::noinline]] Result<void> failed(const Exchange& exchange) { return failureOf(exchange); }
+
 }  // namespace
 
 Result<void> ProducerTemplate::send(std::string_view uri, Exchange& exchange) {
   Producer* producer = knownProducer(context_, uri);
-  if (!producer) [[unlikely]] {
-    auto resolved = cachedProducer(context_, uri);
-    if (!resolved) return resolved.error();
-    producer = *resolved;
-  }
+  if (!producer) [[unlikely]] return sendResolving(context_, uri, exchange);
   detail::runAndWait(exchange, *producer);
-  if (exchange.failed()) [[unlikely]] return failureOf(exchange);
+  if (exchange.failed()) [[unlikely]] return failed(exchange);
   return {};
 }
 

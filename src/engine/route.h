@@ -52,6 +52,7 @@ class RouteProcessor final : public Processor {
   bool mayBlock() const noexcept override;
 
  private:
+  Status processNested(Exchange& exchange) noexcept;
   Route& route_;
 };
 

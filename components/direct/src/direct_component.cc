@@ -31,16 +31,20 @@ class DirectProducer final : public Producer {
         fail_if_none_(fail_if_none),
         log_(Logger::get("dromedary.direct")) {}
 
+  // A load and a tail call: the wait for a consumer is out of line, so this keeps no frame.
   Status process(Exchange& ex) noexcept override {
     Processor* consumer = channel_.consumer.load(std::memory_order_acquire);
-    if (!consumer) [[unlikely]] {
-      consumer = awaitConsumer();
-      if (!consumer) return noConsumer(ex);
-    }
+    if (!consumer) [[unlikely]] return processWithoutConsumer(ex);
     return consumer->process(ex);
   }
 
  private:
+  [[gnu::noinline]] Status processWithoutConsumer(Exchange& ex) noexcept {
+    Processor* consumer = awaitConsumer();
+    if (!consumer) return noConsumer(ex);
+    return consumer->process(ex);
+  }
+
   Processor* awaitConsumer() noexcept {
     if (!block_ || timeout_.count() <= 0) return nullptr;
     std::unique_lock lock(channel_.mutex);
