@@ -10,17 +10,11 @@ namespace dromedary {
 
 namespace {
 
-struct Entry {
-  uint64_t context_uid = 0;
-  std::string uri;
-  Producer* producer = nullptr;
-};
+using detail::ProducerCacheEntry;
+using detail::t_lastProducer;
 
 constexpr size_t kSlots = 128;  // direct-mapped; a collision just re-resolves
-thread_local std::array<Entry, kSlots> cache;
-
-// The entry hit last on this thread: a loop sending to one URI skips the hash.
-thread_local const Entry* last = nullptr;
+thread_local std::array<ProducerCacheEntry, kSlots> cache;
 
 size_t slotOf(uint64_t uid, std::string_view uri) noexcept {
   uint64_t h = 1469598103934665603ull ^ uid;  // FNV-1a
@@ -28,37 +22,31 @@ size_t slotOf(uint64_t uid, std::string_view uri) noexcept {
   return h % kSlots;
 }
 
-// This thread's producer for (context, uri), or null when it has none yet.
-inline Producer* known(uint64_t uid, std::string_view uri) noexcept {
-  if (last && last->context_uid == uid && sameText(last->uri, uri)) return last->producer;
-  Entry& e = cache[slotOf(uid, uri)];
-  if (e.producer && e.context_uid == uid && sameText(e.uri, uri)) {
-    last = &e;
+}  // namespace
+
+Producer* detail::knownProducerHashed(uint64_t uid, std::string_view uri) noexcept {
+  ProducerCacheEntry& e = cache[slotOf(uid, uri)];
+  if (e.producer && e.contextUid == uid && sameText(e.uri, uri)) {
+    t_lastProducer = &e;
     return e.producer;
   }
   return nullptr;
 }
 
-}  // namespace
-
-Producer* knownProducer(Context& context, std::string_view uri) noexcept {
-  return known(context.uid(), uri);
-}
-
 Result<Producer*> cachedProducer(Context& context, std::string_view uri) {
-  if (Producer* p = known(context.uid(), uri)) return p;
-  Entry& e = cache[slotOf(context.uid(), uri)];
+  if (Producer* p = knownProducer(context, uri)) return p;
+  ProducerCacheEntry& e = cache[slotOf(context.uid(), uri)];
   auto producer = context.producer(uri);
   if (!producer) return producer.error();
-  e.context_uid = context.uid();
+  e.contextUid = context.uid();
   e.uri.assign(uri.data(), uri.size());
   e.producer = *producer;
-  last = &e;
+  t_lastProducer = &e;
   return *producer;
 }
 
 Producer* cachedProducer(Context& context, std::string_view uri, Exchange& ex) noexcept {
-  if (Producer* p = known(context.uid(), uri)) return p;  // no Result to build and destroy
+  if (Producer* p = knownProducer(context, uri)) return p;  // no Result to build and destroy
   try {
     auto producer = cachedProducer(context, uri);
     if (producer) return *producer;
