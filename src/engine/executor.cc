@@ -284,6 +284,9 @@ Status runFrames(Exchange& ex) noexcept {
                                                stamp_routes ? threadStripe() : 0);
   }
   const uint32_t stripe = threadStripe();
+  // Whether the exchange is timed was decided when it entered its first route. (A split
+  // item, which decides on entering a route from inside its run, has its steps timed from its
+  // next run on: a sample's detail, the counts are exact either way.)
   if (ex.execForEngine().timed == 2 || stripe == kSharedStripe) [[unlikely]] {
     return runFramesCounting<StepCounts::General>(ex, true, stripe);
   }

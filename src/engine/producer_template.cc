@@ -25,7 +25,9 @@ Error failureOf(const Exchange& ex) {
   return {};
 }
 
-[[gnu::noinline]] Result<void> failed(const Exchange& exchange) { return failureOf(exchange); }
+[[gnu::noinline]] Result<void> failureResult(const Exchange& exchange) {
+  return failureOf(exchange);
+}
 
 }  // namespace
 
@@ -33,7 +35,7 @@ Result<void> ProducerTemplate::send(std::string_view uri, Exchange& exchange) {
   Producer* producer = knownProducer(context_, uri);
   if (!producer) [[unlikely]] return sendResolving(context_, uri, exchange);
   detail::runAndWait(exchange, *producer);
-  if (exchange.failed()) [[unlikely]] return failed(exchange);
+  if (exchange.failed()) [[unlikely]] return failureResult(exchange);
   return {};
 }
 
