@@ -273,53 +273,73 @@ Series dromedaryAsyncRequestReply(const Args& a, int in_flight, const std::strin
   return s;
 }
 
-// One request in flight, as the bare client runs it: each request's completion starts the
-// next (processAsync), on the connection's thread where the reply resumed it, so no thread
-// waits and none is woken per request. The ProducerTemplate series above is the same with a
-// caller thread blocked in requestBody: two hand-offs per request.
+// Exchanges sent as the bare client sends: `in_flight` chains, each exchange's completion
+// starting the next (processAsync) on the thread that completed it, the connection's own, so
+// no thread waits and none is woken per message. The ProducerTemplate and AsyncWindow series
+// are the same with a caller thread handing each message over: a wake-up or two per message.
+class ChainedSends {
+ public:
+  ChainedSends(dromedary::Context& context, dromedary::Producer& entry, dromedary::Pattern pattern,
+               size_t size, int in_flight)
+      : context_(context), entry_(entry), pattern_(pattern), body_(std::string(size, 'x')),
+        inFlight_(in_flight) {}
+
+  // Sends `n` and returns when all have completed.
+  void run(int64_t n) {
+    {
+      std::lock_guard lock(mutex_);
+      done_ = false;
+    }
+    toStart_.store(n);
+    toFinish_.store(n);
+    for (int i = 0; i < inFlight_; ++i) {
+      if (toStart_.fetch_sub(1) > 0) start();
+    }
+    std::unique_lock lock(mutex_);
+    finished_.wait(lock, [&] { return done_; });
+  }
+
+  std::atomic<int64_t> failures{0};
+
+ private:
+  void start() {
+    dromedary::Exchange* ex = context_.createExchange().release();
+    ex->setPattern(pattern_);
+    ex->message().setBody(body_);
+    // completed() starts the next or notifies: it returns promptly.
+    dromedary::processAsync(*ex, entry_, &ChainedSends::completed, this, /*done_may_block=*/false);
+  }
+  static void completed(dromedary::Exchange& ex, void* arg) noexcept {
+    auto& c = *static_cast<ChainedSends*>(arg);
+    if (ex.failed()) c.failures.fetch_add(1);
+    dromedary::ExchangeRecycler{}(&ex);
+    if (c.toStart_.fetch_sub(1) > 0) c.start();
+    if (c.toFinish_.fetch_sub(1) == 1) {
+      std::lock_guard lock(c.mutex_);
+      c.done_ = true;
+      c.finished_.notify_one();
+    }
+  }
+
+  dromedary::Context& context_;
+  dromedary::Producer& entry_;
+  const dromedary::Pattern pattern_;
+  const dromedary::Value body_;
+  const int inFlight_;
+  std::atomic<int64_t> toStart_{0};
+  std::atomic<int64_t> toFinish_{0};
+  std::mutex mutex_;
+  std::condition_variable finished_;
+  bool done_ = false;
+};
+
+// One request in flight, chained (ChainedSends) as the bare client runs it.
 Series dromedaryChainedRequestReply(const Args& a, const std::string& label) {
   using namespace dromedary;
   Context context("bench");
   startEcho(context, a, "bench.reply.chained");
-  struct Chain {
-    Context* context;
-    Producer* entry;
-    std::string body;
-    std::atomic<int64_t> remaining{0};
-    std::atomic<int64_t> failures{0};
-    std::mutex mutex;
-    std::condition_variable finished;
-    bool done = false;
-
-    void start() {
-      Exchange* ex = context->createExchange().release();
-      ex->setPattern(Pattern::InOut);
-      ex->message().setBody(Value(body));
-      processAsync(*ex, *entry, &Chain::completed, this, /*done_may_block=*/false);
-    }
-    static void completed(Exchange& ex, void* arg) noexcept {
-      auto& c = *static_cast<Chain*>(arg);
-      if (ex.failed()) c.failures.fetch_add(1);
-      ExchangeRecycler{}(&ex);
-      if (c.remaining.fetch_sub(1) > 1) {
-        c.start();
-        return;
-      }
-      std::lock_guard lock(c.mutex);
-      c.done = true;
-      c.finished.notify_one();
-    }
-    void run(int64_t n) {
-      done = false;
-      remaining.store(n);
-      start();
-      std::unique_lock lock(mutex);
-      finished.wait(lock, [&] { return done; });
-    }
-  } chain;
-  chain.context = &context;
-  chain.entry = context.producer("direct:request").value();
-  chain.body.assign(1024, 'x');
+  ChainedSends chain(context, *context.producer("direct:request").value(), Pattern::InOut, 1024,
+                     1);
   Series s = timeBatches(a, label, [&](int n) { chain.run(n); }, chain.failures);
   context.stop();
   return s;
@@ -418,6 +438,26 @@ Series dromedaryAsyncOneWay(const Args& a, size_t size, const std::string& label
     awaitArrivals(*counter, sent, label);
   };
   Series s = timeBatches(a, label, send, window.failures);
+  context.stop();
+  return s;
+}
+
+// One-way with 10 chains of sends (ChainedSends), as the bare client sends.
+Series dromedaryChainedOneWay(const Args& a, size_t size, const std::string& label) {
+  using namespace dromedary;
+  Context context("bench");
+  std::string queue = fmt::format("bench.oneway.chained.{}", size);
+  auto counter = startCounter(context, a, queue);
+  ChainedSends chain(
+      context, *context.producer("broker:queue:" + queue + "?deliveryPersistent=false").value(),
+      Pattern::InOnly, size, 10);
+  int64_t sent = 0;
+  auto send = [&](int n) {
+    chain.run(n);
+    sent += n;
+    awaitArrivals(*counter, sent, label);
+  };
+  Series s = timeBatches(a, label, send, chain.failures);
   context.stop();
   return s;
 }
@@ -647,10 +687,14 @@ int main(int argc, char** argv) {
   run("one-way 1 KB, 10 producers", [&](auto l) { return dromedaryOneWay(a, 1024, l); });
   run("one-way 1 KB, 10 in flight from one thread",
       [&](auto l) { return dromedaryAsyncOneWay(a, 1024, l); });
+  run("one-way 1 KB, 10 in flight, chained",
+      [&](auto l) { return dromedaryChainedOneWay(a, 1024, l); });
   run("bare Proton one-way 12 KB, 10 in flight",
       [&](auto l) { return bareOneWay(a, 12 * 1024, l); });
   run("one-way 12 KB, 10 producers", [&](auto l) { return dromedaryOneWay(a, 12 * 1024, l); });
   run("one-way 12 KB, 10 in flight from one thread",
       [&](auto l) { return dromedaryAsyncOneWay(a, 12 * 1024, l); });
+  run("one-way 12 KB, 10 in flight, chained",
+      [&](auto l) { return dromedaryChainedOneWay(a, 12 * 1024, l); });
   return 0;
 }

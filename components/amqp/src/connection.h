@@ -224,6 +224,8 @@ class Connection final : public proton::messaging_handler {
   /// The broker refused a reply queue: requests needing it fail, now and from now on.
   void refuseReplyReceiver(const std::string& key, ReplyReceiver& rr, const std::string& reason);
   void flush(const std::string& address, SenderLink& link) noexcept;
+  /// Sends a message no slot waits for (a reply a consumer route sends back).
+  void sendUntracked(SenderLink& link, const proton::message& message);
   void flushAll() noexcept;
   void onReply(proton::delivery& delivery, proton::message& message) noexcept;
   void onTracker(proton::tracker& tracker, bool accepted, std::string_view outcome) noexcept;
@@ -301,6 +303,8 @@ class Connection final : public proton::messaging_handler {
   std::vector<std::shared_ptr<ConsumerGroup>> retired_;
   proton::message scratch_;
   std::string error_;
+  std::vector<char> encoded_;   // the encode buffer every send reuses (link_send.h)
+  uint32_t untrackedTag_ = 0;   // tags of sends no slot waits for: 4 bytes, never a slot's 8
   // Timing wheel: kWheel buckets of kTick each; a slot hangs in bucket deadlineTick % kWheel.
   static constexpr uint32_t kWheel = 512;
   static constexpr std::chrono::milliseconds kTick{10};

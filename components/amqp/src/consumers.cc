@@ -341,7 +341,7 @@ void Connection::sendReply(ConsumerLink& link, Exchange& exchange) noexcept {
     out.to(link.replyTo());
     SenderLink& sender = senderFor(link.replyTo());
     if (sender.ready && sender.queue.empty() && sender.sender.credit() > 0) {
-      sender.sender.send(out);
+      sendUntracked(sender, out);
     } else {
       sender.queue.push_back(Outgoing{kNone, 0, std::make_unique<proton::message>(out)});
     }

@@ -23,6 +23,7 @@
 
 #include "client.h"
 #include "connection.h"
+#include "link_send.h"
 
 namespace dromedary::component::amqp {
 
@@ -214,7 +215,7 @@ void Connection::flush(const std::string& address, SenderLink& link) noexcept {
   while (!link.queue.empty() && link.sender.credit() > 0 && link.unsettled < kMaxUnsettled) {
     Outgoing& o = link.queue.front();
     if (o.prebuilt) {
-      link.sender.send(*o.prebuilt);
+      sendUntracked(link, *o.prebuilt);
       ++link.unsettled;
       link.queue.pop_front();
       continue;
@@ -254,8 +255,10 @@ void Connection::flush(const std::string& address, SenderLink& link) noexcept {
         }
       }
       uint64_t seq = sequenceOf(i, s.gen);
-      link.sender.send(scratch_, proton::binary(reinterpret_cast<const char*>(&seq),
-                                                reinterpret_cast<const char*>(&seq) + sizeof seq));
+      sendOnLink(link.sender, scratch_,
+                 proton::binary(reinterpret_cast<const char*>(&seq),
+                                reinterpret_cast<const char*>(&seq) + sizeof seq),
+                 encoded_);
       ++link.unsettled;
       if (s.request) {
         s.state = SlotState::AwaitReply;
@@ -268,6 +271,14 @@ void Connection::flush(const std::string& address, SenderLink& link) noexcept {
       failSlot(i, ErrorCode::Io, "Cannot send the message", e.what());
     }
   }
+}
+
+void Connection::sendUntracked(SenderLink& link, const proton::message& message) {
+  const uint32_t tag = ++untrackedTag_;
+  sendOnLink(link.sender, message,
+             proton::binary(reinterpret_cast<const char*>(&tag),
+                            reinterpret_cast<const char*>(&tag) + sizeof tag),
+             encoded_);
 }
 
 void Connection::on_sender_open(proton::sender& s) {
