@@ -25,8 +25,16 @@ Connection::Connection(Client& client, Context& context, AmqpConfig config,
 
 Connection::~Connection() = default;
 
+namespace {
+// The connection whose commands the calling thread is draining, if any (Proton thread).
+thread_local const Connection* t_draining = nullptr;
+}  // namespace
+
 bool Connection::post(Command command) noexcept {
   if (!commands_.enqueue(command)) return false;  // out of memory
+  // Posted by a command the drain loop is running (a completion that sends the next message,
+  // on this connection's thread): the loop takes it next, with no wake-up to schedule.
+  if (t_draining == this) return true;
   // One wake-up per batch: whoever flips the flag schedules the drain.
   if (!wake_pending_.exchange(true, std::memory_order_acq_rel)) {
     // Run the batch in the connection's own context, so that Proton writes what it sends;
@@ -47,8 +55,11 @@ void Connection::drain() noexcept {
   // poster's command visible to the dequeue below. (A plain store once left a consumer's
   // last settle unseen: its link stayed busy and its prefetched messages waited for ever.)
   wake_pending_.exchange(false, std::memory_order_acq_rel);
+  const Connection* outer = t_draining;
+  t_draining = this;
   Command command;
   while (commands_.try_dequeue(command)) run(command);
+  t_draining = outer;
 }
 
 void Connection::setWorkQueue(proton::work_queue* queue) noexcept {
