@@ -700,6 +700,46 @@ Result<void> Context::aliasExceptionType(std::string alias, std::string_view nam
   return impl_->exceptions.alias(std::move(alias), name);
 }
 
+ContextStats sumRouteStatistics(const std::vector<RouteStats>& routes) {
+  ContextStats c;
+  auto earliest = [](int64_t a, int64_t b) { return a == 0 ? b : (b == 0 ? a : std::min(a, b)); };
+  double timed_millis = 0;
+  int64_t last_at = 0;
+  for (const RouteStats& r : routes) {
+    c.exchangesTotal += r.exchangesTotal;
+    c.exchangesCompleted += r.exchangesCompleted;
+    c.exchangesFailed += r.exchangesFailed;
+    c.exchangesInflight += r.exchangesInflight;
+    c.failuresHandled += r.failuresHandled;
+    c.redeliveries += r.redeliveries;
+    c.externalRedeliveries += r.externalRedeliveries;
+    c.firstCompletedMillis = earliest(c.firstCompletedMillis, r.firstCompletedMillis);
+    c.firstFailedMillis = earliest(c.firstFailedMillis, r.firstFailedMillis);
+    c.lastCompletedMillis = std::max(c.lastCompletedMillis, r.lastCompletedMillis);
+    c.lastFailedMillis = std::max(c.lastFailedMillis, r.lastFailedMillis);
+    const TimingStats& t = r.timing;
+    if (t.timed == 0) continue;
+    c.timing.minMillis = c.timing.timed == 0 ? t.minMillis : std::min(c.timing.minMillis, t.minMillis);
+    c.timing.maxMillis = std::max(c.timing.maxMillis, t.maxMillis);
+    c.timing.timed += t.timed;
+    timed_millis += t.meanMillis * static_cast<double>(t.timed);
+    if (r.lastExchangeMillis >= last_at) {
+      last_at = r.lastExchangeMillis;
+      c.timing.lastMillis = t.lastMillis;
+    }
+  }
+  if (c.timing.timed > 0) c.timing.meanMillis = timed_millis / static_cast<double>(c.timing.timed);
+  return c;
+}
+
+ContextStats Context::contextStatistics() const {
+  std::vector<RouteStats> routes;
+  for (const std::string& id : routeIds()) {
+    if (auto r = routeStatistics(id)) routes.push_back(std::move(*r));
+  }
+  return sumRouteStatistics(routes);
+}
+
 uint64_t Context::exchangesDone() const {
   uint64_t total = 0;
   for (const auto& r : impl_->routes) {

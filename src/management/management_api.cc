@@ -155,22 +155,25 @@ ManagementResponse handleManagementRequest(Context& context, const ManagementOpt
     }
     if (path == "/api/context") {
       if (!get) return only("GET");
-      uint64_t total = 0, failed = 0, inflight = 0;
-      for (const std::string& id : context.routeIds()) {
-        RouteStats s = *context.routeStatistics(id);
-        total += s.exchangesTotal;
-        failed += s.exchangesFailed;
-        inflight += s.exchangesInflight;
-      }
+      const ContextStats c = context.contextStatistics();
       return jsonResponse(200, json{{"name", context.name()},
                                     {"version", kVersion},
                                     {"state", context.isStarted() ? "Started" : "Stopped"},
                                     {"uptimeMillis", context.uptimeMillis()},
                                     {"statisticsLevel", levelName(context.statisticsLevel())},
                                     {"routes", context.routeIds().size()},
-                                    {"exchangesTotal", total},
-                                    {"exchangesFailed", failed},
-                                    {"exchangesInflight", inflight}});
+                                    {"exchangesTotal", c.exchangesTotal},
+                                    {"exchangesCompleted", c.exchangesCompleted},
+                                    {"exchangesFailed", c.exchangesFailed},
+                                    {"exchangesInflight", c.exchangesInflight},
+                                    {"failuresHandled", c.failuresHandled},
+                                    {"redeliveries", c.redeliveries},
+                                    {"externalRedeliveries", c.externalRedeliveries},
+                                    {"processingTime", timing(c.timing)},
+                                    {"firstExchangeCompletedMillis", c.firstCompletedMillis},
+                                    {"lastExchangeCompletedMillis", c.lastCompletedMillis},
+                                    {"firstExchangeFailedMillis", c.firstFailedMillis},
+                                    {"lastExchangeFailedMillis", c.lastFailedMillis}});
     }
     if (path == "/api/routes") {
       if (!get) return only("GET");

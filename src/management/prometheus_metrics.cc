@@ -59,6 +59,23 @@ std::string prometheusMetrics(Context& context) {
   w.family("dromedary_context_uptime_seconds", "gauge", "Seconds since the context started.");
   w.sample("dromedary_context_uptime_seconds", "",
            static_cast<double>(context.uptimeMillis()) / 1000.0);
+  // The context's counts: its routes' summed (an exchange counts in every route it passes).
+  const ContextStats totals = sumRouteStatistics(routes);
+  const std::pair<const char*, uint64_t> context_counts[] = {
+      {"dromedary_context_exchanges_total", totals.exchangesTotal},
+      {"dromedary_context_exchanges_completed_total", totals.exchangesCompleted},
+      {"dromedary_context_exchanges_failed_total", totals.exchangesFailed},
+      {"dromedary_context_failures_handled_total", totals.failuresHandled},
+      {"dromedary_context_redeliveries_total", totals.redeliveries},
+      {"dromedary_context_external_redeliveries_total", totals.externalRedeliveries},
+  };
+  for (const auto& [name, value] : context_counts) {
+    w.family(name, "counter", "Summed over the context's routes.");
+    w.sample(name, "", static_cast<double>(value));
+  }
+  w.family("dromedary_context_exchanges_inflight", "gauge", "Exchanges in the routes now.");
+  w.sample("dromedary_context_exchanges_inflight", "",
+           static_cast<double>(totals.exchangesInflight));
 
   struct Counter {
     const char* name;

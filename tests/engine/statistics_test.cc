@@ -159,6 +159,37 @@ TEST(StatisticsTest, ExchangesABrokerRedeliveredAreCountedOnceInTheRouteTheirCon
   EXPECT_EQ(h.context.routeStatistics("consumed")->externalRedeliveries, 0u);
 }
 
+TEST(StatisticsTest, TheContextsStatisticsAreItsRoutesSummed) {
+  RouteHarness h;
+  h.context.setStatisticsTimingSample(1);
+  int calls = 0;
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:a").routeId("a").to("direct:b");
+    b.from("direct:b").routeId("b")
+        .errorHandler(defaultErrorHandler().maximumRedeliveries(1).redeliveryDelay(0ms))
+        .process([&](Exchange& ex) {
+          if (ex.message().body() == Value("bad") || ++calls == 1) throw std::runtime_error("x");
+        });
+  });
+  ASSERT_TRUE(h.producer.sendBody("direct:a", "ok"));     // b fails once, then succeeds
+  ASSERT_FALSE(h.producer.sendBody("direct:a", "bad"));   // fails twice in b, and so in a
+  ContextStats c = h.context.contextStatistics();
+  RouteStats a = *h.context.routeStatistics("a");
+  RouteStats b = *h.context.routeStatistics("b");
+  EXPECT_EQ(c.exchangesTotal, 4u) << "each exchange counts in both routes it passed";
+  EXPECT_EQ(c.exchangesCompleted, a.exchangesCompleted + b.exchangesCompleted);
+  EXPECT_EQ(c.exchangesFailed, 2u);
+  EXPECT_EQ(c.exchangesInflight, 0u);
+  EXPECT_EQ(c.redeliveries, 2u);
+  EXPECT_EQ(c.timing.timed, a.timing.timed + b.timing.timed);
+  EXPECT_EQ(c.timing.minMillis, std::min(a.timing.minMillis, b.timing.minMillis));
+  EXPECT_EQ(c.timing.maxMillis, std::max(a.timing.maxMillis, b.timing.maxMillis));
+  EXPECT_GE(c.timing.meanMillis, c.timing.minMillis);
+  EXPECT_LE(c.timing.meanMillis, c.timing.maxMillis);
+  EXPECT_EQ(c.firstCompletedMillis, std::min(a.firstCompletedMillis, b.firstCompletedMillis));
+  EXPECT_EQ(c.lastFailedMillis, std::max(a.lastFailedMillis, b.lastFailedMillis));
+}
+
 TEST(StatisticsTest, TimesOrderAsTheProcessorsDelays) {
   RouteHarness h;
   h.context.setStatisticsTimingSample(1);

@@ -85,6 +85,12 @@ TEST_F(ManagementServerTest, ContextEndpointsAndHealth) {
   EXPECT_EQ(context["state"], "Started");
   EXPECT_EQ(context["routes"], 2);
   EXPECT_EQ(context["statisticsLevel"], "Default");
+  for (const char* key : {"exchangesTotal", "exchangesCompleted", "exchangesFailed",
+                          "exchangesInflight", "failuresHandled", "redeliveries",
+                          "externalRedeliveries", "processingTime",
+                          "firstExchangeCompletedMillis", "lastExchangeFailedMillis"}) {
+    EXPECT_TRUE(context.contains(key)) << key;
+  }
   json endpoints = getJson("/api/endpoints");
   std::vector<std::string> uris;
   for (const auto& e : endpoints) uris.push_back(e["uri"]);
@@ -138,6 +144,8 @@ TEST_F(ManagementServerTest, MetricsInPrometheusTextFormat) {
   EXPECT_EQ(r.contentType, "text/plain; version=0.0.4; charset=utf-8");
   const std::string& m = r.body;
   EXPECT_NE(m.find("# TYPE dromedary_route_exchanges_total counter\n"), std::string::npos);
+  EXPECT_NE(m.find("dromedary_context_exchanges_total{context=\"" + h.context.name() + "\"} 1\n"),
+            std::string::npos);
   EXPECT_NE(m.find("dromedary_route_external_redeliveries_total{context=\"" + h.context.name() +
                    "\",route_id=\"orders\"} 0\n"),
             std::string::npos);

@@ -202,6 +202,8 @@ class Context {
   void setStatisticsTimingSample(uint32_t every) noexcept;
   /// A route's statistics with its processors', or nullopt for an unknown id.
   std::optional<RouteStats> routeStatistics(std::string_view route_id) const;
+  /// Every route's statistics summed (statistics.h: ContextStats).
+  ContextStats contextStatistics() const;
   /// Zeroes a route's counters and times (not its in-flight count).
   Result<void> resetStatistics(std::string_view route_id);
 

@@ -65,4 +65,24 @@ struct RouteStats {
   std::vector<ProcessorStats> processors;  ///< in route order (nested blocks after their step)
 };
 
+/// The context's statistics: its routes' summed (an exchange that passes through two routes
+/// counts in both, as Camel's context counters count route exchanges). Times: the smallest
+/// and largest of the routes', the mean over every timed route exchange, the last of the
+/// route that finished last; stamps the earliest first and the latest last.
+struct ContextStats {
+  uint64_t exchangesTotal = 0;
+  uint64_t exchangesCompleted = 0;
+  uint64_t exchangesFailed = 0;
+  uint64_t exchangesInflight = 0;
+  uint64_t failuresHandled = 0;
+  uint64_t redeliveries = 0;
+  uint64_t externalRedeliveries = 0;
+  TimingStats timing;
+  int64_t firstCompletedMillis = 0, lastCompletedMillis = 0;
+  int64_t firstFailedMillis = 0, lastFailedMillis = 0;
+};
+
+/// Sums `routes` into the context's statistics (what Context::contextStatistics returns).
+ContextStats sumRouteStatistics(const std::vector<RouteStats>& routes);
+
 }  // namespace dromedary
