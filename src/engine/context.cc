@@ -616,9 +616,19 @@ void listProcessors(const Route& route, const detail::Block& block, uint32_t dep
       p.description = step->model->describe();
       p.depth = depth;
       detail::TimingTotals t = route.statistics->stepTotals(step->statsIndex);
+      detail::StepExtraTotals x = route.statistics->stepExtras(step->statsIndex);
       p.exchangesTotal = t.total;
       p.exchangesFailed = t.failed;
+      p.exchangesInflight = x.inflight;
+      // Read apart, the counts may disagree by a racing exchange: never below zero.
+      p.exchangesCompleted = t.total > t.failed + x.inflight ? t.total - t.failed - x.inflight : 0;
+      p.redeliveries = x.redeliveries;
+      p.externalRedeliveries = x.externalRedeliveries;
       p.timing = timingOf(t);
+      p.firstCompletedMillis = x.firstCompleted;
+      p.lastCompletedMillis = x.lastCompleted;
+      p.firstFailedMillis = x.firstFailed;
+      p.lastFailedMillis = x.lastFailed;
       out.push_back(std::move(p));
     }
     for (const auto& child : route.blocks) {

@@ -9,6 +9,7 @@
 #include "engine/context_impl.h"
 #include "engine/executor.h"
 #include "engine/failure_state.h"
+#include "engine/statistics.h"
 
 namespace dromedary {
 
@@ -270,7 +271,13 @@ HandlerResult redeliver(Exchange& ex, const Route& route, const RedeliveryPolicy
     if (runAndWait(ex, *on_redelivery) == Status::Fail) return HandlerResult::Retry;
     if (ex.isRouteStop()) return HandlerResult::Continue;
   }
-  st.frames[st.depth - 1].index -= 1;
+  Frame& failing = st.frames[st.depth - 1];
+  if (const Step* step = failing.index > 0 ? failing.block->steps[failing.index - 1] : nullptr;
+      step && step->stats && ex.context() &&
+      ex.context()->statisticsLevel() == StatisticsLevel::Default) {
+    step->stats->countStep(threadStripe(), step->statsIndex, kStepRedelivered);
+  }
+  failing.index -= 1;
   if (delay <= 0) return HandlerResult::Continue;
   Scheduler& scheduler = ex.context()->scheduler();
   if (scheduler.scheduleAfter(std::chrono::milliseconds(delay), {&wakeForRedelivery, &ex}) == 0) {

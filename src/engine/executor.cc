@@ -40,13 +40,24 @@ int64_t epochMillis() noexcept {
 }
 
 // A timed exchange: the running step's time ends at `now`.
-void closeTimedStep(ExecState& st, int64_t now, uint32_t stripe) noexcept {
+// The timed step's time ends `now`; it completed (or, `failed`, failed) the exchange.
+void closeTimedStep(Exchange& ex, int64_t now, uint32_t stripe, bool failed = false) noexcept {
+  ExecState& st = ex.execForEngine();
   if (!st.timedStep) return;
   const Step* step = static_cast<const Step*>(st.timedStep);
   st.timedStep = nullptr;
   if (!step->stats) return;
   step->stats->step(stripe, step->statsIndex)
       .time(static_cast<uint64_t>(std::max<int64_t>(0, now - st.timedStart)), 0);
+  if (!failed) step->stats->stampStep(stripe, step->statsIndex, false, ex.createdMillis());
+}
+
+// `step` suspended the exchange: counted so, and counted resumed when it goes on
+// (countResumed), so that the step's in-flight count is the difference.
+void countSuspended(ExecState& st, const Step& step, uint32_t stripe) noexcept {
+  if (!step.stats) return;
+  step.stats->countStep(stripe, step.statsIndex, kStepSuspended);
+  st.suspensionCounted = true;
 }
 
 // A route's frame popped: the route's exit. Out of line, so that popping a plain block's
@@ -61,7 +72,7 @@ void closeTimedStep(ExecState& st, int64_t now, uint32_t stripe) noexcept {
   if (st.timed) [[unlikely]] {
     int64_t now = statisticsNanos();
     uint32_t stripe = threadStripe();
-    closeTimedStep(st, now, stripe);
+    closeTimedStep(ex, now, stripe);
     if (route.statistics) {
       route.statistics->record(
           stripe, static_cast<uint64_t>(std::max<int64_t>(0, now - st.routeStart[st.depth])),
@@ -159,6 +170,9 @@ Status stepFailed(Exchange& ex, const Step* step, uint32_t base) noexcept {
   if (step && step->stats && levelOf(ex) == StatisticsLevel::Default) {
     uint32_t stripe = threadStripe();
     addTo(step->stats->step(stripe, step->statsIndex).failed, 1, stripe);
+    step->stats->stampStep(stripe, step->statsIndex, true, ex.createdMillis());
+    // Its time ends here: what the error handling does next is not the step's work.
+    if (st.timedStep == step) closeTimedStep(ex, statisticsNanos(), stripe, true);
   }
   ExchangeError& e = ex.mutableErrorForEngine();
   if (!e.failed()) {
@@ -230,10 +244,13 @@ Status runFramesCounting(Exchange& ex, bool stamp_routes, uint32_t stripe) noexc
       } else if constexpr (kCounts == StepCounts::General) {
         if (step->statsCount) {
           addTo(step->statsCount[stripe * step->countStride], 1, stripe);
+          if (st.externalRedelivered) {
+            step->stats->countStep(stripe, step->statsIndex, kStepExternallyRedelivered);
+          }
           if (st.timed == 2) {
             // One clock read per node boundary: this step's start is the previous one's end.
             int64_t now = statisticsNanos();
-            closeTimedStep(st, now, stripe);
+            closeTimedStep(ex, now, stripe);
             st.timedStep = step;
             st.timedStart = now;
           }
@@ -250,7 +267,10 @@ Status runFramesCounting(Exchange& ex, bool stamp_routes, uint32_t stripe) noexc
         continue;
       }
       // Suspended: the wait counts as the step's time (its end is read when it resumes).
-      if (s == Status::Suspend) return Status::Suspend;
+      if (s == Status::Suspend) {
+        if constexpr (kCounts != StepCounts::None) countSuspended(st, *step, stripe);
+        return Status::Suspend;
+      }
       s = stepFailed(ex, step, base);
       if (s != Status::Continue) {
         result = s;
@@ -269,7 +289,7 @@ Status runFramesCounting(Exchange& ex, bool stamp_routes, uint32_t stripe) noexc
 done:
   // A step timed before the exchange suspended (or before the level changed) ends here.
   if (st.timedStep) [[unlikely]] {
-    if (result != Status::Suspend) closeTimedStep(st, statisticsNanos(), threadStripe());
+    if (result != Status::Suspend) closeTimedStep(ex, statisticsNanos(), threadStripe());
   }
   return result;
 }
@@ -287,10 +307,21 @@ Status runFrames(Exchange& ex) noexcept {
   // Whether the exchange is timed was decided when it entered its first route. (A split
   // item, which decides on entering a route from inside its run, has its steps timed from its
   // next run on: a sample's detail, the counts are exact either way.)
-  if (ex.execForEngine().timed == 2 || stripe == kSharedStripe) [[unlikely]] {
+  const ExecState& st = ex.execForEngine();
+  if (st.timed == 2 || st.externalRedelivered || stripe == kSharedStripe) [[unlikely]] {
     return runFramesCounting<StepCounts::General>(ex, true, stripe);
   }
   return runFramesCounting<StepCounts::Plain>(ex, true, stripe);
+}
+
+void countResumed(Exchange& ex) noexcept {
+  ExecState& st = ex.execForEngine();
+  st.suspensionCounted = false;
+  if (st.depth <= st.base) return;
+  const Frame& f = st.frames[st.depth - 1];
+  if (f.index == 0) return;
+  const Step* step = f.block->steps[f.index - 1];  // the step that suspended it
+  if (step->stats) step->stats->countStep(threadStripe(), step->statsIndex, kStepResumed);
 }
 
 Status runFailed(Exchange& ex) noexcept {
@@ -316,7 +347,10 @@ Status continueAfterStep(Exchange& ex, const Step* step, Status s) noexcept {
     unwindTo(ex, st.base, false);
     return Status::Continue;
   }
-  if (s == Status::Suspend) return s;
+  if (s == Status::Suspend) {
+    if (step && levelOf(ex) == StatisticsLevel::Default) countSuspended(st, *step, threadStripe());
+    return s;
+  }
   s = stepFailed(ex, step, st.base);
   if (s != Status::Continue || st.depth <= st.base) return s;
   return runFrames(ex);
@@ -448,6 +482,7 @@ std::string_view Exchange::routeId() const noexcept {
 }
 
 void Exchange::resume() noexcept {
+  if (exec_.suspensionCounted) [[unlikely]] detail::countResumed(*this);
   if (detail::run(*this) == Status::Suspend) return;
   // Read both before the call: the waiting side may recycle the exchange right after.
   auto done = exec_.onDone;

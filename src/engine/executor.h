@@ -27,6 +27,10 @@ inline Status run(Exchange& exchange) noexcept {
   return runFrames(exchange);
 }
 
+/// A suspended exchange goes on: the step it suspended in counts it resumed (the exchange
+/// was counted suspended there: ExecRun::suspensionCounted).
+void countResumed(Exchange& exchange) noexcept;
+
 /// Pops frames down to `depth` (route frames count their route as finished).
 void unwindTo(Exchange& exchange, uint32_t depth, bool failed) noexcept;
 

@@ -39,6 +39,7 @@ RouteStatistics::RouteStatistics(uint32_t steps)
       stride_(1 + steps),
       cells_(new TimingCell[static_cast<size_t>(kStripes) * (1 + steps)]),
       counts_(steps),
+      extras_(steps * kStepExtras),
       histograms_(new Histogram[kStripes]),
       stamps_(new Stamps[kStripes]) {
   for (uint32_t s = 0; s < kStripes; ++s) {
@@ -86,6 +87,29 @@ RouteStatistics::StampTotals RouteStatistics::stamps() const noexcept {
   return t;
 }
 
+StepExtraTotals RouteStatistics::stepExtras(uint32_t index) const noexcept {
+  StepExtraTotals t;
+  const uint32_t base = index * kStepExtras;
+  auto at = [&](uint32_t s, uint32_t which) {
+    return std::atomic_ref<uint64_t>(extras_.at(s, base + which)).load(std::memory_order_relaxed);
+  };
+  auto earliest = [](int64_t a, int64_t b) { return a == 0 ? b : (b == 0 ? a : std::min(a, b)); };
+  uint64_t suspended = 0, resumed = 0;
+  for (uint32_t s = 0; s < kStripes; ++s) {
+    suspended += at(s, kStepSuspended);
+    resumed += at(s, kStepResumed);
+    t.redeliveries += at(s, kStepRedelivered);
+    t.externalRedeliveries += at(s, kStepExternallyRedelivered);
+    t.firstCompleted = earliest(t.firstCompleted, static_cast<int64_t>(at(s, kStepFirstCompleted)));
+    t.firstFailed = earliest(t.firstFailed, static_cast<int64_t>(at(s, kStepFirstFailed)));
+    t.lastCompleted = std::max(t.lastCompleted, static_cast<int64_t>(at(s, kStepLastCompleted)));
+    t.lastFailed = std::max(t.lastFailed, static_cast<int64_t>(at(s, kStepLastFailed)));
+  }
+  // Read in this order, a racing exchange can only make it look resumed late, never early.
+  t.inflight = suspended > resumed ? suspended - resumed : 0;
+  return t;
+}
+
 TimingTotals RouteStatistics::routeTotals() const noexcept { return sum(0); }
 TimingTotals RouteStatistics::stepTotals(uint32_t index) const noexcept {
   TimingTotals t = sum(1 + index);
@@ -122,6 +146,14 @@ uint64_t RouteStatistics::quantile(double q) const noexcept {
 
 void RouteStatistics::reset() noexcept {
   counts_.reset();
+  // Every extra but the suspended/resumed pair, whose difference is the in-flight count.
+  for (uint32_t s = 0; s < kStripes; ++s) {
+    for (uint32_t i = 0; i < steps_ * kStepExtras; ++i) {
+      if (i % kStepExtras == kStepSuspended || i % kStepExtras == kStepResumed) continue;
+      std::atomic_ref<uint64_t> cell(extras_.at(s, i));
+      if (cell.load(std::memory_order_relaxed) != 0) cell.store(0, std::memory_order_relaxed);
+    }
+  }
   for (uint32_t s = 0; s < kStripes; ++s) {
     for (uint32_t i = 0; i < stride_; ++i) block(s)[i].reset();
     for (auto& c : histograms_[s].counts) c.store(0, std::memory_order_relaxed);

@@ -72,6 +72,29 @@ struct TimingTotals {
   int64_t lastMillis = 0;
 };
 
+/// What a step keeps besides its runs and times, all written off the per-step path: when an
+/// exchange suspends in it or resumes from it (its in-flight count is the difference), when
+/// it is redelivered, when it runs an exchange a broker redelivered, and the first/last
+/// completed and failed stamps (of the timed exchanges for completed ones: a step's end is
+/// only seen where its time is taken).
+enum StepExtra : uint32_t {
+  kStepSuspended,
+  kStepResumed,
+  kStepRedelivered,
+  kStepExternallyRedelivered,
+  kStepFirstCompleted,
+  kStepLastCompleted,
+  kStepFirstFailed,
+  kStepLastFailed,
+  kStepExtras
+};
+
+/// A step's extras summed over stripes.
+struct StepExtraTotals {
+  uint64_t inflight = 0, redeliveries = 0, externalRedeliveries = 0;
+  int64_t firstCompleted = 0, lastCompleted = 0, firstFailed = 0, lastFailed = 0;
+};
+
 /// One route's cells: [stripe][0] is the route itself, [stripe][1 + i] its step i.
 class RouteStatistics {
  public:
@@ -98,6 +121,24 @@ class RouteStatistics {
     int64_t firstCompleted = 0, lastCompleted = 0, firstFailed = 0, lastFailed = 0;
   };
   StampTotals stamps() const noexcept;
+
+  /// Counts one of step `index`'s extras (kStepSuspended .. kStepExternallyRedelivered).
+  void countStep(uint32_t stripe, uint32_t index, StepExtra which) noexcept {
+    addTo(extras_.at(stripe, index * kStepExtras + which), 1, stripe);
+  }
+  /// Step `index` completed or failed an exchange created at `created_ms`.
+  void stampStep(uint32_t stripe, uint32_t index, bool failed, int64_t created_ms) noexcept {
+    const uint32_t base = index * kStepExtras;
+    std::atomic_ref<uint64_t> first(
+        extras_.at(stripe, base + (failed ? kStepFirstFailed : kStepFirstCompleted)));
+    if (first.load(std::memory_order_relaxed) == 0) {
+      first.store(static_cast<uint64_t>(created_ms), std::memory_order_relaxed);
+    }
+    std::atomic_ref<uint64_t>(
+        extras_.at(stripe, base + (failed ? kStepLastFailed : kStepLastCompleted)))
+        .store(static_cast<uint64_t>(created_ms), std::memory_order_relaxed);
+  }
+  StepExtraTotals stepExtras(uint32_t index) const noexcept;
 
   TimingTotals routeTotals() const noexcept;
   TimingTotals stepTotals(uint32_t index) const noexcept;
@@ -129,6 +170,7 @@ class RouteStatistics {
   uint32_t stride_;  // cells per stripe (a whole number of cache lines)
   std::unique_ptr<TimingCell[]> cells_;
   StripedCells counts_;  // [stripe][step]: runs, thread-major (striped_counter.h)
+  StripedCells extras_;  // [stripe][step * kStepExtras + extra]
   std::unique_ptr<Histogram[]> histograms_;  // one per stripe
   std::unique_ptr<Stamps[]> stamps_;         // one per stripe
 };

@@ -55,8 +55,16 @@ json routeJson(const RouteStats& s, bool with_processors) {
                                 {"processor", p.description},
                                 {"depth", p.depth},
                                 {"exchangesTotal", p.exchangesTotal},
+                                {"exchangesCompleted", p.exchangesCompleted},
                                 {"exchangesFailed", p.exchangesFailed},
-                                {"processingTime", timing(p.timing)}});
+                                {"exchangesInflight", p.exchangesInflight},
+                                {"redeliveries", p.redeliveries},
+                                {"externalRedeliveries", p.externalRedeliveries},
+                                {"processingTime", timing(p.timing)},
+                                {"firstExchangeCompletedMillis", p.firstCompletedMillis},
+                                {"lastExchangeCompletedMillis", p.lastCompletedMillis},
+                                {"firstExchangeFailedMillis", p.firstFailedMillis},
+                                {"lastExchangeFailedMillis", p.lastFailedMillis}});
     }
     r["processors"] = std::move(processors);
   }

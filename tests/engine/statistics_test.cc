@@ -128,6 +128,10 @@ TEST(StatisticsTest, FailuresAndRedeliveriesAreCounted) {
   const ProcessorStats& p = processor(s, "flaky");
   EXPECT_EQ(p.exchangesTotal, 6u) << "every attempt runs the processor";
   EXPECT_EQ(p.exchangesFailed, 5u);
+  EXPECT_EQ(p.exchangesCompleted, 1u);
+  EXPECT_EQ(p.redeliveries, 4u) << "each redelivery runs the failing processor again";
+  EXPECT_GT(p.firstFailedMillis, 0);
+  EXPECT_GE(p.lastFailedMillis, p.firstFailedMillis);
   EXPECT_GT(s.firstCompletedMillis, 0);
   EXPECT_GE(s.lastCompletedMillis, s.firstCompletedMillis);
   EXPECT_GT(s.firstFailedMillis, 0);
@@ -155,6 +159,9 @@ TEST(StatisticsTest, ExchangesABrokerRedeliveredAreCountedOnceInTheRouteTheirCon
   EXPECT_EQ(consumed.externalRedeliveries, 2u);
   EXPECT_EQ(h.context.routeStatistics("next")->externalRedeliveries, 0u)
       << "counted where the broker's message came in, not again in every route it passes";
+  // Processors count every run of such an exchange, as Camel's do.
+  EXPECT_EQ(consumed.processors.at(0).externalRedeliveries, 2u);
+  EXPECT_EQ(h.context.routeStatistics("next")->processors.at(0).externalRedeliveries, 2u);
   ASSERT_TRUE(h.context.resetStatistics("consumed"));
   EXPECT_EQ(h.context.routeStatistics("consumed")->externalRedeliveries, 0u);
 }
@@ -190,6 +197,29 @@ TEST(StatisticsTest, TheContextsStatisticsAreItsRoutesSummed) {
   EXPECT_EQ(c.lastFailedMillis, std::max(a.lastFailedMillis, b.lastFailedMillis));
 }
 
+TEST(StatisticsTest, AProcessorsInflightCountsTheExchangesWaitingInIt) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) {
+    b.from("direct:in").routeId("r").delay(300ms).id("wait").to("mock:out").id("out");
+  });
+  std::thread sender([&] { EXPECT_TRUE(h.producer.sendBody("direct:in", "x")); });
+  uint64_t waiting = 0;
+  for (int i = 0; i < 100 && waiting == 0; ++i) {
+    std::this_thread::sleep_for(2ms);
+    waiting = processor(*h.context.routeStatistics("r"), "wait").exchangesInflight;
+  }
+  EXPECT_EQ(waiting, 1u);
+  RouteStats during = *h.context.routeStatistics("r");
+  EXPECT_EQ(processor(during, "wait").exchangesCompleted, 0u);
+  EXPECT_EQ(processor(during, "out").exchangesTotal, 0u);
+  ASSERT_TRUE(h.context.resetStatistics("r"));  // keeps what is in flight
+  EXPECT_EQ(processor(*h.context.routeStatistics("r"), "wait").exchangesInflight, 1u);
+  sender.join();
+  RouteStats after = *h.context.routeStatistics("r");
+  EXPECT_EQ(processor(after, "wait").exchangesInflight, 0u);
+  EXPECT_EQ(processor(after, "out").exchangesCompleted, 1u);
+}
+
 TEST(StatisticsTest, TimesOrderAsTheProcessorsDelays) {
   RouteHarness h;
   h.context.setStatisticsTimingSample(1);
@@ -209,6 +239,9 @@ TEST(StatisticsTest, TimesOrderAsTheProcessorsDelays) {
   EXPECT_LE(slow.minMillis, slow.meanMillis);
   EXPECT_LE(slow.meanMillis, slow.maxMillis);
   EXPECT_EQ(s.timing.timed, 5u);
+  EXPECT_GT(processor(s, "slow").firstCompletedMillis, 0);
+  EXPECT_GE(processor(s, "slow").lastCompletedMillis, processor(s, "slow").firstCompletedMillis);
+  EXPECT_EQ(processor(s, "slow").lastFailedMillis, 0);
   EXPECT_GE(s.timing.minMillis, 7.0) << "the route's time covers both steps";
   EXPECT_LE(s.p50Millis, s.p99Millis);
   EXPECT_LE(s.p99Millis, s.p999Millis);

@@ -76,6 +76,12 @@ TEST_F(ManagementServerTest, RoutesAndTheirProcessorsAsJson) {
   for (const char* key : {"min", "max", "mean", "last"}) {
     EXPECT_TRUE(orders["processors"][0]["processingTime"].contains(std::string(key) + "Millis"));
   }
+  for (const char* key : {"exchangesCompleted", "exchangesFailed", "exchangesInflight",
+                          "redeliveries", "externalRedeliveries", "firstExchangeCompletedMillis",
+                          "lastExchangeCompletedMillis", "firstExchangeFailedMillis",
+                          "lastExchangeFailedMillis"}) {
+    EXPECT_TRUE(orders["processors"][0].contains(key)) << key;
+  }
 }
 
 TEST_F(ManagementServerTest, ContextEndpointsAndHealth) {

@@ -133,6 +133,7 @@ struct ExecRun {
   /// A broker delivered the message before (Exchange::isExternalRedelivered); in what would
   /// be padding, so the reset stays the same stores.
   bool externalRedelivered = false;
+  bool suspensionCounted = false;  ///< its step counted it suspended: count it resumed
   const void* timedStep = nullptr;  ///< the step whose time runs (a Step)
 };
 /// Engine-owned execution state, in plain fields.

@@ -37,8 +37,18 @@ struct ProcessorStats {
   std::string description;  ///< e.g. to[direct:a]
   uint32_t depth = 0;       ///< nesting in the route (0: top level)
   uint64_t exchangesTotal = 0;
+  uint64_t exchangesCompleted = 0;  ///< total - failed - in flight
   uint64_t exchangesFailed = 0;
+  /// Waiting in it now (suspended in it: a delay, a request-reply): derived, suspensions
+  /// minus resumptions, not a shared counter.
+  uint64_t exchangesInflight = 0;
+  uint64_t redeliveries = 0;          ///< times a redelivery ran it again
+  uint64_t externalRedeliveries = 0;  ///< runs of exchanges a broker delivered again
   TimingStats timing;
+  /// Epoch ms (the exchanges' creation times) of the first and last exchanges it completed
+  /// (of the timed ones: its end is seen where its time is taken) and failed; 0 when none.
+  int64_t firstCompletedMillis = 0, lastCompletedMillis = 0;
+  int64_t firstFailedMillis = 0, lastFailedMillis = 0;
 };
 
 struct RouteStats {
