@@ -52,12 +52,12 @@ void closeTimedStep(Exchange& ex, int64_t now, uint32_t stripe, bool failed = fa
   if (!failed) step->stats->stampStep(stripe, step->statsIndex, false, ex.createdMillis());
 }
 
-// `step` suspended the exchange: counted so, and counted resumed when it goes on
-// (countResumed), so that the step's in-flight count is the difference.
-void countSuspended(ExecState& st, const Step& step, uint32_t stripe) noexcept {
-  if (!step.stats) return;
-  step.stats->countStep(stripe, step.statsIndex, kStepSuspended);
-  st.suspensionCounted = true;
+// `step` suspended its exchange; Exchange::resume counts it resumed (countResumed), so the
+// step's in-flight count is the difference. Counted at every level, so that the two always
+// pair, and in the statistics' cells only: once a step has returned Suspend, the exchange is
+// whoever resumes it's, and may already be running elsewhere.
+void countSuspended(const Step& step) noexcept {
+  if (step.stats) step.stats->countStep(threadStripe(), step.statsIndex, kStepSuspended);
 }
 
 // A route's frame popped: the route's exit. Out of line, so that popping a plain block's
@@ -268,7 +268,7 @@ Status runFramesCounting(Exchange& ex, bool stamp_routes, uint32_t stripe) noexc
       }
       // Suspended: the wait counts as the step's time (its end is read when it resumes).
       if (s == Status::Suspend) {
-        if constexpr (kCounts != StepCounts::None) countSuspended(st, *step, stripe);
+        countSuspended(*step);
         return Status::Suspend;
       }
       s = stepFailed(ex, step, base);
@@ -316,7 +316,10 @@ Status runFrames(Exchange& ex) noexcept {
 
 void countResumed(Exchange& ex) noexcept {
   ExecState& st = ex.execForEngine();
-  st.suspensionCounted = false;
+  if (st.redeliveryWait) {
+    st.redeliveryWait = false;  // waited for a redelivery's delay, in no step
+    return;
+  }
   if (st.depth <= st.base) return;
   const Frame& f = st.frames[st.depth - 1];
   if (f.index == 0) return;
@@ -348,7 +351,7 @@ Status continueAfterStep(Exchange& ex, const Step* step, Status s) noexcept {
     return Status::Continue;
   }
   if (s == Status::Suspend) {
-    if (step && levelOf(ex) == StatisticsLevel::Default) countSuspended(st, *step, threadStripe());
+    if (step) countSuspended(*step);
     return s;
   }
   s = stepFailed(ex, step, st.base);
@@ -482,7 +485,7 @@ std::string_view Exchange::routeId() const noexcept {
 }
 
 void Exchange::resume() noexcept {
-  if (exec_.suspensionCounted) [[unlikely]] detail::countResumed(*this);
+  detail::countResumed(*this);
   if (detail::run(*this) == Status::Suspend) return;
   // Read both before the call: the waiting side may recycle the exchange right after.
   auto done = exec_.onDone;

@@ -220,6 +220,36 @@ TEST(StatisticsTest, AProcessorsInflightCountsTheExchangesWaitingInIt) {
   EXPECT_EQ(processor(after, "out").exchangesCompleted, 1u);
 }
 
+TEST(StatisticsTest, AWaitForARedeliveryIsNoProcessorsInFlight) {
+  RouteHarness h;
+  int calls = 0;
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:in").routeId("r")
+        .errorHandler(defaultErrorHandler().maximumRedeliveries(2).redeliveryDelay(20ms))
+        .delay(simple("${header.d}")).id("wait")
+        .process([&](Exchange&) {
+          if (++calls < 3) throw std::runtime_error("x");
+        }).id("flaky");
+  });
+  // Fails twice, waiting 20 ms for each redelivery: those waits are in no step.
+  ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:in", "x", "d", 1));
+  RouteStats s = *h.context.routeStatistics("r");
+  EXPECT_EQ(processor(s, "wait").exchangesInflight, 0u);
+  EXPECT_EQ(processor(s, "wait").exchangesCompleted, 1u);
+  EXPECT_EQ(processor(s, "flaky").exchangesInflight, 0u);
+  EXPECT_EQ(processor(s, "flaky").redeliveries, 2u);
+  EXPECT_EQ(processor(s, "flaky").exchangesCompleted, 1u);
+  // And the counts still pair afterwards: an exchange waiting in `wait` is seen there.
+  std::thread sender([&] { EXPECT_TRUE(h.producer.sendBodyAndHeader("direct:in", "y", "d", 300)); });
+  uint64_t waiting = 0;
+  for (int i = 0; i < 100 && waiting == 0; ++i) {
+    std::this_thread::sleep_for(2ms);
+    waiting = processor(*h.context.routeStatistics("r"), "wait").exchangesInflight;
+  }
+  EXPECT_EQ(waiting, 1u);
+  sender.join();
+}
+
 TEST(StatisticsTest, TimesOrderAsTheProcessorsDelays) {
   RouteHarness h;
   h.context.setStatisticsTimingSample(1);

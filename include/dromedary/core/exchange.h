@@ -133,7 +133,9 @@ struct ExecRun {
   /// A broker delivered the message before (Exchange::isExternalRedelivered); in what would
   /// be padding, so the reset stays the same stores.
   bool externalRedelivered = false;
-  bool suspensionCounted = false;  ///< its step counted it suspended: count it resumed
+  /// It waits for a redelivery's delay (set before it is handed to the scheduler): the
+  /// resume is not a step's (Exchange::resume counts a step's resumptions).
+  bool redeliveryWait = false;
   const void* timedStep = nullptr;  ///< the step whose time runs (a Step)
 };
 /// Engine-owned execution state, in plain fields.
