@@ -29,25 +29,31 @@ json timing(const TimingStats& t) {
               {"lastMillis", t.lastMillis}};
 }
 
+// The counts, times and stamps a route and the context both have (RouteStats, ContextStats).
+template <class Stats>
+void putCounts(json& j, const Stats& s) {
+  j["exchangesTotal"] = s.exchangesTotal;
+  j["exchangesCompleted"] = s.exchangesCompleted;
+  j["exchangesFailed"] = s.exchangesFailed;
+  j["exchangesInflight"] = s.exchangesInflight;
+  j["failuresHandled"] = s.failuresHandled;
+  j["redeliveries"] = s.redeliveries;
+  j["externalRedeliveries"] = s.externalRedeliveries;
+  j["processingTime"] = timing(s.timing);
+  j["firstExchangeCompletedMillis"] = s.firstCompletedMillis;
+  j["lastExchangeCompletedMillis"] = s.lastCompletedMillis;
+  j["firstExchangeFailedMillis"] = s.firstFailedMillis;
+  j["lastExchangeFailedMillis"] = s.lastFailedMillis;
+}
+
 json routeJson(const RouteStats& s, bool with_processors) {
   json r{{"id", s.id},
          {"from", s.from},
          {"state", s.state},
          {"uptimeMillis", s.uptimeMillis},
-         {"exchangesTotal", s.exchangesTotal},
-         {"exchangesCompleted", s.exchangesCompleted},
-         {"exchangesFailed", s.exchangesFailed},
-         {"exchangesInflight", s.exchangesInflight},
-         {"failuresHandled", s.failuresHandled},
-         {"redeliveries", s.redeliveries},
-         {"externalRedeliveries", s.externalRedeliveries},
-         {"processingTime", timing(s.timing)},
          {"latencyMillis", {{"p50", s.p50Millis}, {"p99", s.p99Millis}, {"p999", s.p999Millis}}},
-         {"lastExchangeMillis", s.lastExchangeMillis},
-         {"firstExchangeCompletedMillis", s.firstCompletedMillis},
-         {"lastExchangeCompletedMillis", s.lastCompletedMillis},
-         {"firstExchangeFailedMillis", s.firstFailedMillis},
-         {"lastExchangeFailedMillis", s.lastFailedMillis}};
+         {"lastExchangeMillis", s.lastExchangeMillis}};
+  putCounts(r, s);
   if (with_processors) {
     json processors = json::array();
     for (const ProcessorStats& p : s.processors) {
@@ -163,25 +169,14 @@ ManagementResponse handleManagementRequest(Context& context, const ManagementOpt
     }
     if (path == "/api/context") {
       if (!get) return only("GET");
-      const ContextStats c = context.contextStatistics();
-      return jsonResponse(200, json{{"name", context.name()},
-                                    {"version", kVersion},
-                                    {"state", context.isStarted() ? "Started" : "Stopped"},
-                                    {"uptimeMillis", context.uptimeMillis()},
-                                    {"statisticsLevel", levelName(context.statisticsLevel())},
-                                    {"routes", context.routeIds().size()},
-                                    {"exchangesTotal", c.exchangesTotal},
-                                    {"exchangesCompleted", c.exchangesCompleted},
-                                    {"exchangesFailed", c.exchangesFailed},
-                                    {"exchangesInflight", c.exchangesInflight},
-                                    {"failuresHandled", c.failuresHandled},
-                                    {"redeliveries", c.redeliveries},
-                                    {"externalRedeliveries", c.externalRedeliveries},
-                                    {"processingTime", timing(c.timing)},
-                                    {"firstExchangeCompletedMillis", c.firstCompletedMillis},
-                                    {"lastExchangeCompletedMillis", c.lastCompletedMillis},
-                                    {"firstExchangeFailedMillis", c.firstFailedMillis},
-                                    {"lastExchangeFailedMillis", c.lastFailedMillis}});
+      json c{{"name", context.name()},
+             {"version", kVersion},
+             {"state", context.isStarted() ? "Started" : "Stopped"},
+             {"uptimeMillis", context.uptimeMillis()},
+             {"statisticsLevel", levelName(context.statisticsLevel())},
+             {"routes", context.routeIds().size()}};
+      putCounts(c, context.contextStatistics());
+      return jsonResponse(200, c);
     }
     if (path == "/api/routes") {
       if (!get) return only("GET");
