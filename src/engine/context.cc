@@ -712,7 +712,6 @@ Result<void> Context::aliasExceptionType(std::string alias, std::string_view nam
 
 ContextStats sumRouteStatistics(const std::vector<RouteStats>& routes) {
   ContextStats c;
-  auto earliest = [](int64_t a, int64_t b) { return a == 0 ? b : (b == 0 ? a : std::min(a, b)); };
   double timed_millis = 0;
   int64_t last_at = 0;
   for (const RouteStats& r : routes) {
@@ -723,13 +722,14 @@ ContextStats sumRouteStatistics(const std::vector<RouteStats>& routes) {
     c.failuresHandled += r.failuresHandled;
     c.redeliveries += r.redeliveries;
     c.externalRedeliveries += r.externalRedeliveries;
-    c.firstCompletedMillis = earliest(c.firstCompletedMillis, r.firstCompletedMillis);
-    c.firstFailedMillis = earliest(c.firstFailedMillis, r.firstFailedMillis);
+    c.firstCompletedMillis = detail::earliestStamp(c.firstCompletedMillis, r.firstCompletedMillis);
+    c.firstFailedMillis = detail::earliestStamp(c.firstFailedMillis, r.firstFailedMillis);
     c.lastCompletedMillis = std::max(c.lastCompletedMillis, r.lastCompletedMillis);
     c.lastFailedMillis = std::max(c.lastFailedMillis, r.lastFailedMillis);
     const TimingStats& t = r.timing;
     if (t.timed == 0) continue;
-    c.timing.minMillis = c.timing.timed == 0 ? t.minMillis : std::min(c.timing.minMillis, t.minMillis);
+    c.timing.minMillis =
+        c.timing.timed == 0 ? t.minMillis : std::min(c.timing.minMillis, t.minMillis);
     c.timing.maxMillis = std::max(c.timing.maxMillis, t.maxMillis);
     c.timing.timed += t.timed;
     timed_millis += t.meanMillis * static_cast<double>(t.timed);

@@ -76,11 +76,11 @@ TimingTotals RouteStatistics::sum(uint32_t offset) const noexcept {
 
 RouteStatistics::StampTotals RouteStatistics::stamps() const noexcept {
   StampTotals t;
-  auto earliest = [](int64_t a, int64_t b) { return a == 0 ? b : (b == 0 ? a : std::min(a, b)); };
   for (uint32_t s = 0; s < kStripes; ++s) {
     const Stamps& st = stamps_[s];
-    t.firstCompleted = earliest(t.firstCompleted, st.firstCompleted.load(std::memory_order_relaxed));
-    t.firstFailed = earliest(t.firstFailed, st.firstFailed.load(std::memory_order_relaxed));
+    t.firstCompleted =
+        earliestStamp(t.firstCompleted, st.firstCompleted.load(std::memory_order_relaxed));
+    t.firstFailed = earliestStamp(t.firstFailed, st.firstFailed.load(std::memory_order_relaxed));
     t.lastCompleted = std::max(t.lastCompleted, st.lastCompleted.load(std::memory_order_relaxed));
     t.lastFailed = std::max(t.lastFailed, st.lastFailed.load(std::memory_order_relaxed));
   }
@@ -93,15 +93,15 @@ StepExtraTotals RouteStatistics::stepExtras(uint32_t index) const noexcept {
   auto at = [&](uint32_t s, uint32_t which) {
     return std::atomic_ref<uint64_t>(extras_.at(s, base + which)).load(std::memory_order_relaxed);
   };
-  auto earliest = [](int64_t a, int64_t b) { return a == 0 ? b : (b == 0 ? a : std::min(a, b)); };
   uint64_t suspended = 0, resumed = 0;
   for (uint32_t s = 0; s < kStripes; ++s) {
     suspended += at(s, kStepSuspended);
     resumed += at(s, kStepResumed);
     t.redeliveries += at(s, kStepRedelivered);
     t.externalRedeliveries += at(s, kStepExternallyRedelivered);
-    t.firstCompleted = earliest(t.firstCompleted, static_cast<int64_t>(at(s, kStepFirstCompleted)));
-    t.firstFailed = earliest(t.firstFailed, static_cast<int64_t>(at(s, kStepFirstFailed)));
+    t.firstCompleted =
+        earliestStamp(t.firstCompleted, static_cast<int64_t>(at(s, kStepFirstCompleted)));
+    t.firstFailed = earliestStamp(t.firstFailed, static_cast<int64_t>(at(s, kStepFirstFailed)));
     t.lastCompleted = std::max(t.lastCompleted, static_cast<int64_t>(at(s, kStepLastCompleted)));
     t.lastFailed = std::max(t.lastFailed, static_cast<int64_t>(at(s, kStepLastFailed)));
   }

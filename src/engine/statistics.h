@@ -17,6 +17,7 @@
 // A timed exchange reads the clock once per node boundary (a step's end is the next one's
 // start) and once when it leaves each route.
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -58,6 +59,11 @@ struct alignas(64) TimingCell {
   }
   void reset() noexcept;
 };
+
+/// The earlier of two stamps, where 0 means none.
+inline int64_t earliestStamp(int64_t a, int64_t b) noexcept {
+  return a == 0 ? b : (b == 0 ? a : std::min(a, b));
+}
 
 /// A latency histogram: 4 buckets per power of two from 1 ns to about 5 minutes.
 inline constexpr uint32_t kHistogramBuckets = 4 * 39;

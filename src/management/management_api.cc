@@ -29,9 +29,8 @@ json timing(const TimingStats& t) {
               {"lastMillis", t.lastMillis}};
 }
 
-// The counts, times and stamps a route and the context both have (RouteStats, ContextStats).
-template <class Stats>
-void putCounts(json& j, const Stats& s) {
+// The counts, times and stamps a route and the context both have.
+void putCounts(json& j, const ExchangeStats& s) {
   j["exchangesTotal"] = s.exchangesTotal;
   j["exchangesCompleted"] = s.exchangesCompleted;
   j["exchangesFailed"] = s.exchangesFailed;

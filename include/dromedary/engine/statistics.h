@@ -51,10 +51,8 @@ struct ProcessorStats {
   int64_t firstFailedMillis = 0, lastFailedMillis = 0;
 };
 
-struct RouteStats {
-  std::string id;
-  std::string from;
-  std::string state;  ///< Started, Stopped, Suspended
+/// What a route and the context both count.
+struct ExchangeStats {
   uint64_t exchangesTotal = 0;
   uint64_t exchangesCompleted = 0;
   uint64_t exchangesFailed = 0;
@@ -65,12 +63,18 @@ struct RouteStats {
   /// counted as they enter the route their consumer feeds.
   uint64_t externalRedeliveries = 0;
   TimingStats timing;
-  double p50Millis = 0, p99Millis = 0, p999Millis = 0;
-  int64_t lastExchangeMillis = 0;  ///< epoch ms when the last timed exchange left the route
-  /// Epoch ms of the first and last exchanges that completed / failed here (their creation
-  /// times, to the coarse clock's tick); 0 when none. Not kept at level Off.
+  /// Epoch ms of the first and last exchanges that completed / failed (their creation times,
+  /// to the coarse clock's tick); 0 when none. Not kept at level Off.
   int64_t firstCompletedMillis = 0, lastCompletedMillis = 0;
   int64_t firstFailedMillis = 0, lastFailedMillis = 0;
+};
+
+struct RouteStats : ExchangeStats {
+  std::string id;
+  std::string from;
+  std::string state;  ///< Started, Stopped, Suspended
+  double p50Millis = 0, p99Millis = 0, p999Millis = 0;
+  int64_t lastExchangeMillis = 0;  ///< epoch ms when the last timed exchange left the route
   double uptimeMillis = 0;
   std::vector<ProcessorStats> processors;  ///< in route order (nested blocks after their step)
 };
@@ -79,18 +83,7 @@ struct RouteStats {
 /// counts in both, as Camel's context counters count route exchanges). Times: the smallest
 /// and largest of the routes', the mean over every timed route exchange, the last of the
 /// route that finished last; stamps the earliest first and the latest last.
-struct ContextStats {
-  uint64_t exchangesTotal = 0;
-  uint64_t exchangesCompleted = 0;
-  uint64_t exchangesFailed = 0;
-  uint64_t exchangesInflight = 0;
-  uint64_t failuresHandled = 0;
-  uint64_t redeliveries = 0;
-  uint64_t externalRedeliveries = 0;
-  TimingStats timing;
-  int64_t firstCompletedMillis = 0, lastCompletedMillis = 0;
-  int64_t firstFailedMillis = 0, lastFailedMillis = 0;
-};
+struct ContextStats : ExchangeStats {};
 
 /// Sums `routes` into the context's statistics (what Context::contextStatistics returns).
 ContextStats sumRouteStatistics(const std::vector<RouteStats>& routes);
