@@ -3,13 +3,12 @@
 
 #include "engine/context_impl.h"
 #include "engine/error_handling.h"
+#include "engine/one_shot_event.h"
 #include "engine/statistics.h"
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
-#include <mutex>
 
 namespace dromedary {
 namespace detail {
@@ -101,26 +100,15 @@ inline void popFrame(Exchange& ex, bool failed, bool stamped = false) noexcept {
 
 
 
-// Lets a thread wait for an exchange that suspended to complete elsewhere.
-// The mutex is taken only when the exchange really suspended: a synchronous send pays one
-// relaxed store to reset the flag. No notifier can run before the reset, because the
-// exchange is handed to one only after the send has begun.
+// Lets a thread wait for an exchange that suspended to complete elsewhere. A synchronous
+// send that did not suspend pays one relaxed store to arm it. No notifier can run before
+// that, because the exchange is handed to one only after the send has begun.
 struct Waiter {
-  std::mutex mutex;
-  std::condition_variable cv;
-  std::atomic<bool> done{false};
+  OneShotEvent event;
 
-  void reset() noexcept { done.store(false, std::memory_order_relaxed); }
-  void wait() noexcept {
-    std::unique_lock lock(mutex);
-    cv.wait(lock, [this] { return done.load(std::memory_order_relaxed); });
-  }
-  static void notify(Exchange&, void* self) noexcept {
-    auto* w = static_cast<Waiter*>(self);
-    std::lock_guard lock(w->mutex);
-    w->done.store(true, std::memory_order_relaxed);
-    w->cv.notify_one();
-  }
+  void reset() noexcept { event.reset(); }
+  void wait() noexcept { event.wait(); }
+  static void notify(Exchange&, void* self) noexcept { static_cast<Waiter*>(self)->event.signal(); }
 };
 // This thread's waiter, made on its first synchronous send. Reached through a plain
 // thread-local pointer: a thread_local with a constructor costs an init check per use.
