@@ -9,105 +9,25 @@
 //   dromedary_broker_bench [--url amqp://127.0.0.1:25682] [--queue-prefix ""] [--batches 5]
 //                          [--batch-size 20000] [--only TEXT]
 // (bench/broker_bench.sh starts the test brokers, runs this and stops them.)
-#include <sys/resource.h>
-
-#include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <condition_variable>
 #include <cstdio>
-#include <cstring>
-#include <fstream>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include <fmt/format.h>
-#include <proton/connection.hpp>
-#include <proton/connection_options.hpp>
-#include <proton/container.hpp>
-#include <proton/delivery.hpp>
-#include <proton/message.hpp>
-#include <proton/message_id.hpp>
-#include <proton/messaging_handler.hpp>
-#include <proton/receiver_options.hpp>
-#include <proton/sender.hpp>
-#include <proton/tracker.hpp>
-#include <proton/transport.hpp>
-#include <map>
 
 #include <dromedary/amqp/amqp_component.h>
 #include <dromedary/dromedary.h>
 
+#include "broker_bare_clients.h"
+#include "broker_bench_common.h"
+
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-struct Args {
-  std::string url = "amqp://127.0.0.1:25682";
-  std::string prefix;
-  int batches = 5;
-  int batchSize = 20000;
-  std::string only;  // run the scenarios whose label contains this
-};
-
-double rssMiB() {
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  while (std::getline(status, line)) {
-    if (line.rfind("VmRSS:", 0) == 0) return std::stod(line.substr(6)) / 1024.0;
-  }
-  return 0;
-}
-
-// This process's CPU time so far (all threads, user + system), in microseconds. Both sides
-// of every scenario run in this process, as the bare client's do: a figure that the
-// machine's other load moves much less than throughput.
-double processCpuMicros() {
-  rusage u{};
-  ::getrusage(RUSAGE_SELF, &u);
-  auto us = [](const timeval& t) { return t.tv_sec * 1e6 + static_cast<double>(t.tv_usec); };
-  return us(u.ru_utime) + us(u.ru_stime);
-}
-
-// Per batch: throughput, and this process's CPU time per message. On a shared machine the
-// second is the steadier sign of flatness: a client that degrades (a consumer or connection
-// per request, a growing table) spends ever more per message, while a busy neighbour moves
-// it far less than it moves throughput (10-20% against 20-30% here).
-struct Batches {
-  std::vector<double> rate;           // messages per second
-  std::vector<double> cpuPerMessage;  // microseconds
-  Clock::time_point start;
-  double cpuStart = 0;
-
-  void begin() {
-    start = Clock::now();
-    cpuStart = processCpuMicros();
-  }
-  // Ends a batch of `n` messages and begins the next.
-  void end(int n) {
-    auto now = Clock::now();
-    double cpu = processCpuMicros();
-    rate.push_back(n / std::chrono::duration<double>(now - start).count());
-    cpuPerMessage.push_back((cpu - cpuStart) / n);
-    start = now;
-    cpuStart = cpu;
-  }
-  size_t size() const { return rate.size(); }
-};
-
-struct Series {
-  std::string name;
-  Batches batches;
-  double rssStart = 0, rssEnd = 0;
-  double cpuMicrosPerMessage = 0;  // over the whole series, set-up and warm-up included
-};
-
-double medianOf(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
+using namespace broker_bench;
 
 void report(const Series& s) {
   const std::vector<double>& rate = s.batches.rate;
@@ -369,20 +289,6 @@ std::shared_ptr<Count> startCounter(dromedary::Context& context, const Args& a,
   return counter;
 }
 
-// Waits until `sent` messages have arrived; false (saying so) after 30 s without them.
-bool awaitArrivals(const Count& counter, int64_t sent, const std::string& label) {
-  auto waited = Clock::now();
-  while (counter.n.load() < sent) {
-    std::this_thread::sleep_for(std::chrono::microseconds(200));
-    if (Clock::now() - waited > std::chrono::seconds(30)) {
-      std::fprintf(stderr, "%s: only %lld of %lld messages arrived within 30 s\n", label.c_str(),
-                   static_cast<long long>(counter.n.load()), static_cast<long long>(sent));
-      return false;
-    }
-  }
-  return true;
-}
-
 // One-way from 10 threads at once, each sending with a ProducerTemplate (waiting until the
 // broker has the message); the batch ends when the consumer route has counted all of them.
 Series dromedaryOneWay(const Args& a, size_t size, const std::string& label) {
@@ -409,7 +315,7 @@ Series dromedaryOneWay(const Args& a, size_t size, const std::string& label) {
     }
     for (auto& t : threads) t.join();
     sent += a.batchSize;
-    if (!awaitArrivals(*counter, sent, label)) return s;
+    if (!awaitArrivals(counter->n, sent, label)) return s;
     s.batches.end(a.batchSize);
   }
   s.rssEnd = rssMiB();
@@ -435,7 +341,7 @@ Series dromedaryAsyncOneWay(const Args& a, size_t size, const std::string& label
   auto send = [&](int n) {
     window.run(n, entry, message);
     sent += n;
-    awaitArrivals(*counter, sent, label);
+    awaitArrivals(counter->n, sent, label);
   };
   Series s = timeBatches(a, label, send, window.failures);
   context.stop();
@@ -455,192 +361,11 @@ Series dromedaryChainedOneWay(const Args& a, size_t size, const std::string& lab
   auto send = [&](int n) {
     chain.run(n);
     sent += n;
-    awaitArrivals(*counter, sent, label);
+    awaitArrivals(counter->n, sent, label);
   };
   Series s = timeBatches(a, label, send, chain.failures);
   context.stop();
   return s;
-}
-
-// --- the bare Proton client: the same exchange of messages with nothing on top ---
-
-class BareClient : public proton::messaging_handler {
- public:
-  BareClient(const Args& a, int in_flight) : args_(a), in_flight_(in_flight), body_(1024, 'x') {}
-
-  void on_container_start(proton::container& c) override {
-    std::string in = args_.prefix + "bench.bare.in";
-    reply_ = args_.prefix + fmt::format("bench.bare.reply.{}", in_flight_);
-    proton::connection server = c.connect(
-        args_.url, proton::connection_options().container_id(fmt::format("bare-server-{}", in_flight_)));
-    server.open_receiver(in, proton::receiver_options().credit_window(200));
-    responder_conn_ = server;
-    proton::connection client = c.connect(
-        args_.url, proton::connection_options().container_id(fmt::format("bare-client-{}", in_flight_)));
-    sender_ = client.open_sender(in);
-    replies_ = client.open_receiver(reply_, proton::receiver_options().credit_window(200));
-  }
-
-  void on_message(proton::delivery& d, proton::message& m) override {
-    if (d.receiver() == replies_) {
-      ++done_;
-      if (done_ == kWarmup) {
-        batches.begin();
-        rss_start_ = rssMiB();
-      }
-      if (done_ > kWarmup && (done_ - kWarmup) % args_.batchSize == 0) {
-        batches.end(args_.batchSize);
-        if (static_cast<int>(batches.size()) == args_.batches) {
-          rss_end_ = rssMiB();
-          d.connection().container().stop();
-          return;
-        }
-      }
-      --outstanding_;
-      send();
-      return;
-    }
-    // The responder: echo to reply-to with the correlation id.
-    proton::message reply;
-    reply.body(m.body());
-    reply.correlation_id(m.id());
-    reply.to(m.reply_to());
-    reply.properties().put("echoed", true);
-    auto it = reply_senders_.find(m.reply_to());
-    if (it == reply_senders_.end()) {
-      it = reply_senders_.emplace(m.reply_to(), responder_conn_.open_sender(m.reply_to())).first;
-    }
-    pending_replies_.push_back(reply);
-    flushReplies(it->second);
-  }
-
-  void on_sendable(proton::sender& s) override {
-    if (s == sender_) {
-      send();
-    } else {
-      flushReplies(s);
-    }
-  }
-
-  // The run ends with container().stop(), which aborts the connections: not an error here.
-  void on_transport_error(proton::transport&) override {}
-  void on_error(const proton::error_condition&) override {}
-
-  Batches batches;
-  double rss_start_ = 0, rss_end_ = 0;
-
- private:
-  static constexpr int kWarmup = 200;
-  void send() {
-    while (outstanding_ < in_flight_ && sender_.credit() > 0) {
-      proton::message m;
-      m.id(++seq_);
-      m.reply_to(reply_);
-      m.body(body_);
-      m.durable(true);
-      sender_.send(m);
-      ++outstanding_;
-    }
-  }
-  void flushReplies(proton::sender& s) {
-    while (!pending_replies_.empty() && s.credit() > 0) {
-      s.send(pending_replies_.front());
-      pending_replies_.erase(pending_replies_.begin());
-    }
-  }
-
-  const Args& args_;
-  int in_flight_;
-  std::string body_;
-  std::string reply_;
-  proton::sender sender_;
-  proton::receiver replies_;
-  proton::connection responder_conn_;
-  std::map<std::string, proton::sender> reply_senders_;
-  std::vector<proton::message> pending_replies_;
-  int outstanding_ = 0;
-  uint64_t seq_ = 0;
-  int64_t done_ = 0;
-};
-
-Series bareRequestReply(const Args& a, int in_flight, const std::string& label) {
-  BareClient client(a, in_flight);
-  proton::container(client).run();
-  return Series{label, client.batches, client.rss_start_, client.rss_end_};
-}
-
-// One-way, bare: a sender with `in_flight` unsettled messages at a time (each accepted by the
-// broker frees a place, as the Dromedary producers wait for the broker's accept), and a
-// receiver on a connection of its own granting 500 credits, as the consumer route does.
-class BareOneWay : public proton::messaging_handler {
- public:
-  BareOneWay(const Args& a, size_t size, int in_flight)
-      : args_(a), in_flight_(in_flight), body_(size, 'x') {}
-
-  void on_container_start(proton::container& c) override {
-    std::string queue = args_.prefix + fmt::format("bench.bare.oneway.{}", body_.size());
-    proton::connection in = c.connect(
-        args_.url, proton::connection_options().container_id(fmt::format("bare-in-{}", body_.size())));
-    in.open_receiver(queue, proton::receiver_options().credit_window(500));
-    proton::connection out = c.connect(
-        args_.url, proton::connection_options().container_id(fmt::format("bare-out-{}", body_.size())));
-    sender_ = out.open_sender(queue);
-  }
-
-  void on_sendable(proton::sender&) override { send(); }
-  void on_tracker_accept(proton::tracker&) override {
-    --outstanding_;
-    send();
-  }
-
-  void on_message(proton::delivery& d, proton::message&) override {
-    ++received_;
-    if (received_ == kWarmup) {
-      batches.begin();
-      rss_start_ = rssMiB();
-    }
-    if (received_ > kWarmup && (received_ - kWarmup) % args_.batchSize == 0) {
-      batches.end(args_.batchSize);
-      if (static_cast<int>(batches.size()) == args_.batches) {
-        rss_end_ = rssMiB();
-        d.connection().container().stop();
-      }
-    }
-  }
-
-  void on_transport_error(proton::transport&) override {}
-  void on_error(const proton::error_condition&) override {}
-
-  Batches batches;
-  double rss_start_ = 0, rss_end_ = 0;
-
- private:
-  static constexpr int64_t kWarmup = 200;
-  void send() {
-    int64_t total = kWarmup + int64_t{args_.batches} * args_.batchSize;
-    while (outstanding_ < in_flight_ && sent_ < total && sender_.credit() > 0) {
-      proton::message m;
-      m.body(body_);
-      m.durable(false);
-      sender_.send(m);
-      ++outstanding_;
-      ++sent_;
-    }
-  }
-
-  const Args& args_;
-  int in_flight_;
-  std::string body_;
-  proton::sender sender_;
-  int outstanding_ = 0;
-  int64_t sent_ = 0;
-  int64_t received_ = 0;
-};
-
-Series bareOneWay(const Args& a, size_t size, const std::string& label) {
-  BareOneWay client(a, size, 10);
-  proton::container(client).run();
-  return Series{label, client.batches, client.rss_start_, client.rss_end_};
 }
 
 }  // namespace
@@ -679,11 +404,15 @@ int main(int argc, char** argv) {
       [&](auto l) { return dromedaryChainedRequestReply(a, l); });
   run("bare Proton request-reply, 10 in flight",
       [&](auto l) { return bareRequestReply(a, 10, l); });
+  run("bare Proton request-reply, 10 producer threads",
+      [&](auto l) { return bareThreaded(a, 1024, true, l); });
   run("broker_request_reply, 10 producers",
       [&](auto l) { return dromedaryRequestReply(a, 10, l); });
   run("broker_request_reply, 10 in flight from one thread",
       [&](auto l) { return dromedaryAsyncRequestReply(a, 10, l); });
   run("bare Proton one-way 1 KB, 10 in flight", [&](auto l) { return bareOneWay(a, 1024, l); });
+  run("bare Proton one-way 1 KB, 10 producer threads",
+      [&](auto l) { return bareThreaded(a, 1024, false, l); });
   run("one-way 1 KB, 10 producers", [&](auto l) { return dromedaryOneWay(a, 1024, l); });
   run("one-way 1 KB, 10 in flight from one thread",
       [&](auto l) { return dromedaryAsyncOneWay(a, 1024, l); });
@@ -691,6 +420,8 @@ int main(int argc, char** argv) {
       [&](auto l) { return dromedaryChainedOneWay(a, 1024, l); });
   run("bare Proton one-way 12 KB, 10 in flight",
       [&](auto l) { return bareOneWay(a, 12 * 1024, l); });
+  run("bare Proton one-way 12 KB, 10 producer threads",
+      [&](auto l) { return bareThreaded(a, 12 * 1024, false, l); });
   run("one-way 12 KB, 10 producers", [&](auto l) { return dromedaryOneWay(a, 12 * 1024, l); });
   run("one-way 12 KB, 10 in flight from one thread",
       [&](auto l) { return dromedaryAsyncOneWay(a, 12 * 1024, l); });

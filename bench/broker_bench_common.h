@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: Apache-2.0
+// What the broker benchmark's series share: its arguments, and a series' batches (throughput,
+// CPU per message, RSS) as the report reads them.
+#pragma once
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <chrono>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace broker_bench {
+
+using Clock = std::chrono::steady_clock;
+
+struct Args {
+  std::string url = "amqp://127.0.0.1:25682";
+  std::string prefix;
+  int batches = 5;
+  int batchSize = 20000;
+  std::string only;  // run the scenarios whose label contains this
+};
+
+inline double rssMiB() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmRSS:", 0) == 0) return std::stod(line.substr(6)) / 1024.0;
+  }
+  return 0;
+}
+
+// This process's CPU time so far (all threads, user + system), in microseconds. Both sides
+// of every scenario run in this process, as the bare client's do: a figure that the
+// machine's other load moves much less than throughput.
+inline double processCpuMicros() {
+  rusage u{};
+  ::getrusage(RUSAGE_SELF, &u);
+  auto us = [](const timeval& t) { return t.tv_sec * 1e6 + static_cast<double>(t.tv_usec); };
+  return us(u.ru_utime) + us(u.ru_stime);
+}
+
+// Per batch: throughput, and this process's CPU time per message. On a shared machine the
+// second is the steadier sign of flatness: a client that degrades (a consumer or connection
+// per request, a growing table) spends ever more per message, while a busy neighbour moves
+// it far less than it moves throughput (10-20% against 20-30% here).
+struct Batches {
+  std::vector<double> rate;           // messages per second
+  std::vector<double> cpuPerMessage;  // microseconds
+  Clock::time_point start;
+  double cpuStart = 0;
+
+  void begin() {
+    start = Clock::now();
+    cpuStart = processCpuMicros();
+  }
+  // Ends a batch of `n` messages and begins the next.
+  void end(int n) {
+    auto now = Clock::now();
+    double cpu = processCpuMicros();
+    rate.push_back(n / std::chrono::duration<double>(now - start).count());
+    cpuPerMessage.push_back((cpu - cpuStart) / n);
+    start = now;
+    cpuStart = cpu;
+  }
+  size_t size() const { return rate.size(); }
+};
+
+struct Series {
+  std::string name;
+  Batches batches;
+  double rssStart = 0, rssEnd = 0;
+  double cpuMicrosPerMessage = 0;  // over the whole series, set-up and warm-up included
+};
+
+inline double medianOf(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// Waits until `sent` messages have arrived; false (saying so) after 30 s without them.
+inline bool awaitArrivals(const std::atomic<int64_t>& arrived, int64_t sent,
+                          const std::string& label) {
+  auto waited = Clock::now();
+  while (arrived.load() < sent) {
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+    if (Clock::now() - waited > std::chrono::seconds(30)) {
+      std::fprintf(stderr, "%s: only %lld of %lld messages arrived within 30 s\n", label.c_str(),
+                   static_cast<long long>(arrived.load()), static_cast<long long>(sent));
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace broker_bench
