@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "broker_bare_clients.h"
 
+#include <fmt/format.h>
+
 #include <condition_variable>
 #include <cstring>
 #include <deque>
 #include <map>
 #include <mutex>
-#include <thread>
-
-#include <fmt/format.h>
 #include <proton/connection.hpp>
 #include <proton/connection_options.hpp>
 #include <proton/container.hpp>
@@ -21,6 +20,7 @@
 #include <proton/tracker.hpp>
 #include <proton/transport.hpp>
 #include <proton/work_queue.hpp>
+#include <thread>
 
 namespace broker_bench {
 namespace {
@@ -74,7 +74,8 @@ class BareClient : public proton::messaging_handler {
     reply_ = args_.prefix + fmt::format("bench.bare.reply.{}", in_flight_);
     responder_.open(c, args_.url, in, fmt::format("bare-server-{}", in_flight_));
     proton::connection client = c.connect(
-        args_.url, proton::connection_options().container_id(fmt::format("bare-client-{}", in_flight_)));
+        args_.url,
+        proton::connection_options().container_id(fmt::format("bare-client-{}", in_flight_)));
     sender_ = client.open_sender(in);
     replies_ = client.open_receiver(reply_, proton::receiver_options().credit_window(200));
   }
@@ -152,11 +153,11 @@ class BareOneWay : public proton::messaging_handler {
 
   void on_container_start(proton::container& c) override {
     std::string queue = args_.prefix + fmt::format("bench.bare.oneway.{}", body_.size());
-    proton::connection in = c.connect(
-        args_.url, proton::connection_options().container_id(fmt::format("bare-in-{}", body_.size())));
+    proton::connection in = c.connect(args_.url, proton::connection_options().container_id(
+                                                     fmt::format("bare-in-{}", body_.size())));
     in.open_receiver(queue, proton::receiver_options().credit_window(500));
-    proton::connection out = c.connect(
-        args_.url, proton::connection_options().container_id(fmt::format("bare-out-{}", body_.size())));
+    proton::connection out = c.connect(args_.url, proton::connection_options().container_id(
+                                                      fmt::format("bare-out-{}", body_.size())));
     sender_ = out.open_sender(queue);
   }
 
@@ -357,7 +358,6 @@ Series bareOneWay(const Args& a, size_t size, const std::string& label) {
   proton::container(client).run();
   return Series{label, client.batches, client.rss_start_, client.rss_end_};
 }
-
 
 Series bareThreaded(const Args& a, size_t size, bool request_reply, const std::string& label) {
   BareThreaded client(a, size, request_reply);

@@ -9,18 +9,18 @@
 //   dromedary_broker_bench [--url amqp://127.0.0.1:25682] [--queue-prefix ""] [--batches 5]
 //                          [--batch-size 20000] [--only TEXT]
 // (bench/broker_bench.sh starts the test brokers, runs this and stops them.)
+#include <dromedary/amqp/amqp_component.h>
+#include <dromedary/dromedary.h>
+#include <fmt/format.h>
+
 #include <atomic>
 #include <condition_variable>
 #include <cstdio>
+#include <map>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <fmt/format.h>
-
-#include <dromedary/amqp/amqp_component.h>
-#include <dromedary/dromedary.h>
 
 #include "broker_bare_clients.h"
 #include "broker_bench_common.h"
@@ -45,12 +45,29 @@ void report(const Series& s) {
   std::string batches, cpus;
   for (double v : rate) batches += fmt::format("{:.0f} ", v);
   for (double v : cpu) cpus += fmt::format("{:.0f} ", v);
-  std::printf("| %-34s | %8.0f | %8.0f | %6.1f%% | %6.1f%% | %6.1f -> %6.1f | %6.1f | %6.1f | "
-              "%6.1f | %s| %s|\n",
-              s.name.c_str(), median, worst_tail, 100.0 * (median - worst_tail) / median,
-              100.0 * (median - medianOf(last)) / median, cpu_first, cpu_last, s.rssStart,
-              s.rssEnd, s.cpuMicrosPerMessage, batches.c_str(), cpus.c_str());
+  std::printf(
+      "| %-34s | %8.0f | %8.0f | %6.1f%% | %6.1f%% | %6.1f -> %6.1f | %6.1f | %6.1f | "
+      "%6.1f | %s| %s|\n",
+      s.name.c_str(), median, worst_tail, 100.0 * (median - worst_tail) / median,
+      100.0 * (median - medianOf(last)) / median, cpu_first, cpu_last, s.rssStart, s.rssEnd,
+      s.cpuMicrosPerMessage, batches.c_str(), cpus.c_str());
   std::fflush(stdout);
+}
+
+// A series against the targets: its median batch, how far the worst of its last ten batches
+// fell below that median (percent), and its RSS growth.
+struct Verdict {
+  double median = 0, worstTailDrop = 0, rssGrowth = 0;
+};
+Verdict verdictOf(const Series& s) {
+  const std::vector<double>& rate = s.batches.rate;
+  Verdict v;
+  v.median = medianOf(rate);
+  size_t tail = std::min<size_t>(10, rate.size());
+  double worst = *std::min_element(rate.end() - static_cast<long>(tail), rate.end());
+  v.worstTailDrop = 100.0 * (v.median - worst) / v.median;
+  v.rssGrowth = s.rssEnd - s.rssStart;
+  return v;
 }
 
 // --- Dromedary on both sides ---
@@ -70,13 +87,16 @@ void startEcho(dromedary::Context& context, const Args& a, const std::string& re
   using namespace dromedary;
   setLogLevel(LoggingLevel::Warn);
   setUp(context, a);
-  context.addRoutes([&](RouteBuilder& b) {
-    b.from("direct:request").to("broker:queue:bench.in?exchangePattern=InOut&replyTo=" + reply +
-                                 "&replyToType=Exclusive");
-    // The transform of the reference; built-in steps only, so the route runs on the
-    // connection's thread (Processor::mayBlock).
-    b.from("broker:queue:bench.in?prefetch=200").setHeader("echoed", constant(true));
-  }).value();
+  context
+      .addRoutes([&](RouteBuilder& b) {
+        b.from("direct:request")
+            .to("broker:queue:bench.in?exchangePattern=InOut&replyTo=" + reply +
+                "&replyToType=Exclusive");
+        // The transform of the reference; built-in steps only, so the route runs on the
+        // connection's thread (Processor::mayBlock).
+        b.from("broker:queue:bench.in?prefetch=200").setHeader("echoed", constant(true));
+      })
+      .value();
   context.start().value();
 }
 
@@ -188,7 +208,8 @@ Series dromedaryAsyncRequestReply(const Args& a, int in_flight, const std::strin
     ex->message().setBody(body);
     return ex;
   };
-  Series s = timeBatches(a, label, [&](int n) { window.run(n, entry, request); }, window.failures);
+  Series s = timeBatches(
+      a, label, [&](int n) { window.run(n, entry, request); }, window.failures);
   context.stop();
   return s;
 }
@@ -201,7 +222,10 @@ class ChainedSends {
  public:
   ChainedSends(dromedary::Context& context, dromedary::Producer& entry, dromedary::Pattern pattern,
                size_t size, int in_flight)
-      : context_(context), entry_(entry), pattern_(pattern), body_(std::string(size, 'x')),
+      : context_(context),
+        entry_(entry),
+        pattern_(pattern),
+        body_(std::string(size, 'x')),
         inFlight_(in_flight) {}
 
   // Sends `n` and returns when all have completed.
@@ -258,9 +282,9 @@ Series dromedaryChainedRequestReply(const Args& a, const std::string& label) {
   using namespace dromedary;
   Context context("bench");
   startEcho(context, a, "bench.reply.chained");
-  ChainedSends chain(context, *context.producer("direct:request").value(), Pattern::InOut, 1024,
-                     1);
-  Series s = timeBatches(a, label, [&](int n) { chain.run(n); }, chain.failures);
+  ChainedSends chain(context, *context.producer("direct:request").value(), Pattern::InOut, 1024, 1);
+  Series s = timeBatches(
+      a, label, [&](int n) { chain.run(n); }, chain.failures);
   context.stop();
   return s;
 }
@@ -282,9 +306,11 @@ std::shared_ptr<Count> startCounter(dromedary::Context& context, const Args& a,
   setLogLevel(LoggingLevel::Warn);
   setUp(context, a);
   auto counter = std::make_shared<Count>();
-  context.addRoutes([&](RouteBuilder& b) {
-    b.from("broker:queue:" + queue + "?prefetch=500").process(counter);
-  }).value();
+  context
+      .addRoutes([&](RouteBuilder& b) {
+        b.from("broker:queue:" + queue + "?prefetch=500").process(counter);
+      })
+      .value();
   context.start().value();
   return counter;
 }
@@ -329,7 +355,8 @@ Series dromedaryAsyncOneWay(const Args& a, size_t size, const std::string& label
   Context context("bench");
   std::string queue = fmt::format("bench.oneway.async.{}", size);
   auto counter = startCounter(context, a, queue);
-  Producer& entry = *context.producer("broker:queue:" + queue + "?deliveryPersistent=false").value();
+  Producer& entry =
+      *context.producer("broker:queue:" + queue + "?deliveryPersistent=false").value();
   AsyncWindow window(10);
   const Value body(std::string(size, 'x'));
   auto message = [&] {
@@ -374,58 +401,102 @@ int main(int argc, char** argv) {
   Args a;
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string k = argv[i];
-    if (k == "--url") a.url = argv[i + 1];
-    else if (k == "--queue-prefix") a.prefix = argv[i + 1];
-    else if (k == "--batches") a.batches = std::atoi(argv[i + 1]);
-    else if (k == "--batch-size") a.batchSize = std::atoi(argv[i + 1]);
-    else if (k == "--only") a.only = argv[i + 1];
+    if (k == "--url")
+      a.url = argv[i + 1];
+    else if (k == "--queue-prefix")
+      a.prefix = argv[i + 1];
+    else if (k == "--batches")
+      a.batches = std::atoi(argv[i + 1]);
+    else if (k == "--batch-size")
+      a.batchSize = std::atoi(argv[i + 1]);
+    else if (k == "--only")
+      a.only = argv[i + 1];
     else {
       std::fprintf(stderr, "unknown option %s\n", argv[i]);
       return 2;
     }
   }
   std::printf("broker %s, %d batches of %d\n\n", a.url.c_str(), a.batches, a.batchSize);
-  std::printf("| scenario | median msg/s | worst of last 10 | drop | drop of the last 10's "
-              "median | CPU us/msg, first 10 -> last 10 (medians) | RSS start MiB | RSS end MiB "
-              "| CPU us/msg | msg/s per batch | CPU us/msg per batch |\n");
+  std::printf(
+      "| scenario | median msg/s | worst of last 10 | drop | drop of the last 10's "
+      "median | CPU us/msg, first 10 -> last 10 (medians) | RSS start MiB | RSS end MiB "
+      "| CPU us/msg | msg/s per batch | CPU us/msg per batch |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
-  auto run = [&](const char* label, auto&& scenario) {
-    if (a.only.empty() || std::string(label).find(a.only) != std::string::npos) {
-      double cpu = processCpuMicros();
-      Series s = scenario(label);
-      // Set-up and warm-up included: a few hundred messages against the batches' thousands.
-      s.cpuMicrosPerMessage = (processCpuMicros() - cpu) / (double(a.batches) * a.batchSize);
-      report(s);
-    }
+  std::map<std::string, Series> done;
+  // Runs a scenario (if --only selects it) and reports it; `baseline` names the bare client's
+  // series it is held against (nullptr for a bare client's own).
+  std::vector<std::pair<std::string, std::string>> compared;
+  auto run = [&](const char* label, const char* baseline, auto&& scenario) {
+    if (!a.only.empty() && std::string(label).find(a.only) == std::string::npos) return;
+    double cpu = processCpuMicros();
+    Series s = scenario(label);
+    // Set-up and warm-up included: a few hundred messages against the batches' thousands.
+    s.cpuMicrosPerMessage = (processCpuMicros() - cpu) / (double(a.batches) * a.batchSize);
+    report(s);
+    if (baseline) compared.emplace_back(label, baseline);
+    done.emplace(label, std::move(s));
   };
-  run("bare Proton request-reply, 1 in flight", [&](auto l) { return bareRequestReply(a, 1, l); });
-  run("broker_request_reply, 1 in flight", [&](auto l) { return dromedaryRequestReply(a, 1, l); });
-  run("broker_request_reply, 1 in flight, chained",
+  run("bare Proton request-reply, 1 in flight", nullptr,
+      [&](auto l) { return bareRequestReply(a, 1, l); });
+  run("broker_request_reply, 1 in flight", "bare Proton request-reply, 1 in flight",
+      [&](auto l) { return dromedaryRequestReply(a, 1, l); });
+  run("broker_request_reply, 1 in flight, chained", "bare Proton request-reply, 1 in flight",
       [&](auto l) { return dromedaryChainedRequestReply(a, l); });
-  run("bare Proton request-reply, 10 in flight",
+  run("bare Proton request-reply, 10 in flight", nullptr,
       [&](auto l) { return bareRequestReply(a, 10, l); });
-  run("bare Proton request-reply, 10 producer threads",
+  run("bare Proton request-reply, 10 producer threads", nullptr,
       [&](auto l) { return bareThreaded(a, 1024, true, l); });
-  run("broker_request_reply, 10 producers",
+  run("broker_request_reply, 10 producers", "bare Proton request-reply, 10 producer threads",
       [&](auto l) { return dromedaryRequestReply(a, 10, l); });
   run("broker_request_reply, 10 in flight from one thread",
+      "bare Proton request-reply, 10 in flight",
       [&](auto l) { return dromedaryAsyncRequestReply(a, 10, l); });
-  run("bare Proton one-way 1 KB, 10 in flight", [&](auto l) { return bareOneWay(a, 1024, l); });
-  run("bare Proton one-way 1 KB, 10 producer threads",
+  run("bare Proton one-way 1 KB, 10 in flight", nullptr,
+      [&](auto l) { return bareOneWay(a, 1024, l); });
+  run("bare Proton one-way 1 KB, 10 producer threads", nullptr,
       [&](auto l) { return bareThreaded(a, 1024, false, l); });
-  run("one-way 1 KB, 10 producers", [&](auto l) { return dromedaryOneWay(a, 1024, l); });
-  run("one-way 1 KB, 10 in flight from one thread",
+  run("one-way 1 KB, 10 producers", "bare Proton one-way 1 KB, 10 producer threads",
+      [&](auto l) { return dromedaryOneWay(a, 1024, l); });
+  run("one-way 1 KB, 10 in flight from one thread", "bare Proton one-way 1 KB, 10 in flight",
       [&](auto l) { return dromedaryAsyncOneWay(a, 1024, l); });
-  run("one-way 1 KB, 10 in flight, chained",
+  run("one-way 1 KB, 10 in flight, chained", "bare Proton one-way 1 KB, 10 in flight",
       [&](auto l) { return dromedaryChainedOneWay(a, 1024, l); });
-  run("bare Proton one-way 12 KB, 10 in flight",
+  run("bare Proton one-way 12 KB, 10 in flight", nullptr,
       [&](auto l) { return bareOneWay(a, 12 * 1024, l); });
-  run("bare Proton one-way 12 KB, 10 producer threads",
+  run("bare Proton one-way 12 KB, 10 producer threads", nullptr,
       [&](auto l) { return bareThreaded(a, 12 * 1024, false, l); });
-  run("one-way 12 KB, 10 producers", [&](auto l) { return dromedaryOneWay(a, 12 * 1024, l); });
-  run("one-way 12 KB, 10 in flight from one thread",
+  run("one-way 12 KB, 10 producers", "bare Proton one-way 12 KB, 10 producer threads",
+      [&](auto l) { return dromedaryOneWay(a, 12 * 1024, l); });
+  run("one-way 12 KB, 10 in flight from one thread", "bare Proton one-way 12 KB, 10 in flight",
       [&](auto l) { return dromedaryAsyncOneWay(a, 12 * 1024, l); });
-  run("one-way 12 KB, 10 in flight, chained",
+  run("one-way 12 KB, 10 in flight, chained", "bare Proton one-way 12 KB, 10 in flight",
       [&](auto l) { return dromedaryChainedOneWay(a, 12 * 1024, l); });
+
+  // The targets, series by series: throughput within 10% of the bare client doing
+  // the same, the last ten batches each within 10% of the series' median, RSS growth under
+  // 10 MB.
+  if (compared.empty()) return 0;
+  std::printf(
+      "\n| series | msg/s | bare client's | vs bare | worst of last 10 | RSS growth MiB "
+      "| CPU us/msg (bare) | within 10%% | flat | RSS |\n");
+  std::printf("|---|---:|---:|---:|---:|---:|---:|---|---|---|\n");
+  for (const auto& [label, baseline] : compared) {
+    const Series& s = done.at(label);
+    auto it = done.find(baseline);
+    if (s.batches.rate.empty()) continue;
+    Verdict v = verdictOf(s);
+    if (it == done.end() || it->second.batches.rate.empty()) {
+      std::printf("| %s | %.0f | (not run) | | %.1f%% | %.1f | %.1f | | %s | %s |\n", label.c_str(),
+                  v.median, v.worstTailDrop, v.rssGrowth, s.cpuMicrosPerMessage,
+                  v.worstTailDrop <= 10 ? "yes" : "no", v.rssGrowth < 10 ? "yes" : "no");
+      continue;
+    }
+    Verdict b = verdictOf(it->second);
+    double ratio = v.median / b.median;
+    std::printf("| %s | %.0f | %.0f | %.2fx | %.1f%% | %.1f | %.1f (%.1f) | %s | %s | %s |\n",
+                label.c_str(), v.median, b.median, ratio, v.worstTailDrop, v.rssGrowth,
+                s.cpuMicrosPerMessage, it->second.cpuMicrosPerMessage, ratio >= 0.9 ? "yes" : "no",
+                v.worstTailDrop <= 10 ? "yes" : "no", v.rssGrowth < 10 ? "yes" : "no");
+  }
   return 0;
 }
