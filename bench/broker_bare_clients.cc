@@ -65,6 +65,36 @@ class BareResponder {
   std::vector<proton::message> pending_;
 };
 
+// A bare client's messages counted into batches after a warm-up of 200: the series it
+// reports. The container stops after the last batch.
+class BareSeries {
+ public:
+  static constexpr int64_t kWarmup = 200;
+
+  // Counts one message; true when it ended the run.
+  bool count(const Args& a, proton::container& c) {
+    ++count_;
+    if (count_ == kWarmup) {
+      series.batches.begin();
+      series.rssStart = rssMiB();
+    }
+    if (count_ > kWarmup && (count_ - kWarmup) % a.batchSize == 0) {
+      series.batches.end(a.batchSize);
+      if (static_cast<int>(series.batches.size()) == a.batches) {
+        series.rssEnd = rssMiB();
+        c.stop();
+        return true;
+      }
+    }
+    return false;
+  }
+
+  Series series;
+
+ private:
+  int64_t count_ = 0;
+};
+
 class BareClient : public proton::messaging_handler {
  public:
   BareClient(const Args& a, int in_flight) : args_(a), in_flight_(in_flight), body_(1024, 'x') {}
@@ -82,19 +112,7 @@ class BareClient : public proton::messaging_handler {
 
   void on_message(proton::delivery& d, proton::message& m) override {
     if (d.receiver() == replies_) {
-      ++done_;
-      if (done_ == kWarmup) {
-        batches.begin();
-        rss_start_ = rssMiB();
-      }
-      if (done_ > kWarmup && (done_ - kWarmup) % args_.batchSize == 0) {
-        batches.end(args_.batchSize);
-        if (static_cast<int>(batches.size()) == args_.batches) {
-          rss_end_ = rssMiB();
-          d.connection().container().stop();
-          return;
-        }
-      }
+      if (series_.count(args_, d.connection().container())) return;
       --outstanding_;
       send();
       return;
@@ -114,11 +132,9 @@ class BareClient : public proton::messaging_handler {
   void on_transport_error(proton::transport&) override {}
   void on_error(const proton::error_condition&) override {}
 
-  Batches batches;
-  double rss_start_ = 0, rss_end_ = 0;
+  BareSeries series_;
 
  private:
-  static constexpr int kWarmup = 200;
   void send() {
     while (outstanding_ < in_flight_ && sender_.credit() > 0) {
       proton::message m;
@@ -140,7 +156,6 @@ class BareClient : public proton::messaging_handler {
   BareResponder responder_;
   int outstanding_ = 0;
   uint64_t seq_ = 0;
-  int64_t done_ = 0;
 };
 
 // One-way, bare: a sender with `in_flight` unsettled messages at a time (each accepted by the
@@ -168,30 +183,17 @@ class BareOneWay : public proton::messaging_handler {
   }
 
   void on_message(proton::delivery& d, proton::message&) override {
-    ++received_;
-    if (received_ == kWarmup) {
-      batches.begin();
-      rss_start_ = rssMiB();
-    }
-    if (received_ > kWarmup && (received_ - kWarmup) % args_.batchSize == 0) {
-      batches.end(args_.batchSize);
-      if (static_cast<int>(batches.size()) == args_.batches) {
-        rss_end_ = rssMiB();
-        d.connection().container().stop();
-      }
-    }
+    series_.count(args_, d.connection().container());
   }
 
   void on_transport_error(proton::transport&) override {}
   void on_error(const proton::error_condition&) override {}
 
-  Batches batches;
-  double rss_start_ = 0, rss_end_ = 0;
+  BareSeries series_;
 
  private:
-  static constexpr int64_t kWarmup = 200;
   void send() {
-    int64_t total = kWarmup + int64_t{args_.batches} * args_.batchSize;
+    int64_t total = BareSeries::kWarmup + int64_t{args_.batches} * args_.batchSize;
     while (outstanding_ < in_flight_ && sent_ < total && sender_.credit() > 0) {
       proton::message m;
       m.body(body_);
@@ -208,34 +210,44 @@ class BareOneWay : public proton::messaging_handler {
   proton::sender sender_;
   int outstanding_ = 0;
   int64_t sent_ = 0;
-  int64_t received_ = 0;
 };
 
-// A producer thread's wait for its message's accept or reply: a mutex and a condition
-// variable, as in Proton's multithreaded_client examples.
-class Waiting {
+// A producer thread's window of messages waiting for their accept or reply: a mutex and a
+// condition variable, as in Proton's multithreaded_client examples. A window of 1 is a
+// producer that waits for each message before the next.
+class Window {
  public:
-  void signal() {
+  explicit Window(int limit) : limit_(limit) {}
+  // Takes a place, waiting while the window is full.
+  void acquire() {
+    std::unique_lock lock(mutex_);
+    cv_.wait(lock, [&] { return outstanding_ < limit_; });
+    ++outstanding_;
+  }
+  // A message's accept or reply has come: frees its place.
+  void release() {
     std::lock_guard lock(mutex_);
-    done_ = true;
+    --outstanding_;
     cv_.notify_one();
   }
-  void wait() {
+  // Waits until every message has had its answer.
+  void drain() {
     std::unique_lock lock(mutex_);
-    cv_.wait(lock, [&] { return done_; });
-    done_ = false;
+    cv_.wait(lock, [&] { return outstanding_ == 0; });
   }
 
  private:
+  const int limit_;
   std::mutex mutex_;
   std::condition_variable cv_;
-  bool done_ = false;
+  int outstanding_ = 0;
 };
 
-// Sends for producer threads: each hands its send to the connection's work queue and waits
-// for the broker's accept (one-way; a receiver on a connection of its own counts arrivals) or
-// for the reply (request-reply; a responder echoes). The waiting thread's address is the
-// delivery tag (one-way) or the message id that the reply's correlation id carries back.
+// Sends for producer threads: each hands its sends to the connection's work queue, as many at
+// a time as its window allows, each outstanding until the broker's accept (one-way; a
+// receiver on a connection of its own counts arrivals) or the reply (request-reply; a
+// responder echoes). The window's address is the delivery tag (one-way) or the message id
+// that the reply's correlation id carries back.
 class BareThreaded : public proton::messaging_handler {
  public:
   BareThreaded(const Args& a, size_t size, bool request_reply)
@@ -271,10 +283,10 @@ class BareThreaded : public proton::messaging_handler {
     ready_.wait(lock, [&] { return workQueue_ != nullptr; });
   }
 
-  // On a producer thread: sends one message and waits for its accept or reply.
-  void sendAndWait(Waiting& w) {
+  // On a producer thread: sends one message once its window has a place.
+  void send(Window& w) {
+    w.acquire();
     workQueue_->add([this, &w] { start(&w); });
-    w.wait();
   }
 
   void on_sendable(proton::sender& s) override {
@@ -283,22 +295,22 @@ class BareThreaded : public proton::messaging_handler {
       return;
     }
     while (!blocked_.empty() && sender_.credit() > 0) {
-      Waiting* w = blocked_.front();
+      Window* w = blocked_.front();
       blocked_.pop_front();
       start(w);
     }
   }
   void on_tracker_accept(proton::tracker& t) override {
     if (requestReply_ || t.sender() != sender_) return;
-    Waiting* w = nullptr;
+    Window* w = nullptr;
     std::memcpy(&w, t.tag().data(), sizeof w);
-    w->signal();
+    w->release();
   }
   void on_message(proton::delivery& d, proton::message& m) override {
     if (requestReply_ && d.receiver() == replies_) {
-      auto* w = reinterpret_cast<Waiting*>(
+      auto* w = reinterpret_cast<Window*>(
           static_cast<uintptr_t>(proton::get<uint64_t>(m.correlation_id())));
-      w->signal();
+      w->release();
     } else if (requestReply_) {
       responder_.echo(m);
     } else {
@@ -314,7 +326,7 @@ class BareThreaded : public proton::messaging_handler {
 
  private:
   // On the container's thread.
-  void start(Waiting* w) {
+  void start(Window* w) {
     if (sender_.credit() <= 0) {
       blocked_.push_back(w);
       return;
@@ -339,7 +351,7 @@ class BareThreaded : public proton::messaging_handler {
   proton::sender sender_;
   proton::receiver replies_;
   BareResponder responder_;
-  std::deque<Waiting*> blocked_;  // waiting for credit
+  std::deque<Window*> blocked_;  // waiting for credit
   std::mutex mutex_;
   std::condition_variable ready_;
   proton::work_queue* workQueue_ = nullptr;
@@ -350,32 +362,39 @@ class BareThreaded : public proton::messaging_handler {
 Series bareRequestReply(const Args& a, int in_flight, const std::string& label) {
   BareClient client(a, in_flight);
   proton::container(client).run();
-  return Series{label, client.batches, client.rss_start_, client.rss_end_};
+  Series s = client.series_.series;
+  s.name = label;
+  return s;
 }
 
 Series bareOneWay(const Args& a, size_t size, const std::string& label) {
   BareOneWay client(a, size, 10);
   proton::container(client).run();
-  return Series{label, client.batches, client.rss_start_, client.rss_end_};
+  Series s = client.series_.series;
+  s.name = label;
+  return s;
 }
 
-Series bareThreaded(const Args& a, size_t size, bool request_reply, const std::string& label) {
+Series bareThreaded(const Args& a, size_t size, bool request_reply, int threads, int window,
+                    const std::string& label) {
   BareThreaded client(a, size, request_reply);
   proton::container container(client);
   std::thread io([&] { container.run(); });
   client.awaitReady();
-  Waiting warm;
-  for (int i = 0; i < 200; ++i) client.sendAndWait(warm);
+  Window warm(window);
+  for (int i = 0; i < 200; ++i) client.send(warm);
+  warm.drain();
   int64_t sent = 200;
   Series s{label, {}, rssMiB(), 0};
   s.batches.begin();
   for (int batch = 0; batch < a.batches; ++batch) {
     std::atomic<int> next{0};
     std::vector<std::thread> producers;
-    for (int t = 0; t < 10; ++t) {
+    for (int t = 0; t < threads; ++t) {
       producers.emplace_back([&] {
-        Waiting w;
-        while (next.fetch_add(1) < a.batchSize) client.sendAndWait(w);
+        Window w(window);
+        while (next.fetch_add(1) < a.batchSize) client.send(w);
+        w.drain();
       });
     }
     for (auto& t : producers) t.join();

@@ -16,9 +16,12 @@ Series bareRequestReply(const Args& a, int in_flight, const std::string& label);
 /// One-way, 10 unsettled sends at a time from one handler; a receiver counts arrivals.
 Series bareOneWay(const Args& a, size_t size, const std::string& label);
 
-/// 10 producer threads, each handing its sends to the connection's work queue and waiting
-/// for the broker's accept (one-way) or the reply (request-reply), as Proton's
-/// multithreaded_client example hands work between user threads and the container's.
-Series bareThreaded(const Args& a, size_t size, bool request_reply, const std::string& label);
+/// `threads` producer threads, each handing its sends to the connection's work queue with up
+/// to `window` of them waiting for the broker's accept (one-way) or the reply (request-reply),
+/// as Proton's multithreaded_client examples hand work between user threads and the
+/// container's: 10 threads with a window of 1 are 10 producers each waiting for its message;
+/// 1 thread with a window of 10 is 10 in flight from one thread.
+Series bareThreaded(const Args& a, size_t size, bool request_reply, int threads, int window,
+                    const std::string& label);
 
 }  // namespace broker_bench

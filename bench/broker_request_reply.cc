@@ -445,29 +445,37 @@ int main(int argc, char** argv) {
   run("bare Proton request-reply, 10 in flight", nullptr,
       [&](auto l) { return bareRequestReply(a, 10, l); });
   run("bare Proton request-reply, 10 producer threads", nullptr,
-      [&](auto l) { return bareThreaded(a, 1024, true, l); });
+      [&](auto l) { return bareThreaded(a, 1024, true, 10, 1, l); });
   run("broker_request_reply, 10 producers", "bare Proton request-reply, 10 producer threads",
       [&](auto l) { return dromedaryRequestReply(a, 10, l); });
+  run("bare Proton request-reply, 10 in flight from a producer thread", nullptr,
+      [&](auto l) { return bareThreaded(a, 1024, true, 1, 10, l); });
   run("broker_request_reply, 10 in flight from one thread",
-      "bare Proton request-reply, 10 in flight",
+      "bare Proton request-reply, 10 in flight from a producer thread",
       [&](auto l) { return dromedaryAsyncRequestReply(a, 10, l); });
   run("bare Proton one-way 1 KB, 10 in flight", nullptr,
       [&](auto l) { return bareOneWay(a, 1024, l); });
   run("bare Proton one-way 1 KB, 10 producer threads", nullptr,
-      [&](auto l) { return bareThreaded(a, 1024, false, l); });
+      [&](auto l) { return bareThreaded(a, 1024, false, 10, 1, l); });
   run("one-way 1 KB, 10 producers", "bare Proton one-way 1 KB, 10 producer threads",
       [&](auto l) { return dromedaryOneWay(a, 1024, l); });
-  run("one-way 1 KB, 10 in flight from one thread", "bare Proton one-way 1 KB, 10 in flight",
+  run("bare Proton one-way 1 KB, 10 in flight from a producer thread", nullptr,
+      [&](auto l) { return bareThreaded(a, 1024, false, 1, 10, l); });
+  run("one-way 1 KB, 10 in flight from one thread",
+      "bare Proton one-way 1 KB, 10 in flight from a producer thread",
       [&](auto l) { return dromedaryAsyncOneWay(a, 1024, l); });
   run("one-way 1 KB, 10 in flight, chained", "bare Proton one-way 1 KB, 10 in flight",
       [&](auto l) { return dromedaryChainedOneWay(a, 1024, l); });
   run("bare Proton one-way 12 KB, 10 in flight", nullptr,
       [&](auto l) { return bareOneWay(a, 12 * 1024, l); });
   run("bare Proton one-way 12 KB, 10 producer threads", nullptr,
-      [&](auto l) { return bareThreaded(a, 12 * 1024, false, l); });
+      [&](auto l) { return bareThreaded(a, 12 * 1024, false, 10, 1, l); });
   run("one-way 12 KB, 10 producers", "bare Proton one-way 12 KB, 10 producer threads",
       [&](auto l) { return dromedaryOneWay(a, 12 * 1024, l); });
-  run("one-way 12 KB, 10 in flight from one thread", "bare Proton one-way 12 KB, 10 in flight",
+  run("bare Proton one-way 12 KB, 10 in flight from a producer thread", nullptr,
+      [&](auto l) { return bareThreaded(a, 12 * 1024, false, 1, 10, l); });
+  run("one-way 12 KB, 10 in flight from one thread",
+      "bare Proton one-way 12 KB, 10 in flight from a producer thread",
       [&](auto l) { return dromedaryAsyncOneWay(a, 12 * 1024, l); });
   run("one-way 12 KB, 10 in flight, chained", "bare Proton one-way 12 KB, 10 in flight",
       [&](auto l) { return dromedaryChainedOneWay(a, 12 * 1024, l); });
