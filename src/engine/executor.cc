@@ -38,8 +38,8 @@ int64_t epochMillis() noexcept {
       .count();
 }
 
-// A timed exchange: the running step's time ends at `now`.
-// The timed step's time ends `now`; it completed (or, `failed`, failed) the exchange.
+// A timed exchange: the running step's time ends at `now`; the step completed (or, `failed`,
+// failed) the exchange.
 void closeTimedStep(Exchange& ex, int64_t now, uint32_t stripe, bool failed = false) noexcept {
   ExecState& st = ex.execForEngine();
   if (!st.timedStep) return;

@@ -27,8 +27,9 @@ inline Status run(Exchange& exchange) noexcept {
   return runFrames(exchange);
 }
 
-/// A suspended exchange goes on: the step it suspended in counts it resumed (the exchange
-/// was counted suspended there: ExecRun::suspensionCounted).
+/// A suspended exchange goes on: the step it suspended in counts it resumed (it was counted
+/// suspended there when the step returned Suspend). A wait for a redelivery's delay is in no
+/// step (ExecRun::redeliveryWait) and counts nothing.
 void countResumed(Exchange& exchange) noexcept;
 
 /// Pops frames down to `depth` (route frames count their route as finished).
