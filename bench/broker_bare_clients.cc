@@ -388,16 +388,11 @@ Series bareThreaded(const Args& a, size_t size, bool request_reply, int threads,
   Series s{label, {}, rssMiB(), 0};
   s.batches.begin();
   for (int batch = 0; batch < a.batches; ++batch) {
-    std::atomic<int> next{0};
-    std::vector<std::thread> producers;
-    for (int t = 0; t < threads; ++t) {
-      producers.emplace_back([&] {
-        Window w(window);
-        while (next.fetch_add(1) < a.batchSize) client.send(w);
-        w.drain();
-      });
-    }
-    for (auto& t : producers) t.join();
+    onProducerThreads(threads, a.batchSize, [&](auto take) {
+      Window w(window);
+      while (take()) client.send(w);
+      w.drain();
+    });
     sent += a.batchSize;
     if (!request_reply && !awaitArrivals(client.arrived, sent, label)) break;
     s.batches.end(a.batchSize);

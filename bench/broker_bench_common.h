@@ -98,4 +98,15 @@ inline bool awaitArrivals(const std::atomic<int64_t>& arrived, int64_t sent,
   return true;
 }
 
+// Runs `producer(take)` on `threads` threads at once and returns when all have ended. The
+// threads share the batch's `n` messages: `take()` before each, false once all are taken.
+template <class Producer>
+void onProducerThreads(int threads, int n, const Producer& producer) {
+  std::atomic<int> next{0};
+  auto take = [&] { return next.fetch_add(1) < n; };
+  std::vector<std::thread> running;
+  for (int t = 0; t < threads; ++t) running.emplace_back([&] { producer(take); });
+  for (auto& t : running) t.join();
+}
+
 }  // namespace broker_bench

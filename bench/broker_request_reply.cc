@@ -112,18 +112,13 @@ Series dromedaryRequestReply(const Args& a, int in_flight, const std::string& la
   s.rssStart = rssMiB();
   s.batches.begin();
   for (int batch = 0; batch < a.batches; ++batch) {
-    std::atomic<int> next{0};
-    std::vector<std::thread> threads;
-    for (int t = 0; t < in_flight; ++t) {
-      threads.emplace_back([&] {
-        ProducerTemplate p(context);
-        while (next.fetch_add(1) < a.batchSize) {
-          auto r = p.requestBody("direct:request", body);
-          if (!r) std::fprintf(stderr, "request failed: %s\n", r.error().toString().c_str());
-        }
-      });
-    }
-    for (auto& t : threads) t.join();
+    onProducerThreads(in_flight, a.batchSize, [&](auto take) {
+      ProducerTemplate p(context);
+      while (take()) {
+        auto r = p.requestBody("direct:request", body);
+        if (!r) std::fprintf(stderr, "request failed: %s\n", r.error().toString().c_str());
+      }
+    });
     s.batches.end(a.batchSize);
   }
   s.rssEnd = rssMiB();
@@ -328,18 +323,13 @@ Series dromedaryOneWay(const Args& a, size_t size, const std::string& label) {
   int64_t sent = 0;
   s.batches.begin();
   for (int batch = 0; batch < a.batches; ++batch) {
-    std::vector<std::thread> threads;
-    std::atomic<int> next{0};
-    for (int t = 0; t < 10; ++t) {  // 10 concurrent producers
-      threads.emplace_back([&] {
-        ProducerTemplate p(context);
-        while (next.fetch_add(1) < a.batchSize) {
-          auto r = p.sendBody(uri, std::string_view(body));
-          if (!r) std::fprintf(stderr, "send failed: %s\n", r.error().toString().c_str());
-        }
-      });
-    }
-    for (auto& t : threads) t.join();
+    onProducerThreads(10, a.batchSize, [&](auto take) {  // 10 concurrent producers
+      ProducerTemplate p(context);
+      while (take()) {
+        auto r = p.sendBody(uri, std::string_view(body));
+        if (!r) std::fprintf(stderr, "send failed: %s\n", r.error().toString().c_str());
+      }
+    });
     sent += a.batchSize;
     if (!awaitArrivals(counter->n, sent, label)) return s;
     s.batches.end(a.batchSize);
