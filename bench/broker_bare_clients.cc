@@ -158,8 +158,8 @@ class BareClient : public proton::messaging_handler {
   uint64_t seq_ = 0;
 };
 
-// One-way, bare: a sender with `in_flight` unsettled messages at a time (each accepted by the
-// broker frees a place, as the Dromedary producers wait for the broker's accept), and a
+// One-way, bare: a sender with `in_flight` unsettled durable messages at a time (each accepted
+// by the broker frees a place, as the Dromedary producers wait for the broker's accept), and a
 // receiver on a connection of its own granting 500 credits, as the consumer route does.
 class BareOneWay : public proton::messaging_handler {
  public:
@@ -197,7 +197,7 @@ class BareOneWay : public proton::messaging_handler {
     while (outstanding_ < in_flight_ && sent_ < total && sender_.credit() > 0) {
       proton::message m;
       m.body(body_);
-      m.durable(false);
+      m.durable(true);
       sender_.send(m);
       ++outstanding_;
       ++sent_;
@@ -333,7 +333,7 @@ class BareThreaded : public proton::messaging_handler {
     }
     proton::message m;
     m.body(body_);
-    m.durable(requestReply_);
+    m.durable(true);
     if (requestReply_) {
       m.id(static_cast<uint64_t>(reinterpret_cast<uintptr_t>(w)));
       m.reply_to(reply_);

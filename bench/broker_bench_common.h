@@ -45,6 +45,24 @@ inline double processCpuMicros() {
   return us(u.ru_utime) + us(u.ru_stime);
 }
 
+// The machine's CPU time so far (/proc/stat, in clock ticks, all CPUs): all of it, and the
+// part the hypervisor gave to other guests (steal). A batch that loses throughput to the
+// host's other load shows it as steal; one that loses it to this machine's own work does not.
+struct MachineTicks {
+  double total = 0, steal = 0;
+};
+inline MachineTicks machineTicks() {
+  std::ifstream stat("/proc/stat");
+  std::string cpu;
+  double field[8] = {};  // user nice system idle iowait irq softirq steal
+  stat >> cpu;
+  for (double& f : field) stat >> f;
+  MachineTicks t;
+  for (double f : field) t.total += f;
+  t.steal = field[7];
+  return t;
+}
+
 // Per batch: throughput, and this process's CPU time per message. On a shared machine the
 // second is the steadier sign of flatness: a client that degrades (a consumer or connection
 // per request, a growing table) spends ever more per message, while a busy neighbour moves
@@ -52,12 +70,15 @@ inline double processCpuMicros() {
 struct Batches {
   std::vector<double> rate;           // messages per second
   std::vector<double> cpuPerMessage;  // microseconds
+  std::vector<double> stealPercent;   // of the machine's CPU time during the batch
   Clock::time_point start;
   double cpuStart = 0;
+  MachineTicks ticksStart;
 
   void begin() {
     start = Clock::now();
     cpuStart = processCpuMicros();
+    ticksStart = machineTicks();
   }
   // Ends a batch of `n` messages and begins the next.
   void end(int n) {
@@ -65,8 +86,12 @@ struct Batches {
     double cpu = processCpuMicros();
     rate.push_back(n / std::chrono::duration<double>(now - start).count());
     cpuPerMessage.push_back((cpu - cpuStart) / n);
+    MachineTicks ticks = machineTicks();
+    double elapsed = ticks.total - ticksStart.total;
+    stealPercent.push_back(elapsed > 0 ? 100.0 * (ticks.steal - ticksStart.steal) / elapsed : 0);
     start = now;
     cpuStart = cpu;
+    ticksStart = ticks;
   }
   size_t size() const { return rate.size(); }
 };
