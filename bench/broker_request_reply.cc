@@ -429,7 +429,10 @@ int main(int argc, char** argv) {
   };
   run("bare Proton request-reply, 1 in flight", nullptr,
       [&](auto l) { return bareRequestReply(a, 1, l); });
-  run("broker_request_reply, 1 in flight", "bare Proton request-reply, 1 in flight",
+  run("bare Proton request-reply, 1 in flight from a producer thread", nullptr,
+      [&](auto l) { return bareThreaded(a, 1024, true, 1, 1, l); });
+  run("broker_request_reply, 1 in flight",
+      "bare Proton request-reply, 1 in flight from a producer thread",
       [&](auto l) { return dromedaryRequestReply(a, 1, l); });
   run("broker_request_reply, 1 in flight, chained", "bare Proton request-reply, 1 in flight",
       [&](auto l) { return dromedaryChainedRequestReply(a, l); });
