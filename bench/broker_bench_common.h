@@ -63,10 +63,11 @@ inline MachineTicks machineTicks() {
   return t;
 }
 
-// Per batch: throughput, and this process's CPU time per message. On a shared machine the
-// second is the steadier sign of flatness: a client that degrades (a consumer or connection
-// per request, a growing table) spends ever more per message, while a busy neighbour moves
-// it far less than it moves throughput (10-20% against 20-30% here).
+// Per batch: throughput, this process's CPU time per message, and steal. On this 2-core
+// machine the second is the steadier sign of flatness: a client that degrades (a consumer or
+// connection per request, a growing table) spends ever more per message, while where the
+// scheduler puts the broker's threads and the client's (together or apart) moves throughput
+// by 20-50% from one batch to the next and CPU per message far less.
 struct Batches {
   std::vector<double> rate;           // messages per second
   std::vector<double> cpuPerMessage;  // microseconds
