@@ -31,46 +31,45 @@ namespace {
 
 using namespace broker_bench;
 
-void report(const Series& s) {
-  const std::vector<double>& rate = s.batches.rate;
-  if (rate.empty()) {
-    std::printf("| %-34s | did not complete |\n", s.name.c_str());
-    return;
-  }
-  double median = medianOf(rate);
-  size_t tail = std::min<size_t>(10, rate.size());
-  std::vector<double> last(rate.end() - static_cast<long>(tail), rate.end());
-  double worst_tail = *std::min_element(last.begin(), last.end());
-  const std::vector<double>& cpu = s.batches.cpuPerMessage;
-  double cpu_first = medianOf({cpu.begin(), cpu.begin() + static_cast<long>(tail)});
-  double cpu_last = medianOf({cpu.end() - static_cast<long>(tail), cpu.end()});
-  std::string batches, cpus, steal;
-  for (double v : rate) batches += fmt::format("{:.0f} ", v);
-  for (double v : cpu) cpus += fmt::format("{:.0f} ", v);
-  for (double v : s.batches.stealPercent) steal += fmt::format("{:.0f} ", v);
-  std::printf(
-      "| %-34s | %8.0f | %8.0f | %6.1f%% | %6.1f%% | %6.1f -> %6.1f | %6.1f | %6.1f | "
-      "%6.1f | %s| %s| %s|\n",
-      s.name.c_str(), median, worst_tail, 100.0 * (median - worst_tail) / median,
-      100.0 * (median - medianOf(last)) / median, cpu_first, cpu_last, s.rssStart, s.rssEnd,
-      s.cpuMicrosPerMessage, batches.c_str(), cpus.c_str(), steal.c_str());
-  std::fflush(stdout);
-}
-
-// A series against the targets: its median batch, how far the worst of its last ten batches
-// fell below that median (percent), and its RSS growth.
+// A series against the targets: its median batch, the worst of its last ten batches and how
+// far it fell below that median (percent), and its RSS growth.
 struct Verdict {
-  double median = 0, worstTailDrop = 0, rssGrowth = 0;
+  double median = 0, worstTail = 0, worstTailDrop = 0, rssGrowth = 0;
 };
 Verdict verdictOf(const Series& s) {
   const std::vector<double>& rate = s.batches.rate;
   Verdict v;
   v.median = medianOf(rate);
   size_t tail = std::min<size_t>(10, rate.size());
-  double worst = *std::min_element(rate.end() - static_cast<long>(tail), rate.end());
-  v.worstTailDrop = 100.0 * (v.median - worst) / v.median;
+  v.worstTail = *std::min_element(rate.end() - static_cast<long>(tail), rate.end());
+  v.worstTailDrop = 100.0 * (v.median - v.worstTail) / v.median;
   v.rssGrowth = s.rssEnd - s.rssStart;
   return v;
+}
+
+void report(const Series& s) {
+  const std::vector<double>& rate = s.batches.rate;
+  if (rate.empty()) {
+    std::printf("| %-34s | did not complete |\n", s.name.c_str());
+    return;
+  }
+  const Verdict v = verdictOf(s);
+  size_t tail = std::min<size_t>(10, rate.size());
+  std::vector<double> last(rate.end() - static_cast<long>(tail), rate.end());
+  const std::vector<double>& cpu = s.batches.cpuPerMessage;
+  double cpu_first = medianOf({cpu.begin(), cpu.begin() + static_cast<long>(tail)});
+  double cpu_last = medianOf({cpu.end() - static_cast<long>(tail), cpu.end()});
+  std::string batches, cpus, steal;
+  for (double x : rate) batches += fmt::format("{:.0f} ", x);
+  for (double x : cpu) cpus += fmt::format("{:.0f} ", x);
+  for (double x : s.batches.stealPercent) steal += fmt::format("{:.0f} ", x);
+  std::printf(
+      "| %-34s | %8.0f | %8.0f | %6.1f%% | %6.1f%% | %6.1f -> %6.1f | %6.1f | %6.1f | "
+      "%6.1f | %s| %s| %s|\n",
+      s.name.c_str(), v.median, v.worstTail, v.worstTailDrop,
+      100.0 * (v.median - medianOf(last)) / v.median, cpu_first, cpu_last, s.rssStart, s.rssEnd,
+      s.cpuMicrosPerMessage, batches.c_str(), cpus.c_str(), steal.c_str());
+  std::fflush(stdout);
 }
 
 // --- Dromedary on both sides ---
