@@ -48,4 +48,60 @@ std::string joinNames(const std::vector<std::string_view>& names) {
   return out;
 }
 
+size_t utf8SequenceLength(std::string_view s) noexcept {
+  if (s.empty()) return 0;
+  const auto byte = [&](size_t i) { return static_cast<unsigned char>(s[i]); };
+  const unsigned char b0 = byte(0);
+  if (b0 < 0x80) return 1;
+  size_t n;
+  unsigned char lo = 0x80, hi = 0xBF;  // the second byte's range (RFC 3629's table)
+  if (b0 >= 0xC2 && b0 <= 0xDF) {
+    n = 2;
+  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+    n = 3;
+    if (b0 == 0xE0) lo = 0xA0;  // no overlong forms
+    if (b0 == 0xED) hi = 0x9F;  // no surrogates
+  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+    n = 4;
+    if (b0 == 0xF0) lo = 0x90;
+    if (b0 == 0xF4) hi = 0x8F;  // nothing past U+10FFFF
+  } else {
+    return 0;
+  }
+  if (s.size() < n || byte(1) < lo || byte(1) > hi) return 0;
+  for (size_t i = 2; i < n; ++i) {
+    if (byte(i) < 0x80 || byte(i) > 0xBF) return 0;
+  }
+  return n;
+}
+
+bool isValidUtf8(std::string_view s) noexcept {
+  while (!s.empty()) {
+    size_t n = utf8SequenceLength(s);
+    if (n == 0) return false;
+    s.remove_prefix(n);
+  }
+  return true;
+}
+
+std::string printableText(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  while (!s.empty()) {
+    size_t n = utf8SequenceLength(s);
+    if (n == 0 || (n == 1 && (static_cast<unsigned char>(s[0]) < 0x20 || s[0] == 0x7F))) {
+      constexpr char kHex[] = "0123456789abcdef";
+      const auto b = static_cast<unsigned char>(s[0]);
+      out += "\\x";
+      out += kHex[b >> 4];
+      out += kHex[b & 0xF];
+      s.remove_prefix(1);
+      continue;
+    }
+    out.append(s.substr(0, n));
+    s.remove_prefix(n);
+  }
+  return out;
+}
+
 }  // namespace dromedary

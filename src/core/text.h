@@ -62,6 +62,18 @@ inline std::string toLower(std::string_view s) {
   return out;
 }
 
+/// The length of the well-formed UTF-8 sequence at the start of `s` (1 to 4), or 0 when `s`
+/// does not start with one (a stray continuation byte, an overlong form, a surrogate, a
+/// truncated sequence, or nothing left).
+size_t utf8SequenceLength(std::string_view s) noexcept;
+
+/// Is all of `s` well-formed UTF-8?
+bool isValidUtf8(std::string_view s) noexcept;
+
+/// `s` for a message: bytes that are not printable UTF-8 (control bytes, malformed
+/// sequences) as \xNN.
+std::string printableText(std::string_view s);
+
 /// The candidate closest to `word` by edit distance (case-insensitive), if close enough to
 /// be what was meant ("did you mean ...?"), else empty.
 std::string closestMatch(std::string_view word, const std::vector<std::string_view>& candidates);

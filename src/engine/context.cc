@@ -137,45 +137,55 @@ void Context::submit(Scheduler::Task task) noexcept {
 }
 
 void Context::bindProcessor(std::string name, std::shared_ptr<Processor> processor) {
-  bindNamed(impl_->mutex, impl_->processors, std::move(name), std::move(processor));
+  bindNamed(impl_->namedMutex, impl_->processors, std::move(name), std::move(processor));
 }
 
 std::shared_ptr<Processor> Context::processorByName(std::string_view name) const {
-  return findNamed(impl_->mutex, impl_->processors, name);
+  return findNamed(impl_->namedMutex, impl_->processors, name);
 }
 
 void Context::bindAggregationStrategy(std::string name,
                                       std::shared_ptr<AggregationStrategy> strategy) {
-  bindNamed(impl_->mutex, impl_->strategies, std::move(name), std::move(strategy));
+  bindNamed(impl_->namedMutex, impl_->strategies, std::move(name), std::move(strategy));
 }
 
 std::shared_ptr<AggregationStrategy> Context::aggregationStrategyByName(
     std::string_view name) const {
-  return findNamed(impl_->mutex, impl_->strategies, name);
+  return findNamed(impl_->namedMutex, impl_->strategies, name);
 }
 
 void Context::bindIdempotentRepository(std::string name,
                                        std::shared_ptr<IdempotentRepository> repository) {
-  bindNamed(impl_->mutex, impl_->idempotent, std::move(name), std::move(repository));
+  bindNamed(impl_->namedMutex, impl_->idempotent, std::move(name), std::move(repository));
 }
 
 std::shared_ptr<IdempotentRepository> Context::idempotentRepositoryByName(
     std::string_view name) const {
-  return findNamed(impl_->mutex, impl_->idempotent, name);
+  return findNamed(impl_->namedMutex, impl_->idempotent, name);
 }
 
 void Context::bindAggregationRepository(std::string name,
                                         std::shared_ptr<AggregationRepository> repository) {
-  bindNamed(impl_->mutex, impl_->aggregationRepositories, std::move(name), std::move(repository));
+  bindNamed(impl_->namedMutex, impl_->aggregationRepositories, std::move(name), std::move(repository));
 }
 
 std::shared_ptr<AggregationRepository> Context::aggregationRepositoryByName(
     std::string_view name) const {
-  return findNamed(impl_->mutex, impl_->aggregationRepositories, name);
+  return findNamed(impl_->namedMutex, impl_->aggregationRepositories, name);
+}
+
+void Context::bindHeaderFilterStrategy(std::string name,
+                                       std::shared_ptr<HeaderFilterStrategy> strategy) {
+  bindNamed(impl_->namedMutex, impl_->headerFilters, std::move(name), std::move(strategy));
+}
+
+std::shared_ptr<HeaderFilterStrategy> Context::headerFilterStrategyByName(
+    std::string_view name) const {
+  return findNamed(impl_->namedMutex, impl_->headerFilters, name);
 }
 
 std::vector<std::string> Context::processorNames() const {
-  std::lock_guard lock(impl_->mutex);
+  std::lock_guard lock(impl_->namedMutex);
   std::vector<std::string> out;
   for (const auto& [name, p] : impl_->processors) out.push_back(name);
   return out;
@@ -435,6 +445,15 @@ Result<void> Context::addRoutes(RouteBuilder& builder) {
       Error e = makeError(ErrorCode::InvalidRoute,
                           fmt::format("{} (in route '{}' from '{}')", model.misuse.front(), id,
                                       model.from));
+      e.where = model.where;
+      return e;
+    }
+    // An id is a label in /metrics and a value in JSON and in log lines: UTF-8 text only.
+    if (printableText(id) != id) {
+      Error e = makeError(ErrorCode::InvalidRoute,
+                          fmt::format("route id '{}' is not printable UTF-8 text (route from "
+                                      "'{}')",
+                                      printableText(id), model.from));
       e.where = model.where;
       return e;
     }

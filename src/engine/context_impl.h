@@ -16,6 +16,7 @@
 #include <dromedary/engine/context.h>
 #include <dromedary/engine/statistics.h>
 #include <dromedary/spi/component.h>
+#include <dromedary/spi/header_filter_strategy.h>
 #include <dromedary/spi/language.h>
 #include <dromedary/spi/scheduler.h>
 
@@ -39,6 +40,10 @@ struct ContextImpl {
   std::map<std::string, std::shared_ptr<IdempotentRepository>, std::less<>> idempotent;
   std::map<std::string, std::shared_ptr<AggregationRepository>, std::less<>>
       aggregationRepositories;
+  std::map<std::string, std::shared_ptr<HeaderFilterStrategy>, std::less<>> headerFilters;
+  // The named objects above (processors to headerFilters): a mutex of their own, so that a
+  // component creating an endpoint under `mutex` can look up what its options name.
+  mutable std::mutex namedMutex;
 
   // Endpoints and producers are created from any thread: guarded by one mutex.
   mutable std::mutex mutex;

@@ -9,6 +9,8 @@
 #include <dromedary/management/management_server.h>
 #include <dromedary/version.h>
 
+#include "management/management_json.h"
+
 namespace dromedary {
 
 namespace {
@@ -16,11 +18,11 @@ namespace {
 using nlohmann::json;
 
 ManagementResponse jsonResponse(int status, const json& body) {
-  return ManagementResponse{status, "application/json", body.dump(2) + "\n"};
+  return ManagementResponse{status, "application/json", managementJsonText(body)};
 }
 
-ManagementResponse error(int status, std::string message) {
-  return jsonResponse(status, json{{"error", std::move(message)}, {"status", status}});
+ManagementResponse error(int status, std::string_view message) {
+  return ManagementResponse{status, "application/json", managementErrorBody(status, message)};
 }
 
 json timing(const TimingStats& t) {
@@ -88,10 +90,25 @@ bool isLoopback(std::string_view host) {
   return host == "127.0.0.1" || host == "localhost" || host == "::1" || host.starts_with("127.");
 }
 
+// Does `sent` equal `secret`? In time that depends on the secret's length only, so that how
+// long a wrong guess takes tells nothing about how much of it was right.
+bool sameSecret(std::string_view sent, std::string_view secret) noexcept {
+  unsigned char differ = sent.size() == secret.size() ? 0 : 1;
+  for (size_t i = 0; i < secret.size(); ++i) {
+    unsigned char c = i < sent.size() ? static_cast<unsigned char>(sent[i]) : 0;
+    differ |= static_cast<unsigned char>(c ^ static_cast<unsigned char>(secret[i]));
+  }
+  return differ == 0;
+}
+
 // Why a control request may not run, or empty when it may.
 std::string refusal(const ManagementOptions& options, const ManagementRequest& request) {
   if (!options.token.empty()) {
-    if (request.authorization == "Bearer " + options.token) return {};
+    constexpr std::string_view kBearer = "Bearer ";
+    std::string_view sent = request.authorization;
+    if (sent.starts_with(kBearer) && sameSecret(sent.substr(kBearer.size()), options.token)) {
+      return {};
+    }
     return request.authorization.empty() ? "this request needs 'Authorization: Bearer <token>'"
                                          : "the token is not valid";
   }

@@ -1,110 +1,84 @@
 // SPDX-License-Identifier: Apache-2.0
-// The management HTTP server on Boost.Beast: one thread running an io_context, connections
-// handled asynchronously (one request each, `Connection: close`), a 10 s deadline per
-// connection and a bound on the request size. Requests go to handleManagementRequest.
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
-
+// The management HTTP server: the embedded HTTP server (dromedary/support/http_server.h) with
+// one request per connection, a 10 s deadline and small bounds; each request goes to
+// handleManagementRequest, one at a time, on the server's I/O thread.
 #include <fmt/format.h>
 
 #include <mutex>
-#include <thread>
 
 #include <dromedary/management/management_server.h>
+#include <dromedary/support/http_server.h>
+
+#include "management/management_json.h"
 
 namespace dromedary {
 
-namespace asio = boost::asio;
-namespace beast = boost::beast;
-namespace http = beast::http;
-using tcp = asio::ip::tcp;
+namespace bhttp = boost::beast::http;
 
 namespace {
 
-// One connection: read a request, answer it, close.
-class Session : public std::enable_shared_from_this<Session> {
- public:
-  Session(tcp::socket socket, Context& context, const ManagementOptions& options,
-          std::mutex& control)
-      : stream_(std::move(socket)), context_(context), options_(options), control_(control) {}
+support::HttpResponse jsonError(unsigned status, unsigned version, std::string_view text) {
+  support::HttpResponse r{static_cast<bhttp::status>(status), version};
+  r.set(bhttp::field::content_type, "application/json");
+  r.body() = managementErrorBody(static_cast<int>(status), text);
+  return r;
+}
 
-  void start() {
-    parser_.emplace();
-    parser_->header_limit(8 * 1024);
-    parser_->body_limit(options_.maxRequestBytes);
-    stream_.expires_after(std::chrono::seconds(10));
-    http::async_read(stream_, buffer_, *parser_,
-                     [self = shared_from_this()](beast::error_code ec, size_t) { self->onRead(ec); });
+class ManagementHandler final : public support::HttpRequestHandler {
+ public:
+  ManagementHandler(Context& context, const ManagementOptions& options)
+      : context_(context), options_(options) {}
+
+  void handle(support::HttpServerCall& call) noexcept override {
+    const support::HttpRequest& req = call.request();
+    ManagementResponse response;
+    try {
+      ManagementRequest request{std::string(support::sv(req.method_string())),
+                                std::string(support::sv(req.target())),
+                                std::string(support::sv(req[bhttp::field::authorization]))};
+      // Route control and reads of the route list, one request at a time.
+      std::lock_guard lock(control_);
+      response = handleManagementRequest(context_, options_, request);
+    } catch (...) {
+      return call.respond(jsonError(500, req.version(), "out of memory"));
+    }
+    support::HttpResponse r{static_cast<bhttp::status>(response.status), req.version()};
+    r.set(bhttp::field::content_type, support::bsv(response.contentType));
+    r.body() = std::move(response.body);
+    call.respond(std::move(r));
   }
 
  private:
-  void onRead(beast::error_code ec) {
-    if (ec == http::error::body_limit || ec == http::error::header_limit) {
-      return respond(ManagementResponse{413, "application/json",
-                                        fmt::format("{{\"error\": \"request larger than {} "
-                                                    "bytes\", \"status\": 413}}\n",
-                                                    options_.maxRequestBytes)},
-                     11, false);
-    }
-    if (ec) return;  // closed, timed out or not HTTP: nothing to answer
-    const auto& req = parser_->get();
-    ManagementRequest request{std::string(req.method_string()), std::string(req.target()),
-                              std::string(req[http::field::authorization])};
-    ManagementResponse response;
-    {
-      // Route control and reads of the route list from this thread, one request at a time.
-      std::lock_guard lock(control_);
-      response = handleManagementRequest(context_, options_, request);
-    }
-    respond(std::move(response), req.version(), req.method() == http::verb::head);
-  }
-
-  void respond(ManagementResponse r, unsigned version, bool head) {
-    response_.version(version);
-    response_.result(static_cast<unsigned>(r.status));
-    response_.set(http::field::server, "dromedary");
-    response_.set(http::field::content_type, r.contentType);
-    response_.keep_alive(false);
-    response_.body() = head ? std::string() : std::move(r.body);
-    response_.prepare_payload();
-    http::async_write(stream_, response_,
-                      [self = shared_from_this()](beast::error_code, size_t) {
-                        beast::error_code ignored;
-                        self->stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
-                      });
-  }
-
-  beast::tcp_stream stream_;
-  beast::flat_buffer buffer_;
-  std::optional<http::request_parser<http::string_body>> parser_;
-  http::response<http::string_body> response_;
   Context& context_;
   const ManagementOptions& options_;
-  std::mutex& control_;
+  std::mutex control_;
 };
+
+support::HttpServerOptions serverOptions(const ManagementOptions& options) {
+  support::HttpServerOptions o;
+  o.name = "management";
+  o.host = options.host;
+  o.port = options.port;
+  o.limits.maxHeaderBytes = kManagementHeaderLimit;
+  o.limits.maxBodyBytes = options.maxRequestBytes;
+  o.limits.maxInflightBodyBytes = options.maxConnections * options.maxRequestBytes;
+  o.limits.maxConnections = options.maxConnections;
+  o.limits.idleTimeout = std::chrono::seconds(10);
+  o.limits.writeTimeout = std::chrono::seconds(10);
+  o.limits.keepAlive = false;
+  o.errorResponse = &jsonError;
+  return o;
+}
 
 }  // namespace
 
 struct ManagementServer::Impl {
-  Impl(Context& c, ManagementOptions o) : context(c), options(std::move(o)), acceptor(io) {}
+  Impl(Context& c, ManagementOptions o)
+      : options(std::move(o)), handler(c, options), server(serverOptions(options), handler) {}
 
-  void accept() {
-    acceptor.async_accept([this](beast::error_code ec, tcp::socket socket) {
-      if (ec) return;  // closed by stop()
-      std::make_shared<Session>(std::move(socket), context, options, control)->start();
-      accept();
-    });
-  }
-
-  Context& context;
   ManagementOptions options;
-  asio::io_context io;
-  tcp::acceptor acceptor;
-  std::thread thread;
-  std::mutex control;
-  uint16_t port = 0;
-  bool running = false;
+  ManagementHandler handler;
+  support::EmbeddedHttpServer server;
 };
 
 ManagementServer::ManagementServer(Context& context, ManagementOptions options)
@@ -112,48 +86,10 @@ ManagementServer::ManagementServer(Context& context, ManagementOptions options)
 
 ManagementServer::~ManagementServer() { stop(); }
 
-Result<void> ManagementServer::start() {
-  Impl& s = *impl_;
-  if (s.running) return {};
-  beast::error_code ec;
-  auto address = asio::ip::make_address(s.options.host == "localhost" ? "127.0.0.1"
-                                                                       : s.options.host, ec);
-  if (ec) {
-    return makeError(ErrorCode::InvalidOption,
-                     fmt::format("management host '{}' is not an IP address", s.options.host));
-  }
-  tcp::endpoint endpoint(address, s.options.port);
-  auto fail = [&](std::string_view what) {
-    return makeError(ErrorCode::Io, fmt::format("cannot {} the management server on {}:{}: {}",
-                                                what, s.options.host, s.options.port,
-                                                ec.message()));
-  };
-  s.acceptor.open(endpoint.protocol(), ec);
-  if (ec) return fail("open");
-  s.acceptor.set_option(asio::socket_base::reuse_address(true), ec);
-  s.acceptor.bind(endpoint, ec);
-  if (ec) return fail("bind");
-  s.acceptor.listen(asio::socket_base::max_listen_connections, ec);
-  if (ec) return fail("listen on");
-  s.port = s.acceptor.local_endpoint().port();
-  s.accept();
-  s.thread = std::thread([&s] { s.io.run(); });
-  s.running = true;
-  return {};
-}
+Result<void> ManagementServer::start() { return impl_->server.start(); }
 
-uint16_t ManagementServer::port() const noexcept { return impl_->port; }
+uint16_t ManagementServer::port() const noexcept { return impl_->server.port(); }
 
-void ManagementServer::stop() noexcept {
-  Impl& s = *impl_;
-  if (!s.running) return;
-  s.running = false;
-  asio::post(s.io, [&s] {
-    beast::error_code ignored;
-    s.acceptor.close(ignored);
-    s.io.stop();
-  });
-  if (s.thread.joinable()) s.thread.join();
-}
+void ManagementServer::stop() noexcept { impl_->server.stop(); }
 
 }  // namespace dromedary

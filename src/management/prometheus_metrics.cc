@@ -6,6 +6,7 @@
 #include <dromedary/engine/context.h>
 #include <dromedary/management/management_server.h>
 
+#include "core/text.h"
 #include "engine/context_impl.h"
 #include "engine/route.h"
 
@@ -13,18 +14,26 @@ namespace dromedary {
 
 namespace {
 
+// A label value: escaped as the format says, and UTF-8 as it requires (a malformed byte, from
+// a name no load checked, becomes U+FFFD rather than text promtool rejects).
 std::string escape(std::string_view v) {
   std::string out;
-  for (char c : v) {
-    if (c == '\\') {
+  while (!v.empty()) {
+    size_t n = utf8SequenceLength(v);
+    char c = v.front();
+    if (n == 0) {
+      out += "\xEF\xBF\xBD";
+      n = 1;
+    } else if (c == '\\') {
       out += "\\\\";
     } else if (c == '"') {
       out += "\\\"";
     } else if (c == '\n') {
       out += "\\n";
     } else {
-      out += c;
+      out.append(v.substr(0, n));
     }
+    v.remove_prefix(n);
   }
   return out;
 }

@@ -62,6 +62,21 @@ TEST(ContextTest, DuplicateRouteIdIsRejected) {
   EXPECT_EQ(added.error().message, "route id 'same' is used by more than one route");
 }
 
+// An id is a label in /metrics, a value in the management API's JSON and a word in log lines:
+// one that is not UTF-8 text (from a route file, say) made all three fail.
+TEST(ContextTest, ARouteIdThatIsNotPrintableUtf8IsRejectedShowingItsBytes) {
+  RouteHarness h;
+  auto added = h.context.addRoutes([](RouteBuilder& b) {
+    b.from("direct:a").routeId("bad\xff\x01id");
+  });
+  ASSERT_FALSE(added);
+  EXPECT_EQ(added.error().message,
+            "route id 'bad\\xff\\x01id' is not printable UTF-8 text (route from 'direct:a')");
+  EXPECT_TRUE(h.context.addRoutes([](RouteBuilder& b) {
+    b.from("direct:b").routeId("b\xc3\xbcro-\xe2\x82\xac");  // "büro-€"
+  }));
+}
+
 TEST(ContextTest, SecondConsumerOnADirectEndpointIsRejected) {
   RouteHarness h;
   Error e = startError(h, [](RouteBuilder& b) {

@@ -15,6 +15,7 @@
 #include <dromedary/management/management_server.h>
 
 #include "support/http_client.h"
+#include "support/raw_http.h"
 #include "support/probe_component.h"
 #include "support/route_harness.h"
 
@@ -164,7 +165,7 @@ TEST_F(ManagementServerTest, MetricsInPrometheusTextFormat) {
             std::string::npos);
   EXPECT_NE(m.find("dromedary_route_processing_seconds_bucket{context=\"" + h.context.name() +
                    "\",route_id=\"orders\",le=\"+Inf\"} 1\n"),
-            std::string::npos);
+            std::string::npos) << m;
   // Prometheus' own parser, when Debian's prometheus package (promtool) is installed.
   if (std::system("command -v promtool > /dev/null 2>&1") == 0) {
     std::string file = ::testing::TempDir() + "/metrics.txt";
@@ -207,6 +208,43 @@ TEST_F(ManagementServerTest, RouteControlWithAToken) {
   EXPECT_EQ(h.context.routeStatistics("orders")->exchangesTotal, 0u);
   EXPECT_EQ(httpRequest(server->port(), "POST", "/api/routes/nope/stop", "Bearer s3cret").status,
             404);
+}
+
+TEST_F(ManagementServerTest, ATokenThatDiffersAnywhereOrOnlyInLengthIsRefused) {
+  ManagementOptions options;
+  options.token = "s3cret";
+  start(options);
+  for (const char* sent : {"Bearer s3cre", "Bearer s3cret2", "Bearer S3cret", "Bearer x3cret",
+                           "bearer s3cret", "s3cret", "Bearer "}) {
+    EXPECT_EQ(httpRequest(server->port(), "POST", "/api/routes/idle/start", sent).status, 403)
+        << sent;
+  }
+  EXPECT_EQ(h.context.routeStatus("idle"), RouteStatus::Stopped);
+}
+
+TEST_F(ManagementServerTest, ARawInvalidByteInThePathIs404WithValidJson) {
+  start();
+  RawReply r = rawHttp(server->port(),
+                       "GET /api/routes/\xff\xfe HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_EQ(r.status(), 404) << r.text;
+  json body = json::parse(r.body());
+  EXPECT_EQ(body["status"], 404);
+}
+
+TEST_F(ManagementServerTest, OversizedHeadersAre431AndBodies413EachNamingItsOwnLimit) {
+  start();
+  HttpReply headers = httpRequest(server->port(), "GET", "/api/health",
+                                  HttpHeaders{{"X-Big", std::string(9000, 'h')}});
+  EXPECT_EQ(headers.status, 431);
+  EXPECT_NE(json::parse(headers.body)["error"].get<std::string>().find("8192 bytes"),
+            std::string::npos)
+      << headers.body;
+  HttpReply body = httpRequest(server->port(), "POST", "/api/routes/orders/stop", "",
+                               std::string(20 * 1024, 'x'));
+  EXPECT_EQ(body.status, 413);
+  EXPECT_NE(json::parse(body.body)["error"].get<std::string>().find("16384 bytes"),
+            std::string::npos)
+      << body.body;
 }
 
 TEST_F(ManagementServerTest, LoopbackControlWhenAllowed) {
@@ -259,7 +297,8 @@ TEST_F(ManagementServerTest, BindsToLoopbackByDefault) {
   ManagementServer s(h.context, bad);
   auto r = s.start();
   ASSERT_FALSE(r);
-  EXPECT_EQ(r.error().message, "management host 'not-an-address' is not an IP address");
+  EXPECT_EQ(r.error().message,
+            "the management server's host 'not-an-address' is not an IP address");
 }
 
 }  // namespace

@@ -12,11 +12,14 @@ namespace bhttp = boost::beast::http;
 namespace {
 
 // Adds `value` under `name`, a second value turning the header into a list (as Camel does
-// for repeated HTTP headers and query parameters).
-void addHeader(Headers& headers, std::string_view name, std::string value) {
+// for repeated HTTP headers and query parameters), unless the filter keeps it out.
+void addHeader(Headers& headers, const HeaderFilterStrategy& filter, std::string_view name,
+               std::string value) {
+  Value v(std::move(value));
+  if (filter.applyFilterToExternalHeaders(name, v)) return;
   Value* existing = headers.find(name);
   if (!existing) {
-    headers.set(name, Value(std::move(value)));
+    headers.set(name, std::move(v));
     return;
   }
   ValueList list;
@@ -25,12 +28,12 @@ void addHeader(Headers& headers, std::string_view name, std::string value) {
   } else {
     list.push_back(std::move(*existing));
   }
-  list.push_back(Value(std::move(value)));
+  list.push_back(std::move(v));
   *existing = Value(std::move(list));
 }
 
 // name=value&name2=value2 (a query, or a form body) as headers.
-void addParameters(Headers& headers, std::string_view text) {
+void addParameters(Headers& headers, const HeaderFilterStrategy& filter, std::string_view text) {
   size_t i = 0;
   while (i <= text.size()) {
     size_t end = text.find('&', i);
@@ -41,7 +44,7 @@ void addParameters(Headers& headers, std::string_view text) {
       std::string name = percentDecode(pair.substr(0, eq), true);
       std::string value =
           eq == std::string_view::npos ? std::string() : percentDecode(pair.substr(eq + 1), true);
-      if (!name.empty()) addHeader(headers, name, std::move(value));
+      if (!name.empty()) addHeader(headers, filter, name, std::move(value));
     }
     i = end + 1;
   }
@@ -53,24 +56,29 @@ std::string_view trim(std::string_view s) noexcept {
   return s;
 }
 
-bool startsWithIgnoreCase(std::string_view s, std::string_view prefix) noexcept {
-  return s.size() >= prefix.size() && equalsIgnoreCase(s.substr(0, prefix.size()), prefix);
-}
+// The headers that frame a response or a connection: the server sets them, whatever strategy
+// an endpoint names (a route's Content-Length or Transfer-Encoding would corrupt the framing).
+constexpr std::string_view kFramingHeaders[] = {
+    "content-length", "transfer-encoding", "connection", "keep-alive", "te",
+    "trailer",        "upgrade",           "proxy-connection", "host"};
 
-// Headers that are not sent back: Camel's own, and those HTTP's framing sets (Camel's
-// HttpHeaderFilterStrategy, with the other hop-by-hop headers).
-bool filteredOut(std::string_view name) noexcept {
-  if (startsWithIgnoreCase(name, "Camel") || startsWithIgnoreCase(name, "org.apache.camel")) {
-    return true;
-  }
-  static constexpr std::string_view kHttp[] = {
-      "content-length", "content-type", "host",    "cache-control",   "connection",
-      "date",           "pragma",       "trailer", "transfer-encoding", "upgrade",
-      "via",            "warning",      "keep-alive", "te",           "proxy-connection"};
-  for (std::string_view h : kHttp) {
+bool framingHeader(std::string_view name) noexcept {
+  for (std::string_view h : kFramingHeaders) {
     if (equalsIgnoreCase(name, h)) return true;
   }
   return false;
+}
+
+// Camel's HttpHeaderFilterStrategy: its out filter (the framing headers, and those HTTP's
+// caches and proxies own) and Camel's prefixes both ways.
+std::shared_ptr<const HeaderFilterStrategy> makeHttpHeaderFilterStrategy() {
+  auto strategy = std::make_shared<DefaultHeaderFilterStrategy>();
+  std::vector<std::string> out(std::begin(kFramingHeaders), std::end(kFramingHeaders));
+  for (const char* name : {"content-type", "cache-control", "date", "pragma", "via", "warning"}) {
+    out.emplace_back(name);
+  }
+  strategy->setOutFilter(std::move(out));
+  return strategy;
 }
 
 // A header value as HTTP text, or false when it has none (null, a map) or could split the
@@ -88,30 +96,38 @@ std::string_view mediaType(std::string_view contentType) noexcept {
 
 }  // namespace
 
+std::shared_ptr<const HeaderFilterStrategy> httpHeaderFilterStrategy() {
+  static const std::shared_ptr<const HeaderFilterStrategy> kStrategy =
+      makeHttpHeaderFilterStrategy();
+  return kStrategy;
+}
+
 void requestToMessage(const Request& request, const PathParameters& pathParameters,
-                      Message& message) {
+                      const HeaderFilterStrategy& filter, Message& message) {
   Headers& headers = message.headers();
   for (const auto& field : request) {
-    addHeader(headers, sv(field.name_string()), std::string(sv(field.value())));
+    addHeader(headers, filter, sv(field.name_string()), std::string(sv(field.value())));
   }
   std::string_view target = sv(request.target());
   size_t q = target.find('?');
   std::string_view path = target.substr(0, q);
-  headers.set("CamelHttpMethod", Value(std::string(sv(request.method_string()))));
-  headers.set("CamelHttpUri", Value(std::string(path)));
-  headers.set("CamelHttpPath", Value(std::string(path)));
-  if (q != std::string_view::npos && q + 1 < target.size()) {
-    std::string_view query = target.substr(q + 1);
-    headers.set("CamelHttpQuery", Value(std::string(query)));
-    headers.set("CamelHttpRawQuery", Value(std::string(query)));
-    addParameters(headers, query);
-  }
-  for (const auto& [name, value] : pathParameters) headers.set(name, Value(value));
+  std::string_view query =
+      q != std::string_view::npos && q + 1 < target.size() ? target.substr(q + 1) : "";
+  addParameters(headers, filter, query);
   const std::string& body = request.body();
   if (mediaTypeMatches(sv(request[bhttp::field::content_type]),
                        "application/x-www-form-urlencoded")) {
-    addParameters(headers, body);
+    addParameters(headers, filter, body);
   }
+  // The engine's own come last, replacing whatever the client sent under these names.
+  headers.set("CamelHttpMethod", Value(std::string(sv(request.method_string()))));
+  headers.set("CamelHttpUri", Value(std::string(path)));
+  headers.set("CamelHttpPath", Value(std::string(path)));
+  if (!query.empty()) {
+    headers.set("CamelHttpQuery", Value(std::string(query)));
+    headers.set("CamelHttpRawQuery", Value(std::string(query)));
+  }
+  for (const auto& [name, value] : pathParameters) headers.set(name, Value(value));
   if (body.empty()) {
     message.setBody(Value());
   } else {
@@ -156,8 +172,14 @@ Response exchangeToResponse(const Exchange& exchange, unsigned version,
   } else if (body.isMap() || body.isList()) {
     response.set(bhttp::field::content_type, "application/json");
   }
+  const HeaderFilterStrategy& filter =
+      options.filter ? *options.filter : *httpHeaderFilterStrategy();
   for (const Headers::Entry& h : message.headers()) {
-    if (filteredOut(h.name) || fromRequest(h.name, h.value)) continue;
+    // Content-Type was set above.
+    if (framingHeader(h.name) || equalsIgnoreCase(h.name, "Content-Type") ||
+        filter.applyFilterToCamelHeaders(h.name, h.value) || fromRequest(h.name, h.value)) {
+      continue;
+    }
     if (h.value.isList()) {
       for (const Value& item : h.value.getList()) {
         if (headerText(item, text)) response.insert(bsv(h.name), text);

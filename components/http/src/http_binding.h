@@ -8,17 +8,26 @@
 #include <string>
 #include <string_view>
 
-#include <dromedary/core/exchange.h>
+#include <memory>
 
-#include "http_server.h"
+#include <dromedary/core/exchange.h>
+#include <dromedary/spi/header_filter_strategy.h>
+
+#include "http_router.h"
 
 namespace dromedary::component::http {
 
-/// Fills `message` from `request`: its headers (a repeated one as a list), CamelHttpMethod,
-/// CamelHttpUri, CamelHttpPath, CamelHttpQuery/CamelHttpRawQuery, the query's and the path's
-/// parameters (and a form body's fields) as headers, and the body as text (null when empty).
+/// Camel's HttpHeaderFilterStrategy: Camel's own headers kept in both ways (ignoring case),
+/// and HTTP's framing and hop-by-hop headers not sent (the server sets those). Shared.
+std::shared_ptr<const HeaderFilterStrategy> httpHeaderFilterStrategy();
+
+/// Fills `message` from `request`: its headers (a repeated one as a list), the query's
+/// parameters and a form body's fields as headers, each unless `filter` keeps it out; then
+/// the engine's own, which win over anything the client sent: CamelHttpMethod, CamelHttpUri,
+/// CamelHttpPath, CamelHttpQuery/CamelHttpRawQuery and the path's parameters; and the body as
+/// text (null when empty).
 void requestToMessage(const Request& request, const PathParameters& pathParameters,
-                      Message& message);
+                      const HeaderFilterStrategy& filter, Message& message);
 
 struct ResponseOptions {
   std::string_view produces;  ///< the Content-Type when the message sets none
@@ -26,13 +35,15 @@ struct ResponseOptions {
   /// The headers as the request brought them in: those the route left as they were are not
   /// sent back (Camel echoes them; a client's Authorization or Cookie should not come back).
   const Headers* request = nullptr;
+  /// Which of the message's headers are not sent; httpHeaderFilterStrategy() when null.
+  const HeaderFilterStrategy* filter = nullptr;
 };
 
 /// The response for a completed exchange: a failure is 500 with the error's text (none when
 /// muted); else the status of CamelHttpResponseCode, or 200 (204 without a body); the body's
 /// text; Content-Type from the message, else `produces`, else JSON for a map or list; the
-/// message's other headers but Camel's own, HTTP's framing ones and those the request brought
-/// that the route left unchanged.
+/// message's other headers but those the filter keeps in and those the request brought that
+/// the route left unchanged.
 Response exchangeToResponse(const Exchange& exchange, unsigned version,
                             const ResponseOptions& options);
 

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // platform-http:/path: routes serving HTTP, as Camel's platform-http component. The context's
-// one HttpServer reads and writes on its I/O thread; each request becomes an InOut exchange
-// that runs on a worker (nothing blocks the I/O thread; a route that cannot block runs right
-// there), and its result is the response.
+// one HTTP server (HttpRouter on support::EmbeddedHttpServer) reads and writes on its I/O
+// thread; each request becomes an InOut exchange that runs on a worker (nothing blocks the I/O
+// thread; a route that cannot block runs right there), and its result is the response.
 #include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <atomic>
+#include <functional>
 #include <mutex>
 
 #include <fmt/format.h>
@@ -17,7 +18,7 @@
 #include <dromedary/spi/component.h>
 
 #include "http_binding.h"
-#include "http_server.h"
+#include "http_router.h"
 
 namespace dromedary {
 namespace component::http {
@@ -37,6 +38,9 @@ constexpr OptionSpec kOptions[] = {
      "Serve every path that starts with this endpoint's path"},
     {"muteException", OptionType::Bool, "false",
      "A failed exchange's response (500) has no body, rather than the error's text"},
+    {"headerFilterStrategy", OptionType::String, "",
+     "#name of a bound HeaderFilterStrategy deciding which headers cross in and out; "
+     "default: Camel's own (Camel*, org.apache.camel.*) never do"},
 };
 constexpr std::span<const OptionSpec> kRestOptions = std::span(kOptions).first(2);
 
@@ -45,6 +49,7 @@ struct ServeRules {
   std::string consumes;
   std::string produces;
   bool muteException = false;
+  std::shared_ptr<const HeaderFilterStrategy> filter = httpHeaderFilterStrategy();
 };
 
 // Serves one endpoint's requests: on the I/O thread it builds the exchange, on a worker it
@@ -59,7 +64,7 @@ class RouteHandler final : public HttpHandler, public std::enable_shared_from_th
   void start() noexcept { stopping_.store(false); }
   void stop() noexcept { stopping_.store(true); }
 
-  void handle(HttpCall& call) noexcept override {
+  void handle(support::HttpServerCall& call, const PathParameters& params) noexcept override {
     const Request& request = call.request();
     unsigned version = request.version();
     if (stopping_.load()) return call.respond(textResponse(503, version, "the route is stopping"));
@@ -81,7 +86,7 @@ class RouteHandler final : public HttpHandler, public std::enable_shared_from_th
     try {
       work = new Work{shared_from_this(), &call, context_.createExchange().release(), {}};
       work->exchange->setPattern(Pattern::InOut);
-      requestToMessage(request, call.pathParameters(), work->exchange->message());
+      requestToMessage(request, params, *rules_.filter, work->exchange->message());
       work->requestHeaders = work->exchange->message().headers();
     } catch (...) {
       if (work) {
@@ -100,7 +105,7 @@ class RouteHandler final : public HttpHandler, public std::enable_shared_from_th
  private:
   struct Work {
     std::shared_ptr<RouteHandler> handler;
-    HttpCall* call;
+    support::HttpServerCall* call;
     Exchange* exchange;
     Headers requestHeaders;  // as the request set them: those left unchanged are not echoed
   };
@@ -126,7 +131,8 @@ class RouteHandler final : public HttpHandler, public std::enable_shared_from_th
     Response response;
     try {
       response = exchangeToResponse(exchange, work->call->request().version(),
-                                    {s.produces, s.muteException, &work->requestHeaders});
+                                    {s.produces, s.muteException, &work->requestHeaders,
+                                     s.filter.get()});
     } catch (...) {
       response = textResponse(500, work->call->request().version(), "cannot write the response");
     }
@@ -154,39 +160,12 @@ class PlatformHttpComponent final : public Component {
                                                    EndpointOptions options) override;
 
   // The context's server, created with the settings on first use.
-  Result<HttpServer*> server() {
+  Result<HttpRouter*> server() {
     std::lock_guard lock(mutex_);
     if (server_) return server_.get();
     PlatformHttpConfig config = config_.value_or(PlatformHttpConfig{});
-    if (!config_) {
-      // The values may hold placeholders ({{env:PORT:8080}}).
-      auto property = [&](const char* key) -> Result<std::optional<std::string>> {
-        auto v = context().properties().get(key);
-        if (!v) return std::optional<std::string>();
-        auto resolved = context().resolvePlaceholders(*v);
-        if (!resolved) return resolved.error();
-        return std::optional<std::string>(std::move(*resolved));
-      };
-      DROMEDARY_TRY(host, property("camel.server.host"));
-      if (host) config.host = *host;
-      for (auto [key, max] : {std::pair{"camel.server.port", int64_t{65535}},
-                              std::pair{"camel.server.maxBodySize", int64_t{1} << 40}}) {
-        DROMEDARY_TRY(v, property(key));
-        if (!v) continue;
-        int64_t n = -1;
-        auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), n);
-        if (ec != std::errc() || end != v->data() + v->size() || n < 0 || n > max) {
-          return makeError(ErrorCode::InvalidOption,
-                           fmt::format("{}={} must be a number from 0 to {}", key, *v, max));
-        }
-        if (std::string_view(key) == "camel.server.port") {
-          config.port = static_cast<uint16_t>(n);
-        } else {
-          config.maxBodySize = static_cast<size_t>(n);
-        }
-      }
-    }
-    server_ = std::make_unique<HttpServer>(std::move(config));
+    if (!config_) DROMEDARY_TRY_VOID(readServerProperties(config));
+    server_ = std::make_unique<HttpRouter>(std::move(config));
     return server_.get();
   }
 
@@ -196,10 +175,56 @@ class PlatformHttpComponent final : public Component {
   }
 
  private:
+  Result<void> readServerProperties(PlatformHttpConfig& config);
+
   std::optional<PlatformHttpConfig> config_;
   std::mutex mutex_;
-  std::unique_ptr<HttpServer> server_;
+  std::unique_ptr<HttpRouter> server_;
 };
+
+// The server's settings from Camel's camel.server.* properties and Dromedary's
+// dromedary.server.* ones; the values may hold placeholders ({{env:PORT:8080}}).
+Result<void> PlatformHttpComponent::readServerProperties(PlatformHttpConfig& config) {
+  auto property = [&](const char* key) -> Result<std::optional<std::string>> {
+    auto v = context().properties().get(key);
+    if (!v) return std::optional<std::string>();
+    auto resolved = context().resolvePlaceholders(*v);
+    if (!resolved) return resolved.error();
+    return std::optional<std::string>(std::move(*resolved));
+  };
+  DROMEDARY_TRY(host, property("camel.server.host"));
+  if (host) config.host = *host;
+  support::HttpServerLimits& limits = config.limits;
+  struct Number {
+    const char* key;
+    int64_t min, max;
+    std::function<void(int64_t)> set;
+  };
+  const Number numbers[] = {
+      {"camel.server.port", 0, 65535, [&](int64_t n) { config.port = static_cast<uint16_t>(n); }},
+      {"camel.server.maxBodySize", 0, int64_t{1} << 40,
+       [&](int64_t n) { limits.maxBodyBytes = static_cast<size_t>(n); }},
+      {"dromedary.server.maxHeaderSize", 1024, int64_t{support::kMaxHeaderBytes},
+       [&](int64_t n) { limits.maxHeaderBytes = static_cast<size_t>(n); }},
+      {"dromedary.server.maxConnections", 1, 1 << 20,
+       [&](int64_t n) { limits.maxConnections = static_cast<size_t>(n); }},
+      {"dromedary.server.maxInflightBodySize", 0, int64_t{1} << 40,
+       [&](int64_t n) { limits.maxInflightBodyBytes = static_cast<size_t>(n); }},
+  };
+  for (const Number& number : numbers) {
+    DROMEDARY_TRY(v, property(number.key));
+    if (!v) continue;
+    int64_t n = -1;
+    auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), n);
+    if (ec != std::errc() || end != v->data() + v->size() || n < number.min || n > number.max) {
+      return makeError(ErrorCode::InvalidOption,
+                       fmt::format("{}={} must be a number from {} to {}", number.key, *v,
+                                   number.min, number.max));
+    }
+    number.set(n);
+  }
+  return {};
+}
 
 class HttpConsumer final : public Consumer {
  public:
@@ -283,8 +308,11 @@ Result<std::unique_ptr<Endpoint>> PlatformHttpComponent::createEndpoint(const Ur
                                       "httpMethodRestrict"));
   settings.methods = std::move(methods);
   settings.prefix = options.getBool("matchOnUriPrefix");
+  DROMEDARY_TRY(filter, headerFilterStrategyOption(context(),
+                                                    options.getString("headerFilterStrategy"),
+                                                    uri.text(), httpHeaderFilterStrategy()));
   settings.rules = {options.getString("consumes"), options.getString("produces"),
-                    options.getBool("muteException")};
+                    options.getBool("muteException"), std::move(filter)};
   return std::unique_ptr<Endpoint>(std::make_unique<PlatformHttpEndpoint>(
       *this, *this, uri, std::move(options), std::move(settings)));
 }
@@ -322,7 +350,8 @@ class RestComponent final : public Component {
     std::string_view tmpl = second == std::string_view::npos ? "" : rest.substr(second + 1);
     DROMEDARY_TRY(path, PathTemplate::parse(joinRestPath("", base, tmpl)));
     settings.path = std::move(path);
-    settings.rules = {options.getString("consumes"), options.getString("produces"), false};
+    settings.rules = {options.getString("consumes"), options.getString("produces"), false,
+                      httpHeaderFilterStrategy()};
     return std::unique_ptr<Endpoint>(std::make_unique<PlatformHttpEndpoint>(
         *this, *http, uri, std::move(options), std::move(settings)));
   }

@@ -196,8 +196,8 @@ TEST_F(PlatformHttpTest, BadOptionsFailWhenTheRouteIsAdded) {
 TEST_F(PlatformHttpTest, AHostThatIsNoAddressOrAPortInUseFailsTheStartSayingWhich) {
   auto route = [](RouteBuilder& b) { b.from("platform-http:/z").to("mock:z"); };
   EXPECT_EQ(startError(route, {"camel.server.host", "example.invalid"}),
-            "the HTTP server's host 'example.invalid' is not an IP address (starting route "
-            "'route1')");
+            "the platform-http server's host 'example.invalid' is not an IP address "
+            "(starting route 'route1')");
   start([](RouteBuilder& b) { b.from("platform-http:/taken").setBody(constant("1")); });
   std::string taken = std::to_string(port);
   Context other;
@@ -207,7 +207,7 @@ TEST_F(PlatformHttpTest, AHostThatIsNoAddressOrAPortInUseFailsTheStartSayingWhic
   ASSERT_TRUE(other.addRoutes(route));
   auto started = other.start();
   ASSERT_FALSE(started);
-  EXPECT_NE(started.error().message.find("cannot bind the HTTP server on 127.0.0.1:" + taken),
+  EXPECT_NE(started.error().message.find("cannot bind the platform-http server on 127.0.0.1:" + taken),
             std::string::npos)
       << started.error().message;
 }

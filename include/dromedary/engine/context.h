@@ -48,6 +48,7 @@
 namespace dromedary {
 
 class AggregationStrategy;
+class HeaderFilterStrategy;
 class IdempotentRepository;
 
 namespace detail {
@@ -119,6 +120,10 @@ class Context {
   /// aggregationRepositoryRef("name") in C++).
   void bindAggregationRepository(std::string name, std::shared_ptr<AggregationRepository> repository);
   std::shared_ptr<AggregationRepository> aggregationRepositoryByName(std::string_view name) const;
+  /// Binds a header filter strategy to a name, for an endpoint's `headerFilterStrategy=#name`
+  /// (see dromedary/spi/header_filter_strategy.h).
+  void bindHeaderFilterStrategy(std::string name, std::shared_ptr<HeaderFilterStrategy> strategy);
+  std::shared_ptr<HeaderFilterStrategy> headerFilterStrategyByName(std::string_view name) const;
 
   // --- properties ----------------------------------------------------------------------
   Properties& properties() noexcept;

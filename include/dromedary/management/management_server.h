@@ -34,7 +34,10 @@ struct ManagementOptions {
   uint16_t port = 0;  ///< 0: any free port (see ManagementServer::port())
   std::string token;  ///< required as a Bearer token for POST when not empty
   bool allowLoopbackControl = false;  ///< POST without a token when bound to loopback
-  size_t maxRequestBytes = 16 * 1024;
+  size_t maxRequestBytes = 16 * 1024;  ///< a request's body; more gets 413
+  /// Open connections; one more is answered 503 and closed. With the header limit (8 KiB)
+  /// and maxRequestBytes, this bounds what clients can make the server hold.
+  size_t maxConnections = 64;
 };
 
 /// One request, as the server hands it to the API (and tests can, without a socket).

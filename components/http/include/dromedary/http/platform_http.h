@@ -7,12 +7,18 @@
 /// parameters as headers, the body as text) and the route's result is the response.
 /// docs/http.md has the options and the header mapping.
 ///
-/// One embedded HTTP/1.1 server (Boost.Beast) per context serves every platform-http route:
-/// it listens from the first route's start to the context's end, on the host and port of
-/// Camel's `camel.server.*` properties, read when the first endpoint is created:
-///   camel.server.host=0.0.0.0        (default, as Camel's)
+/// One embedded HTTP/1.1 server (dromedary/support/http_server.h) per context serves every
+/// platform-http route: it listens from the first route's start to the context's end, on the
+/// host and port of Camel's `camel.server.*` properties, read when the first endpoint is
+/// created:
+///   camel.server.host=0.0.0.0        (default, as Camel's: every interface; 127.0.0.1 keeps
+///                                     the server to this machine)
 ///   camel.server.port=8080           (0: any free port; see platformHttpPort)
 ///   camel.server.maxBodySize=10485760  (bytes; a larger request gets 413)
+/// and the bounds Dromedary adds (support::HttpServerLimits has their defaults):
+///   dromedary.server.maxHeaderSize=8192           (request line, headers, trailers; 431)
+///   dromedary.server.maxConnections=512           (one more gets 503 and is closed)
+///   dromedary.server.maxInflightBodySize=67108864 (every request's body together; 503)
 /// or in C++, before routes are added:
 ///   PlatformHttpConfig config;
 ///   config.port = 0;
@@ -23,6 +29,8 @@
 #include <optional>
 #include <string>
 
+#include <dromedary/support/http_server.h>
+
 namespace dromedary {
 
 class Context;
@@ -30,7 +38,7 @@ class Context;
 struct PlatformHttpConfig {
   std::string host = "0.0.0.0";
   uint16_t port = 8080;
-  size_t maxBodySize = 10 * 1024 * 1024;
+  support::HttpServerLimits limits;
 };
 
 /// Registers the platform-http component. Without `config`, the settings come from the

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// What the management API and its server share: the JSON text of an answer (never failing on
+// text that is not UTF-8) and the bound on a request's headers.
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+namespace dromedary {
+
+/// The request line and headers of a management request; more gets 431.
+constexpr size_t kManagementHeaderLimit = 8 * 1024;
+
+/// `body` as JSON text. Bytes that are not UTF-8 (a path a client sent, a name from a file)
+/// become U+FFFD rather than failing the answer.
+inline std::string managementJsonText(const nlohmann::json& body) {
+  return body.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+/// `{"error": message, "status": status}`, as every management error is answered.
+inline std::string managementErrorBody(int status, std::string_view message) {
+  return managementJsonText(nlohmann::json{{"error", message}, {"status", status}});
+}
+
+}  // namespace dromedary

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// The embedded HTTP server's insides: its state (listener, I/O thread, limits, counters), the
+// budget of body bytes all its connections share, and one connection (HttpSession).
+
+#include <atomic>
+#include <functional>
+#include <optional>
+#include <thread>
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+
+#include <dromedary/core/logging.h>
+#include <dromedary/support/http_server.h>
+
+namespace dromedary::support {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace bhttp = beast::http;
+using tcp = asio::ip::tcp;
+
+/// The body bytes every connection of a server may hold at once. Taken when a request's
+/// length is known (its Content-Length, or each chunk's size), before the body is read;
+/// given back when its response is written. Once a burst of large bodies is over, the
+/// allocator is asked to return the freed memory to the system.
+class BodyBudget {
+ public:
+  explicit BodyBudget(size_t limit) noexcept : limit_(limit) {}
+  /// false, taking nothing, when `n` more would pass the limit.
+  bool take(size_t n) noexcept;
+  void give(size_t n) noexcept;
+  uint64_t inflight() const noexcept { return inflight_.load(std::memory_order_relaxed); }
+
+ private:
+  const size_t limit_;
+  std::atomic<size_t> inflight_{0};
+  std::atomic<size_t> peak_{0};  // the most held since memory was last returned
+};
+
+struct EmbeddedHttpServer::State {
+  State(HttpServerOptions options, HttpRequestHandler& handler);
+
+  void accept();
+  void acceptFailed(beast::error_code ec);
+  void run() noexcept;
+  void caught(std::string_view what) noexcept;
+
+  // What the sessions use comes first: the io_context, destroyed first, destroys the
+  // sessions still open, and their destructors give back their connection and body bytes.
+  HttpServerOptions options;
+  HttpRequestHandler& handler;
+  Logger log;
+  BodyBudget budget{options.limits.maxInflightBodyBytes};
+  std::atomic<size_t> openConnections{0};
+  struct {
+    std::atomic<uint64_t> connectionsRefused{0}, requestsRefused{0}, malformedRequests{0},
+        acceptErrors{0}, ioThreadErrors{0};
+  } counters;
+  asio::io_context io;
+  tcp::acceptor acceptor;
+  asio::steady_timer retry;  // the accept loop's back-off
+  std::chrono::milliseconds backoff{0};
+  std::thread thread;
+  uint16_t port = 0;
+  bool running = false;
+  bool stopped = false;
+};
+
+/// One connection: requests read (bounded), handed to the server's handler and answered, one
+/// after the other (HTTP/1.1 keep-alive). Lives on the I/O thread but for respond().
+class HttpSession final : public HttpServerCall, public std::enable_shared_from_this<HttpSession> {
+ public:
+  HttpSession(tcp::socket socket, EmbeddedHttpServer::State& server);
+  ~HttpSession();
+
+  void start() { readHeader(); }
+
+  // HttpServerCall
+  const HttpRequest& request() const noexcept override { return request_; }
+  void respond(HttpResponse response) noexcept override;
+
+ private:
+  void readHeader();
+  void onHeader(beast::error_code ec, size_t header_bytes);
+  void onBody(beast::error_code ec);
+  void dispatch();
+  // Answers a request that cannot be served (malformed, too large, over the budget) and
+  // closes the connection.
+  void refuse(beast::error_code ec);
+  void answerAndClose(unsigned status, std::string_view text);
+  void write(HttpResponse response, bool close);
+  void onWritten(beast::error_code ec);
+  // Half-closes, then reads what the client still sends for a moment, so that closing does
+  // not reset the connection before the client has read the answer.
+  void linger();
+  bool reserve(size_t n) noexcept;
+  void release() noexcept;
+
+  beast::tcp_stream stream_;
+  EmbeddedHttpServer::State& server_;
+  beast::flat_buffer buffer_;
+  std::optional<bhttp::request_parser<bhttp::string_body>> parser_;
+  // Beast's parser keeps a reference to its chunk callback: it lives here.
+  std::function<void(uint64_t, beast::string_view, beast::error_code&)> on_chunk_;
+  HttpRequest request_;
+  HttpResponse response_;
+  std::optional<bhttp::response_serializer<bhttp::string_body>> serializer_;
+  std::shared_ptr<HttpSession> busy_;  // keeps the session while the handler has its request
+  size_t reserved_ = 0;                // body bytes taken from the server's budget
+  unsigned version_ = 11;
+  bool head_ = false;
+};
+
+}  // namespace dromedary::support
