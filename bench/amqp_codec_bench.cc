@@ -26,10 +26,11 @@ class CodecRoundTrip final : public ScenarioRun {
   }
   void once() override {
     std::string error;
-    check(component::amqp::encodeMessage(in_, {}, outgoing_, error), "encode");
+    const HeaderFilterStrategy& filter = *component::amqp::amqpHeaderFilterStrategy();
+    check(component::amqp::encodeMessage(in_, {}, filter, outgoing_, error), "encode");
     outgoing_.encode(wire_);
     incoming_.decode(wire_);
-    component::amqp::decodeMessage(incoming_, out_);
+    component::amqp::decodeMessage(incoming_, filter, out_);
     check(out_.body().isString(), "decode");
   }
 

@@ -50,6 +50,9 @@ constexpr OptionSpec kOptions[] = {
     {"transferException", OptionType::Bool, "false",
      "InOut: a failed consumer route replies with its failure, which fails the requester's "
      "exchange"},
+    {"headerFilterStrategy", OptionType::String, "",
+     "#name of a bound HeaderFilterStrategy deciding which headers are sent and taken; "
+     "default: Camel's own (Camel*, org.apache.camel.*) never are"},
     {"disableReplyTo", OptionType::Bool, "false",
      "Treat every message as InOnly: no reply queue, no reply sent"},
 };
@@ -218,6 +221,10 @@ class AmqpComponent final : public Component {
     p.qos.priority = static_cast<int>(priority);
     p.qos.preserveMessageQos = options.getBool("preserveMessageQos");
     p.transferException = options.getBool("transferException");
+    DROMEDARY_TRY(filter, headerFilterStrategyOption(context(),
+                                                     options.getString("headerFilterStrategy"),
+                                                     uri.text(), amqpHeaderFilterStrategy()));
+    p.headerFilter = filter;
 
     ConsumerSpec c;
     c.uri = uri.text();
@@ -237,6 +244,7 @@ class AmqpComponent final : public Component {
     c.disableReplyTo = p.disableReplyTo;
     c.transferException = p.transferException;
     c.replyQos.durable = options.getBool("replyToDeliveryPersistent");
+    c.headerFilter = std::move(filter);
     return std::unique_ptr<Endpoint>(
         new AmqpEndpoint(*this, uri, std::move(options), std::move(p), std::move(c)));
   }

@@ -72,6 +72,8 @@ struct ProducerSpec {
   std::chrono::milliseconds requestTimeout{20000};
   OutgoingQos qos;
   bool transferException = false;
+  /// headerFilterStrategy: which headers are sent, and taken from replies.
+  std::shared_ptr<const HeaderFilterStrategy> headerFilter = amqpHeaderFilterStrategy();
 };
 
 /// A consumer endpoint's settings.
@@ -86,6 +88,8 @@ struct ConsumerSpec {
   bool disableReplyTo = false;
   bool transferException = false;
   OutgoingQos replyQos;
+  /// headerFilterStrategy: which properties become headers, and which headers are replied.
+  std::shared_ptr<const HeaderFilterStrategy> headerFilter = amqpHeaderFilterStrategy();
 };
 
 class ConsumerLink;

@@ -121,7 +121,7 @@ void ConsumerLink::on_message(proton::delivery& d, proton::message& m) {
   }
   Exchange* exchange = group_.context->createExchange().release();
   try {
-    decodeMessage(m, exchange->message());
+    decodeMessage(m, *group_.spec.headerFilter, exchange->message());
     exchange->setExternalRedelivered(isRedelivery(m));
   } catch (const std::exception& e) {
     // Proton decoded it already, so this is a broken message: never lose it silently.
@@ -327,7 +327,8 @@ void Connection::sendReply(ConsumerLink& link, Exchange& exchange) noexcept {
   proton::message& out = scratch_;
   try {
     bool failed = exchange.failed();
-    if (!failed && !encodeMessage(exchange.message(), link.group().spec.replyQos, out, error_)) {
+    if (!failed && !encodeMessage(exchange.message(), link.group().spec.replyQos,
+                                  *link.group().spec.headerFilter, out, error_)) {
       failed = true;
       exchange.failWithDetail(ErrorCode::TypeConversion, "Cannot send the reply", error_);
     }

@@ -21,10 +21,9 @@ bool startsWithIgnoreCase(std::string_view s, std::string_view prefix) noexcept 
   return s.size() >= prefix.size() && equalsIgnoreCase(s.substr(0, prefix.size()), prefix);
 }
 
-// Headers that are ours or the JMS mapping's, not the application's.
-bool internalHeader(std::string_view name) noexcept {
-  return startsWithIgnoreCase(name, "Camel") || startsWithIgnoreCase(name, "JMS") ||
-         startsWithIgnoreCase(name, "org.apache.camel") || equalsIgnoreCase(name, "Content-Type");
+// Headers the JMS mapping turns into the message's own fields (or leaves out).
+bool mappedHeader(std::string_view name) noexcept {
+  return startsWithIgnoreCase(name, "JMS") || equalsIgnoreCase(name, "Content-Type");
 }
 
 // Bytes as AMQP binary. Built from uint8_t pointers, so the copy is one memcpy.
@@ -165,8 +164,14 @@ std::string messageIdText(const proton::message_id& id) {
   }
 }
 
-bool encodeMessage(const Message& in, const OutgoingQos& qos, proton::message& out,
-                   std::string& error) {
+std::shared_ptr<const HeaderFilterStrategy> amqpHeaderFilterStrategy() {
+  static const std::shared_ptr<const HeaderFilterStrategy> kStrategy =
+      std::make_shared<DefaultHeaderFilterStrategy>();
+  return kStrategy;
+}
+
+bool encodeMessage(const Message& in, const OutgoingQos& qos, const HeaderFilterStrategy& filter,
+                   proton::message& out, std::string& error) {
   out.clear();
   if (!toAmqp(in.body(), out.body(), error)) return false;
   proton::message::property_map& props = out.properties();
@@ -175,9 +180,11 @@ bool encodeMessage(const Message& in, const OutgoingQos& qos, proton::message& o
   int priority = qos.priority;
   for (const Headers::Entry& h : in.headers()) {
     std::string_view name = h.name;
-    if (!internalHeader(name)) {
+    if (!mappedHeader(name)) {
       proton::scalar s;
-      if (toSimple(h.value, s)) props.put(h.name, s);
+      if (!filter.applyFilterToCamelHeaders(name, h.value) && toSimple(h.value, s)) {
+        props.put(h.name, s);
+      }
       continue;
     }
     if (equalsIgnoreCase(name, "JMSCorrelationID") && h.value.isString()) {
@@ -205,8 +212,10 @@ bool encodeMessage(const Message& in, const OutgoingQos& qos, proton::message& o
   return true;
 }
 
-void decodeMessage(const proton::message& in, Message& out) {
+void decodeMessage(const proton::message& in, const HeaderFilterStrategy& filter, Message& out,
+                   Value* remote_failure) {
   out.clear();
+  if (remote_failure) *remote_failure = Value();
   out.setBody(fromAmqp(in.body()));
   Headers& headers = out.headers();
   // The properties' encoded value, read once. Not properties().empty(): that decodes them
@@ -216,7 +225,11 @@ void decodeMessage(const proton::message& in, Message& out) {
   if (!encoded.empty()) {
     std::vector<std::pair<std::string, proton::scalar>> properties;
     proton::get(encoded, properties);  // in the order they were sent
-    for (const auto& [key, value] : properties) headers.set(key, scalarToValue(value));
+    for (const auto& [key, value] : properties) {
+      Value v = scalarToValue(value);
+      if (remote_failure && key == kExceptionProperty) *remote_failure = v;
+      if (!filter.applyFilterToExternalHeaders(key, v)) headers.set(key, std::move(v));
+    }
   }
   if (!in.id().empty()) headers.set("JMSMessageID", messageIdText(in.id()));
   if (!in.correlation_id().empty()) {

@@ -6,12 +6,14 @@
 // application properties with their types, and the message's properties (message id,
 // correlation id, reply-to, priority, ...) appear as JMS* headers.
 
+#include <memory>
 #include <string>
 #include <string_view>
 
 #include <proton/message.hpp>
 
 #include <dromedary/core/exchange.h>
+#include <dromedary/spi/header_filter_strategy.h>
 
 namespace dromedary::component::amqp {
 
@@ -23,13 +25,17 @@ struct OutgoingQos {
   bool preserveMessageQos = false;  ///< take JMSPriority/JMSDeliveryMode/JMSExpiration headers
 };
 
-/// Fills `out` (cleared first) from the exchange's message. Headers named Camel*, JMS* and
-/// org.apache.camel* are not sent as application properties (JMSCorrelationID, JMSType and
-/// JMSXGroupID become the message's own fields); a header whose value AMQP cannot carry
-/// as a property (a list, map or object) is left out. Returns false with `error` set when
-/// the body cannot be sent (an object with no conversion to text).
-bool encodeMessage(const Message& in, const OutgoingQos& qos, proton::message& out,
-                   std::string& error);
+/// Camel's JmsHeaderFilterStrategy as the amqp component's default: Camel's own headers
+/// (Camel*, org.apache.camel.*, ignoring case) neither sent nor taken from a message. Shared.
+std::shared_ptr<const HeaderFilterStrategy> amqpHeaderFilterStrategy();
+
+/// Fills `out` (cleared first) from the exchange's message. JMS* headers and Content-Type are
+/// not sent as application properties (JMSCorrelationID, JMSType and JMSXGroupID become the
+/// message's own fields), nor any header `filter` keeps in; a header whose value AMQP cannot
+/// carry as a property (a list, map or object) is left out. Returns false with `error` set
+/// when the body cannot be sent (an object with no conversion to text).
+bool encodeMessage(const Message& in, const OutgoingQos& qos, const HeaderFilterStrategy& filter,
+                   proton::message& out, std::string& error);
 
 /// Whether the broker delivered `in` before: it counted an earlier delivery or cleared
 /// first-acquirer (RabbitMQ marks redeliveries only so). JMSRedelivered, and the exchange's
@@ -38,8 +44,12 @@ inline bool isRedelivery(const proton::message& in) {
   return in.delivery_count() > 0 || !in.first_acquirer();
 }
 
-/// Replaces `out`'s headers and body with the AMQP message's content.
-void decodeMessage(const proton::message& in, Message& out);
+/// Replaces `out`'s headers and body with the AMQP message's content: its application
+/// properties as headers, but those `filter` keeps out, then the message's own fields as JMS*
+/// headers (which win over a property of the same name). When `remote_failure` is given, it
+/// gets the kExceptionProperty's value (null when the message has none).
+void decodeMessage(const proton::message& in, const HeaderFilterStrategy& filter, Message& out,
+                   Value* remote_failure = nullptr);
 
 /// The text form of a message id (what JMSMessageID/JMSCorrelationID show).
 std::string messageIdText(const proton::message_id& id);

@@ -239,7 +239,7 @@ void Connection::flush(const std::string& address, SenderLink& link) noexcept {
     }
     link.queue.pop_front();
     try {
-      if (!encodeMessage(s.exchange->message(), spec.qos, scratch_, error_)) {
+      if (!encodeMessage(s.exchange->message(), spec.qos, *spec.headerFilter, scratch_, error_)) {
         failSlot(i, ErrorCode::TypeConversion, "Cannot send the message", error_);
         continue;
       }
@@ -376,14 +376,14 @@ void Connection::onReply(proton::delivery& d, proton::message& m) noexcept {
   Slot& s = slots_[i];
   Exchange& ex = *s.exchange;
   try {
-    decodeMessage(m, ex.message());
-    if (s.spec->transferException) {
-      if (const Value* failure = ex.message().getHeader(kExceptionProperty)) {
-        std::string text = failure->isString() ? failure->getString() : "remote failure";
-        std::string body = ex.message().body().isString() ? ex.message().body().getString() : "";
-        ex.failWithDetail(ErrorCode::ProcessorFailed, "The remote route failed",
-                          body.empty() ? text : text + ": " + body);
-      }
+    Value failure;
+    decodeMessage(m, *s.spec->headerFilter, ex.message(),
+                  s.spec->transferException ? &failure : nullptr);
+    if (!failure.isNull()) {
+      std::string text = failure.isString() ? failure.getString() : "remote failure";
+      std::string body = ex.message().body().isString() ? ex.message().body().getString() : "";
+      ex.failWithDetail(ErrorCode::ProcessorFailed, "The remote route failed",
+                        body.empty() ? text : text + ": " + body);
     }
   } catch (const std::exception& e) {
     ex.failWithDetail(ErrorCode::TypeConversion, "Cannot read the reply", e.what());

@@ -12,14 +12,14 @@ namespace {
 Message roundTrip(const Message& in, OutgoingQos qos = {}, proton::message* wire = nullptr) {
   proton::message m;
   std::string error;
-  EXPECT_TRUE(encodeMessage(in, qos, m, error)) << error;
+  EXPECT_TRUE(encodeMessage(in, qos, *amqpHeaderFilterStrategy(), m, error)) << error;
   std::vector<char> bytes;
   m.encode(bytes);
   proton::message decoded;
   decoded.decode(bytes);
   if (wire) *wire = decoded;
   Message out;
-  decodeMessage(decoded, out);
+  decodeMessage(decoded, *amqpHeaderFilterStrategy(), out);
   return out;
 }
 
@@ -92,6 +92,64 @@ TEST(AmqpMessageCodecTest, InternalHeadersAndUnsupportedValuesAreNotSent) {
   EXPECT_TRUE(wire.properties().exists("kept"));
 }
 
+// A peer sends what it likes as application properties; Camel's own never become headers
+// (CVE-2025-27636's "CAmelExecCommandExecutable" spelling included), and the message's own
+// fields win over a property named like them.
+TEST(AmqpMessageCodecTest, CamelPropertiesFromAPeerAreNotTakenAsHeaders) {
+  proton::message sent;
+  sent.body("x");
+  sent.properties().put("CamelHttpResponseCode", 302);
+  sent.properties().put("CAmelExecCommandExecutable", "rm");
+  sent.properties().put("org.apache.camel.Secret", "s");
+  sent.properties().put("JMSPriority", 9);
+  sent.properties().put("kept", "k");
+  sent.priority(4);
+  std::vector<char> bytes;
+  sent.encode(bytes);
+  proton::message wire;
+  wire.decode(bytes);
+  Message out;
+  decodeMessage(wire, *amqpHeaderFilterStrategy(), out);
+  EXPECT_EQ(out.getHeader("CamelHttpResponseCode"), nullptr);
+  EXPECT_EQ(out.getHeader("CAmelExecCommandExecutable"), nullptr);
+  EXPECT_EQ(out.getHeader("org.apache.camel.Secret"), nullptr);
+  EXPECT_EQ(*out.getHeader("JMSPriority"), Value(int64_t{4}));
+  EXPECT_EQ(*out.getHeader("kept"), Value("k"));
+}
+
+TEST(AmqpMessageCodecTest, ARemoteFailureIsReadThoughItsPropertyIsNoHeader) {
+  proton::message wire;
+  wire.body("boom");
+  wire.properties().put(std::string(kExceptionProperty), "ProcessorFailed");
+  Message out;
+  Value failure;
+  decodeMessage(wire, *amqpHeaderFilterStrategy(), out, &failure);
+  EXPECT_EQ(failure, Value("ProcessorFailed"));
+  EXPECT_EQ(out.getHeader(kExceptionProperty), nullptr);
+}
+
+TEST(AmqpMessageCodecTest, AnEndpointsOwnStrategyDecidesWhatCrosses) {
+  DefaultHeaderFilterStrategy strategy;
+  strategy.setOutFilter({"Authorization"});
+  strategy.setOutFilterStartsWith({});
+  strategy.setInFilterStartsWith({"X-Internal-"});
+  Message in;
+  in.setHeader("Authorization", Value("Bearer t"));
+  in.setHeader("CamelLeaks", Value("now allowed out"));
+  proton::message m;
+  std::string error;
+  ASSERT_TRUE(encodeMessage(in, {}, strategy, m, error)) << error;
+  EXPECT_FALSE(m.properties().exists("Authorization"));
+  EXPECT_TRUE(m.properties().exists("CamelLeaks"));
+  proton::message wire;
+  wire.properties().put("X-Internal-Id", "1");
+  wire.properties().put("CamelIn", "now allowed in");
+  Message out;
+  decodeMessage(wire, strategy, out);
+  EXPECT_EQ(out.getHeader("X-Internal-Id"), nullptr);
+  EXPECT_EQ(*out.getHeader("CamelIn"), Value("now allowed in"));
+}
+
 TEST(AmqpMessageCodecTest, JmsHeadersMapToMessageProperties) {
   Message in;
   in.setHeader("JMSCorrelationID", Value("c-1"));
@@ -142,7 +200,7 @@ TEST(AmqpMessageCodecTest, ABodyWithNoTextFormIsRefusedNamingItsType) {
   in.setBody(Value::makeObject<Opaque>());
   proton::message m;
   std::string error;
-  EXPECT_FALSE(encodeMessage(in, {}, m, error));
+  EXPECT_FALSE(encodeMessage(in, {}, *amqpHeaderFilterStrategy(), m, error));
   EXPECT_THAT(error, ::testing::HasSubstr("cannot be sent over AMQP"));
 }
 
