@@ -1,22 +1,29 @@
 #!/usr/bin/env bash
 # Runs a libFuzzer target (clang, ASan+UBSan) for SECONDS (default 300):
-#   scripts/fuzz.sh simple_parser|yaml_routes|xml_routes [SECONDS]
+#   scripts/fuzz.sh simple_parser|yaml_routes|xml_routes|http_request [SECONDS]
 # New interesting inputs go to build-fuzz/corpus-NAME; a crash is written to build-fuzz/ as
 # crash-<hash>: copy it into fuzz/corpus/<corpus>/ (it then replays in `make test`), fix it.
 set -euo pipefail
-name="${1:?usage: scripts/fuzz.sh simple_parser|yaml_routes|xml_routes [SECONDS]}"
+name="${1:?usage: scripts/fuzz.sh simple_parser|yaml_routes|xml_routes|http_request [SECONDS]}"
 seconds="${2:-300}"
 case "$name" in
   simple_parser) corpus=simple; max_len=256 ;;
   yaml_routes) corpus=yaml; max_len=4096 ;;
   xml_routes) corpus=xml; max_len=4096 ;;
+  http_request) corpus=http; max_len=8192 ;;
   *) echo "unknown fuzz target '$name'" >&2; exit 2 ;;
 esac
 root="$(cd "$(dirname "$0")/.." && pwd)"
-if ! command -v clang++ >/dev/null; then
-  echo "installing clang and libFuzzer"
+missing=()
+for p in clang libclang-rt-14-dev; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing ${missing[*]} (clang and libFuzzer)"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get install -y -qq --no-install-recommends clang libclang-rt-14-dev
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 build="$root/build-fuzz"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
