@@ -67,8 +67,8 @@ int main(int argc, char** argv) {
                       "the address the management server binds")
       ->capture_default_str();
   run_cmd->add_option("--management-token", run.management_token,
-                      "allow route control (POST) with 'Authorization: Bearer TOKEN' "
-                      "(or $DROMEDARY_MANAGEMENT_TOKEN)");
+                      "allow route control (POST) with 'Authorization: Bearer TOKEN'; "
+                      "prefer $DROMEDARY_MANAGEMENT_TOKEN: a command line is visible in ps");
   run_cmd->add_flag("--management-allow-loopback-control", run.management_loopback_control,
                     "allow route control without a token when bound to loopback");
 
