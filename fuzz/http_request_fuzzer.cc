@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string_view>
 
 #include <dromedary/support/http_server.h>
@@ -51,8 +52,11 @@ support::EmbeddedHttpServer& server() {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   support::EmbeddedHttpServer& s = server();
-  testing::RawConnection connection(s.port());
-  if (!connection.connected()) fail("the server takes no connection", "");
+  // 127.0.1.0 upwards, a new source address per input (see RawConnection).
+  static uint32_t next_source = 0;
+  const uint32_t source = 0x7F000100u + (next_source++ % 0xFE0000u);
+  testing::RawConnection connection(s.port(), source);
+  if (!connection.connected()) fail("the server takes no connection", std::strerror(errno));
   connection.send(std::string_view(reinterpret_cast<const char*>(data), size));
   connection.shutdownSend();
   const testing::RawReply& reply = connection.readUntilClosed(std::chrono::seconds(4));

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <chrono>
 #include <cstdlib>
 #include <string>
@@ -44,19 +45,42 @@ struct RawReply {
 /// One connection to 127.0.0.1:port, non-blocking underneath.
 class RawConnection {
  public:
-  explicit RawConnection(uint16_t port) {
+  /// `source`: the local loopback address to connect from (host order; 0: the kernel's
+  /// choice). A loop of many thousand connections (the fuzzer's) spreads them over 127/8, so
+  /// that no address and port pair comes back while its last connection is in TIME_WAIT.
+  explicit RawConnection(uint16_t port, uint32_t source = 0) {
     fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd_ < 0) return;
+    if (source != 0) {
+      sockaddr_in local{};
+      local.sin_family = AF_INET;
+      local.sin_addr.s_addr = htonl(source);
+      if (::bind(fd_, reinterpret_cast<sockaddr*>(&local), sizeof local) != 0) {
+        ::close(fd_);
+        fd_ = -1;
+        return;
+      }
+    }
+    ::fcntl(fd_, F_SETFL, ::fcntl(fd_, F_GETFL) | O_NONBLOCK);
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
     addr.sin_port = htons(port);
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (::connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    if (::connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0) return;
+    // In progress (or interrupted by a signal, which leaves it in progress): wait for it.
+    int error = errno;
+    if (error == EINPROGRESS || error == EINTR) {
+      error = ETIMEDOUT;
+      if (wait(POLLOUT, std::chrono::steady_clock::now() + std::chrono::seconds(10))) {
+        socklen_t length = sizeof error;
+        ::getsockopt(fd_, SOL_SOCKET, SO_ERROR, &error, &length);
+      }
+    }
+    if (error != 0) {
       ::close(fd_);
       fd_ = -1;
-      return;
+      errno = error;
     }
-    ::fcntl(fd_, F_SETFL, ::fcntl(fd_, F_GETFL) | O_NONBLOCK);
   }
   ~RawConnection() { close(); }
   RawConnection(const RawConnection&) = delete;
@@ -113,12 +137,17 @@ class RawConnection {
   const RawReply& reply() const noexcept { return reply_; }
 
  private:
+  // Until the socket is ready or the deadline passes. A signal (libFuzzer's SIGALRM, say)
+  // interrupting the wait is no deadline.
   bool wait(short events, std::chrono::steady_clock::time_point deadline) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) return false;
-    pollfd p{fd_, events, 0};
-    return ::poll(&p, 1, static_cast<int>(left.count())) > 0;
+    for (;;) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0) return false;
+      pollfd p{fd_, events, 0};
+      int n = ::poll(&p, 1, static_cast<int>(left.count()));
+      if (n >= 0 || errno != EINTR) return n > 0;
+    }
   }
 
   void readAvailable() {
