@@ -21,7 +21,10 @@ build: configure
 
 # The main job: Camel YAML routes from examples/hello/ (a timer, Simple, a choice, logs),
 # stopped after a few messages. `build/bin/dromedary run examples/hello/` runs until Ctrl-C.
-run: build
+# It builds the dromedary program and what it links, nothing else (tests and benchmarks are
+# make test's and make bench's).
+run: configure
+	@cmake --build $(BUILD_DIR) --target dromedary
 	@$(BUILD_DIR)/bin/dromedary run examples/hello/ --max-messages 8
 
 test: build

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // The dromedary command: `run`, `validate`, `eval simple EXPR`, `components [SCHEME]`,
-// `version`. Exit codes: 0 success, 1 failure (a route that does not load or start, an
-// expression that fails), 2 usage error.
+// `eips [NAME]`, `version`. Exit codes: 0 success, 1 failure (a route that does not load or
+// start, an expression that fails), 2 usage error.
 #include <cstdio>
 #include <string>
 
 #include <CLI/CLI.hpp>
 
 #include <dromedary/dromedary.h>
+#include <dromedary/dsl/route_loader.h>
 
 #include "eval_command.h"
 #include "get_command.h"
@@ -33,6 +34,28 @@ int listComponents(const std::string& scheme) {
   return 0;
 }
 
+// `dromedary eips`: every EIP route files may use with a line each; `--markdown` the whole
+// reference (docs/eip-reference.md); `eips NAME` one EIP's keys and attributes.
+int listEips(const std::string& name, bool markdown) {
+  if (markdown) {
+    std::fputs(dromedary::eipReference().c_str(), stdout);
+    return 0;
+  }
+  if (name.empty()) {
+    for (const auto& [key, description] : dromedary::eipSummaries()) {
+      std::printf("%-20s %s\n", key.c_str(), description.c_str());
+    }
+    return 0;
+  }
+  auto reference = dromedary::eipReference(name);
+  if (!reference) {
+    std::fprintf(stderr, "dromedary: %s\n", reference.error().message.c_str());
+    return 1;
+  }
+  std::fputs(reference->c_str(), stdout);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -48,6 +71,13 @@ int main(int argc, char** argv) {
   CLI::App* components =
       app.add_subcommand("components", "list the components in this build, or one's options");
   components->add_option("scheme", scheme, "a component's scheme, e.g. direct");
+
+  std::string eip_name;
+  bool eips_markdown = false;
+  CLI::App* eips = app.add_subcommand(
+      "eips", "list the EIPs route files may use, or one's keys and attributes");
+  eips->add_option("name", eip_name, "an EIP's key (or Camel's alias), e.g. setHeader");
+  eips->add_flag("--markdown", eips_markdown, "the whole reference (docs/eip-reference.md)");
 
   dromedary::cli::RunOptions run;
   CLI::App* run_cmd = app.add_subcommand(
@@ -117,6 +147,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (app.got_subcommand(components)) return listComponents(scheme);
+  if (app.got_subcommand(eips)) return listEips(eip_name, eips_markdown);
   if (app.got_subcommand(run_cmd)) return dromedary::cli::runRoutes(run);
   if (app.got_subcommand(validate_cmd)) return dromedary::cli::validateRoutes(validate);
   if (app.got_subcommand(get_cmd)) return dromedary::cli::runGet(get);

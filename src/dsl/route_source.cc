@@ -12,128 +12,31 @@
 
 #include "core/text.h"
 #include "engine/error_handling.h"
+#include "eip/eip_schema.h"
 #include "engine/route_model.h"
 
 namespace dromedary::dsl {
 
 namespace {
 
-enum class Expr { None, Required };
-
-// What each step accepts. `attributes` lists every key besides the expression and nested
-// steps; `required` those that must be there.
-struct StepSpec {
-  std::string_view kind;
-  std::vector<std::string_view> attributes;
-  std::vector<std::string_view> required;
-  Expr expression;
-  bool steps;
-};
-
-const std::vector<StepSpec>& stepSpecs() {
-  static const std::vector<StepSpec> specs = {
-      {"to", {"uri", "id", "description", "pattern"}, {"uri"}, Expr::None, false},
-      {"toD", {"uri", "id", "description", "pattern"}, {"uri"}, Expr::None, false},
-      {"setBody", {"id", "description"}, {}, Expr::Required, false},
-      {"transform", {"id", "description"}, {}, Expr::Required, false},
-      {"setHeader", {"name", "id", "description"}, {"name"}, Expr::Required, false},
-      {"setProperty", {"name", "id", "description"}, {"name"}, Expr::Required, false},
-      {"removeHeader", {"name", "id", "description"}, {"name"}, Expr::None, false},
-      {"removeHeaders", {"pattern", "excludePattern", "id", "description"}, {"pattern"},
-       Expr::None, false},
-      {"removeProperty", {"name", "id", "description"}, {"name"}, Expr::None, false},
-      {"removeProperties", {"pattern", "excludePattern", "id", "description"}, {"pattern"},
-       Expr::None, false},
-      {"convertBodyTo", {"type", "id", "description"}, {"type"}, Expr::None, false},
-      {"filter", {"id", "description"}, {}, Expr::Required, true},
-      {"choice", {"id", "description"}, {}, Expr::None, false},
-      {"log", {"message", "loggingLevel", "logName", "id", "description"}, {"message"},
-       Expr::None, false},
-      {"stop", {"id", "description"}, {}, Expr::None, false},
-      {"delay", {"asyncDelayed", "id", "description"}, {}, Expr::Required, false},
-      {"throttle",
-       {"timePeriodMillis", "rejectExecution", "asyncDelayed", "mode", "id", "description"},
-       {},
-       Expr::Required,
-       false},
-      {"threads", {"poolSize", "maxPoolSize", "maxQueueSize", "id", "description"}, {},
-       Expr::None, false},
-      {"process", {"ref", "id", "description"}, {"ref"}, Expr::None, false},
-      {"doTry", {"id", "description"}, {}, Expr::None, true},
-      {"split",
-       {"streaming", "parallelProcessing", "stopOnException", "aggregationStrategy",
-        "strategyRef", "timeout", "shareUnitOfWork", "id", "description"},
-       {},
-       Expr::Required,
-       true},
-      {"multicast",
-       {"parallelProcessing", "stopOnException", "aggregationStrategy", "strategyRef",
-        "timeout", "shareUnitOfWork", "id", "description"},
-       {},
-       Expr::None,
-       true},
-      {"recipientList",
-       {"delimiter", "ignoreInvalidEndpoints", "cacheSize", "parallelProcessing",
-        "stopOnException", "aggregationStrategy", "strategyRef", "timeout", "shareUnitOfWork",
-        "id", "description"},
-       {},
-       Expr::Required,
-       false},
-      {"routingSlip", {"uriDelimiter", "ignoreInvalidEndpoints", "cacheSize", "id", "description"},
-       {}, Expr::Required, false},
-      {"dynamicRouter",
-       {"uriDelimiter", "ignoreInvalidEndpoints", "cacheSize", "id", "description"}, {},
-       Expr::Required, false},
-      {"wireTap", {"uri", "copy", "dynamicUri", "id", "description"}, {"uri"}, Expr::None, false},
-      {"loop", {"copy", "doWhile", "breakOnShutdown", "id", "description"}, {}, Expr::Required,
-       true},
-      {"pipeline", {"id", "description"}, {}, Expr::None, true},
-      {"loadBalance", {"id", "description", "inheritErrorHandler"}, {}, Expr::None, true},
-      {"sort", {"id", "description"}, {}, Expr::Required, false},
-      {"resequence", {"id", "description"}, {}, Expr::Required, true},
-      {"enrich",
-       {"aggregationStrategy", "strategyRef", "aggregateOnException", "ignoreInvalidEndpoint",
-        "cacheSize", "id", "description"},
-       {},
-       Expr::Required,
-       false},
-      {"pollEnrich",
-       {"timeout", "aggregationStrategy", "strategyRef", "aggregateOnException",
-        "ignoreInvalidEndpoint", "cacheSize", "id", "description"},
-       {},
-       Expr::Required,
-       false},
-      {"sample", {"samplePeriod", "messageFrequency", "id", "description"}, {}, Expr::None,
-       false},
-      {"idempotentConsumer",
-       {"idempotentRepository", "skipDuplicate", "eager", "removeOnFailure", "completionEager",
-        "id", "description"},
-       {"idempotentRepository"},
-       Expr::Required,
-       true},
-      {"aggregate",
-       {"aggregationStrategy", "strategyRef", "completionSize", "completionTimeout",
-        "completionInterval", "completionTimeoutCheckerInterval", "completionFromBatchConsumer",
-        "eagerCheckCompletion", "forceCompletionOnStop", "discardOnCompletionTimeout",
-        "closeCorrelationKeyOnCompletion", "aggregationRepository", "id", "description"},
-       {},
-       Expr::None,
-       true},
-  };
-  return specs;
-}
-
-const StepSpec* specOf(std::string_view kind) {
-  for (const StepSpec& s : stepSpecs()) {
-    if (s.kind == kind) return &s;
-  }
-  return nullptr;
-}
+using eip::AttributeSchema;
+using eip::AttributeType;
+using eip::EipSchema;
+using eip::ExpressionUse;
 
 std::vector<std::string_view> stepKinds() {
   std::vector<std::string_view> kinds;
-  for (const StepSpec& s : stepSpecs()) kinds.push_back(s.kind);
+  for (const EipSchema* s : eip::eipSchemas()) kinds.push_back(s->key);
   return kinds;
+}
+
+// Every key a step takes: its schema's attributes, and id and description.
+std::vector<std::string_view> attributeNames(const EipSchema& schema) {
+  std::vector<std::string_view> names;
+  for (const AttributeSchema& a : schema.attributes) names.push_back(a.name);
+  names.push_back("id");
+  names.push_back("description");
+  return names;
 }
 
 std::optional<int64_t> parseInteger(std::string_view text) {
@@ -257,8 +160,9 @@ class Translator {
     return exchangeProperty(e.text);
   }
 
-  // Checks keys, required keys and the expression of a step against its spec.
-  Result<void> validate(const StepSource& s, const StepSpec& spec) {
+  // Checks keys (and the typed ones' values), required keys, the expression and nested steps
+  // of a step against its schema.
+  Result<void> validate(const StepSource& s, const EipSchema& schema) {
     for (const auto& [key, value] : s.attributes) {
       if ((s.kind == "to" || s.kind == "toD") && key == "pattern" && value.value != "InOnly" &&
           value.value != "InOut") {
@@ -266,26 +170,28 @@ class Translator {
                          fmt::format("unknown exchange pattern '{}' on {}", value.value, s.kind),
                          "expected InOnly or InOut");
       }
-      if (std::find(spec.attributes.begin(), spec.attributes.end(), key) ==
-          spec.attributes.end()) {
+      if (key == "id" || key == "description") continue;
+      const AttributeSchema* a = schema.attribute(key);
+      if (!a) {
         return fileError(value.where, fmt::format("unknown key '{}' in {}", key, s.kind),
-                         suggestion(key, spec.attributes));
+                         suggestion(key, attributeNames(schema)));
+      }
+      DROMEDARY_TRY_VOID(typed(*a, value));
+    }
+    for (const AttributeSchema& a : schema.attributes) {
+      if (a.required && !attribute(s.attributes, a.name)) {
+        return fileError(s.where, fmt::format("{} needs '{}'", s.kind, a.name));
       }
     }
-    for (std::string_view key : spec.required) {
-      if (!attribute(s.attributes, key)) {
-        return fileError(s.where, fmt::format("{} needs '{}'", s.kind, key));
-      }
-    }
-    if (spec.expression == Expr::Required && !s.expression) {
+    if (schema.expression != ExpressionUse::None && !s.expression) {
       return fileError(s.where, fmt::format("{} needs an expression", s.kind),
                        "write it as simple, constant, header or exchangeProperty");
     }
-    if (spec.expression == Expr::None && s.expression) {
+    if (schema.expression == ExpressionUse::None && s.expression) {
       return fileError(s.expression->where,
                        fmt::format("{} takes no expression ('{}')", s.kind, s.expression->language));
     }
-    if (!spec.steps && !s.steps.empty() && s.kind != "choice") {
+    if (!schema.steps && !s.steps.empty() && s.kind != "choice") {
       return fileError(s.steps.front().where, fmt::format("{} takes no nested steps", s.kind));
     }
     if (!s.exceptions.empty()) {
@@ -322,13 +228,31 @@ class Translator {
     return resolve(*attribute(s.attributes, key));
   }
 
+  // A whole number or a boolean as its schema says (Enum values are checked where they are
+  // used, each with its own message).
+  Result<void> typed(const AttributeSchema& a, const Scalar& value) {
+    if (a.type != AttributeType::Integer && a.type != AttributeType::Duration &&
+        a.type != AttributeType::Boolean) {
+      return {};
+    }
+    DROMEDARY_TRY(v, resolve(value));
+    if (a.type == AttributeType::Boolean) {
+      if (v != "true" && v != "false") {
+        return fileError(value.where, fmt::format("{} must be true or false, not '{}'", a.name, v));
+      }
+    } else if (!parseInteger(v)) {
+      return fileError(value.where, fmt::format("{} must be a whole number, not '{}'", a.name, v));
+    }
+    return {};
+  }
+
   Result<void> step(RouteDefinition& def, const StepSource& s) {
-    const StepSpec* spec = specOf(s.kind);
-    if (!spec) {
+    const EipSchema* schema = eip::findEipSchema(s.kind);
+    if (!schema) {
       return fileError(s.where, fmt::format("unknown step '{}'", s.kind),
                        suggestion(s.kind, stepKinds()));
     }
-    DROMEDARY_TRY_VOID(validate(s, *spec));
+    DROMEDARY_TRY_VOID(validate(s, *schema));
     std::optional<ExpressionDefinition> expr;
     if (s.expression && s.expression->language == "tokenize") {
       if (s.kind != "split") {
@@ -384,9 +308,9 @@ class Translator {
     } else if (k == "throttle") {
       DROMEDARY_TRY_VOID(throttle(def, s, *expr));
     } else if (k == "threads") {
-      DROMEDARY_TRY(pool, number(s, "poolSize", 10));
+      DROMEDARY_TRY(pool, number(s, "poolSize"));
       DROMEDARY_TRY(max_pool, number(s, "maxPoolSize", -1));
-      DROMEDARY_TRY(max_queue, number(s, "maxQueueSize", 1000));
+      DROMEDARY_TRY(max_queue, number(s, "maxQueueSize"));
       def.threads(static_cast<int>(pool), static_cast<int>(max_pool), static_cast<int>(max_queue));
     } else if (k == "delay") {
       def.delay(*expr);  // always asynchronous here: asyncDelayed=false would block a thread
@@ -451,7 +375,7 @@ class Translator {
     } else if (k == "enrich" || k == "pollEnrich") {
       return enrich(def, s, *expr);
     } else if (k == "sample") {
-      DROMEDARY_TRY(frequency, number(s, "messageFrequency", 0));
+      DROMEDARY_TRY(frequency, number(s, "messageFrequency"));
       if (frequency != 0) {
         if (frequency < 0) {
           return fileError(attribute(s.attributes, "messageFrequency")->where,
@@ -459,7 +383,7 @@ class Translator {
         }
         def.sample(frequency);
       } else {
-        DROMEDARY_TRY(period, number(s, "samplePeriod", 1000));
+        DROMEDARY_TRY(period, number(s, "samplePeriod"));
         if (period < 1) {
           return fileError(attribute(s.attributes, "samplePeriod")->where,
                            fmt::format("samplePeriod must be at least 1 ms, not {}", period));
@@ -798,6 +722,14 @@ class Translator {
     return {};
   }
 
+  // A whole-number attribute of a step, or its schema's default (0 when it has none).
+  Result<int64_t> number(const StepSource& s, std::string_view key) {
+    const EipSchema* schema = eip::findEipSchema(s.kind);
+    const AttributeSchema* a = schema ? schema->attribute(key) : nullptr;
+    // (A translator reads only what its schema declares: RouteSchemaTest holds them together.)
+    return number(s, key, a ? parseInteger(a->defaultValue).value_or(0) : 0);
+  }
+
   // An integer key, or `fallback` when absent.
   Result<int64_t> number(const StepSource& s, std::string_view key, int64_t fallback) {
     const Scalar* a = attribute(s.attributes, key);
@@ -844,10 +776,10 @@ class Translator {
     if (!has_strategy) return fileError(s.where, "aggregate needs 'aggregationStrategy'");
     DROMEDARY_TRY(predicate, predicateOf(s, "completionPredicate"));
     if (predicate) def.completionPredicate(std::move(*predicate));
-    DROMEDARY_TRY(size, number(s, "completionSize", 0));
-    DROMEDARY_TRY(timeout, number(s, "completionTimeout", 0));
-    DROMEDARY_TRY(interval, number(s, "completionInterval", 0));
-    DROMEDARY_TRY(checker, number(s, "completionTimeoutCheckerInterval", 1000));
+    DROMEDARY_TRY(size, number(s, "completionSize"));
+    DROMEDARY_TRY(timeout, number(s, "completionTimeout"));
+    DROMEDARY_TRY(interval, number(s, "completionInterval"));
+    DROMEDARY_TRY(checker, number(s, "completionTimeoutCheckerInterval"));
     for (auto [key, v] : {std::pair{"completionSize", size}, std::pair{"completionTimeout", timeout},
                           std::pair{"completionInterval", interval},
                           std::pair{"completionTimeoutCheckerInterval", checker}}) {
@@ -869,7 +801,7 @@ class Translator {
     DROMEDARY_TRY(discard, flag(s, "discardOnCompletionTimeout"));
     if (discard) def.discardOnCompletionTimeout();
     if (const Scalar* c = attribute(s.attributes, "closeCorrelationKeyOnCompletion")) {
-      DROMEDARY_TRY(capacity, number(s, "closeCorrelationKeyOnCompletion", 0));
+      DROMEDARY_TRY(capacity, number(s, "closeCorrelationKeyOnCompletion"));
       if (capacity < 0) {
         return fileError(c->where, fmt::format("closeCorrelationKeyOnCompletion must not be "
                                                "negative, not {}", capacity));
@@ -1099,7 +1031,7 @@ class Translator {
     if (stop) def.stopOnException();
     DROMEDARY_TRY(share, flag(s, "shareUnitOfWork"));
     if (share) def.shareUnitOfWork();
-    DROMEDARY_TRY(timeout, number(s, "timeout", 0));
+    DROMEDARY_TRY(timeout, number(s, "timeout"));
     if (timeout < 0) {
       return fileError(attribute(s.attributes, "timeout")->where,
                        fmt::format("timeout must not be negative, not {}", timeout));
@@ -1112,7 +1044,7 @@ class Translator {
   // recipientList: endpoints are cached per thread without a bound).
   Result<void> enrich(RouteDefinition& def, const StepSource& s, const ExpressionDefinition& uri) {
     if (s.kind == "pollEnrich") {
-      DROMEDARY_TRY(timeout, number(s, "timeout", -1));
+      DROMEDARY_TRY(timeout, number(s, "timeout"));
       def.pollEnrich(uri, timeout);
     } else {
       def.enrich(uri);
@@ -1130,7 +1062,7 @@ class Translator {
   }
 
   Result<int64_t> cacheSize(const StepSource& s) {
-    DROMEDARY_TRY(size, number(s, "cacheSize", 1000));
+    DROMEDARY_TRY(size, number(s, "cacheSize"));
     if (size == 0 || size < -1) {
       return fileError(attribute(s.attributes, "cacheSize")->where,
                        fmt::format("cacheSize must be -1 or at least 1, not {}", size));
@@ -1168,7 +1100,7 @@ class Translator {
                          suggestion(mode->value, {"TotalRequests", "ConcurrentRequests"}));
       }
     }
-    DROMEDARY_TRY(period, number(s, "timePeriodMillis", 1000));
+    DROMEDARY_TRY(period, number(s, "timePeriodMillis"));
     def.throttle(std::move(max), std::chrono::milliseconds(period), reject);
     return {};
   }

@@ -25,6 +25,7 @@
 #include "eip/fan_out.h"
 #include "eip/models.h"
 #include "engine/executor.h"
+#include "eip/eip_schema.h"
 
 namespace dromedary::eip {
 
@@ -465,5 +466,42 @@ Result<std::unique_ptr<Step>> AggregateModel::compile(RouteCompiler& compiler) c
   step->correlationText_ = correlation.describe();
   return std::unique_ptr<Step>(std::move(step));
 }
+
+// The file DSLs' schemas (eip_schema.h): what route files may write for this step.
+namespace {
+constexpr AttributeSchema kAggregateAttributes[] = {
+    {"aggregationStrategy", AttributeType::Text, "",
+     "How exchanges are combined: a bound strategy or one of Camel's class names"},
+    {"strategyRef", AttributeType::Text, "", "Camel's older name for aggregationStrategy"},
+    {"completionSize", AttributeType::Integer, "0", "Complete a group of this many (0: no size)"},
+    {"completionTimeout", AttributeType::Duration, "0",
+     "Complete a group this long after its last exchange, in ms (0: none)"},
+    {"completionInterval", AttributeType::Duration, "0",
+     "Complete every group this often, in ms (0: none)"},
+    {"completionTimeoutCheckerInterval", AttributeType::Duration, "1000",
+     "How often timeouts are checked, in ms"},
+    {"completionFromBatchConsumer", AttributeType::Boolean, "false",
+     "Complete when a batch consumer's batch ends"},
+    {"eagerCheckCompletion", AttributeType::Boolean, "false",
+     "Check completionPredicate on the incoming exchange rather than the group"},
+    {"forceCompletionOnStop", AttributeType::Boolean, "false",
+     "Complete every group when the route stops"},
+    {"discardOnCompletionTimeout", AttributeType::Boolean, "false",
+     "Drop a group completed by timeout"},
+    {"closeCorrelationKeyOnCompletion", AttributeType::Integer, "",
+     "Refuse a completed key again; the number of keys remembered"},
+    {"aggregationRepository", AttributeType::Text, "",
+     "Where groups are kept (Context::bindAggregationRepository); default: memory"},
+};
+}  // namespace
+
+extern const EipSchema kAggregateSchema{
+    .key = "aggregate",
+    .description = "Combines exchanges with the same correlation key until a completion condition,"
+                   " then sends the result through the nested steps",
+    .attributes = kAggregateAttributes,
+    .steps = true,
+    .clauses = "correlationExpression (required), completionPredicate",
+};
 
 }  // namespace dromedary::eip

@@ -3,6 +3,7 @@
 // otherwise block, else nothing.
 #include "eip/models.h"
 #include "engine/executor.h"
+#include "eip/eip_schema.h"
 
 namespace dromedary::eip {
 
@@ -58,5 +59,15 @@ Result<std::unique_ptr<Step>> ChoiceModel::compile(RouteCompiler& compiler) cons
   }
   return std::unique_ptr<Step>(new ChoiceStep(std::move(branches), other));
 }
+
+// The file DSLs' schemas (eip_schema.h): what route files may write for this step.
+namespace {}  // namespace
+
+extern const EipSchema kChoiceSchema{
+    .key = "choice",
+    .description = "Runs the steps of the first when whose predicate matches, else those of "
+                   "otherwise",
+    .clauses = "when (a predicate and steps; one or more), otherwise (steps)",
+};
 
 }  // namespace dromedary::eip

@@ -8,6 +8,7 @@
 #include "core/type_names.h"
 #include "eip/models.h"
 #include "engine/route.h"
+#include "eip/eip_schema.h"
 
 namespace dromedary::eip {
 
@@ -58,5 +59,22 @@ Result<std::unique_ptr<Step>> ConvertBodyModel::compile(RouteCompiler& compiler)
                            : fmt::format("; did you mean '{}'?", meant);
   return compiler.error(*this, makeError(ErrorCode::InvalidRoute, std::move(message)));
 }
+
+// The file DSLs' schemas (eip_schema.h): what route files may write for this step.
+namespace {
+constexpr std::string_view kConvertBodyToAliases[] = {"convert-body-to"};
+constexpr AttributeSchema kConvertBodyToAttributes[] = {
+    {"type", AttributeType::Text, "",
+     "The type: java.lang.String, byte[], Integer, Long, Double, Boolean ...", true},
+};
+}  // namespace
+
+extern const EipSchema kConvertBodyToSchema{
+    .key = "convertBodyTo",
+    .aliases = kConvertBodyToAliases,
+    .description = "Converts the body to a type",
+    .attributes = kConvertBodyToAttributes,
+    .shorthand = "type",
+};
 
 }  // namespace dromedary::eip

@@ -9,6 +9,7 @@
 #include "core/scratch.h"
 #include "eip/models.h"
 #include "engine/route.h"
+#include "eip/eip_schema.h"
 
 namespace dromedary::eip {
 
@@ -63,5 +64,20 @@ Result<std::unique_ptr<Step>> DelayModel::compile(RouteCompiler& compiler) const
   if (!e) return compiler.error(*this, e.error());
   return std::unique_ptr<Step>(new DelayStep(std::move(*e)));
 }
+
+// The file DSLs' schemas (eip_schema.h): what route files may write for this step.
+namespace {
+constexpr AttributeSchema kDelayAttributes[] = {
+    {"asyncDelayed", AttributeType::Boolean, "true",
+     "Accepted for Camel's files: a delay never holds a thread here"},
+};
+}  // namespace
+
+extern const EipSchema kDelaySchema{
+    .key = "delay",
+    .description = "Delays the exchange by the expression's milliseconds, holding no thread",
+    .attributes = kDelayAttributes,
+    .expression = ExpressionUse::Expression,
+};
 
 }  // namespace dromedary::eip

@@ -8,6 +8,7 @@
 #include "engine/error_handling.h"
 #include "engine/executor.h"
 #include "engine/failure_state.h"
+#include "eip/eip_schema.h"
 
 namespace dromedary::eip {
 
@@ -115,5 +116,19 @@ Result<std::unique_ptr<Step>> TryModel::compile(RouteCompiler& compiler) const {
   step->setBody(**body_block);
   return std::unique_ptr<Step>(std::move(step));
 }
+
+// The file DSLs' schemas (eip_schema.h): what route files may write for this step.
+namespace {
+constexpr std::string_view kDoTryAliases[] = {"do-try"};
+}  // namespace
+
+extern const EipSchema kDoTrySchema{
+    .key = "doTry",
+    .aliases = kDoTryAliases,
+    .description = "Runs its steps; a failure goes to the first doCatch matching it; doFinally "
+                   "runs either way",
+    .steps = true,
+    .clauses = "doCatch (exception types, onWhen, steps), doFinally (steps)",
+};
 
 }  // namespace dromedary::eip

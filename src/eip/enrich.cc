@@ -16,6 +16,7 @@
 #include "eip/fan_out.h"
 #include "eip/models.h"
 #include "engine/producer_cache.h"
+#include "eip/eip_schema.h"
 
 namespace dromedary::eip {
 
@@ -92,5 +93,26 @@ Result<std::unique_ptr<Step>> EnrichModel::compile(RouteCompiler& compiler) cons
                                               *resolved, aggregateOnException,
                                               ignoreInvalidEndpoint));
 }
+
+// The file DSLs' schemas (eip_schema.h): what route files may write for this step.
+namespace {
+constexpr AttributeSchema kEnrichAttributes[] = {
+    {"aggregationStrategy", AttributeType::Text, "",
+     "How the answer is merged: a bound strategy or one of Camel's class names; default: the "
+     "answer replaces the message"},
+    {"strategyRef", AttributeType::Text, "", "Camel's older name for aggregationStrategy"},
+    {"aggregateOnException", AttributeType::Boolean, "false", "Merge a failed answer too"},
+    {"ignoreInvalidEndpoint", AttributeType::Boolean, "false",
+     "Skip a URI that names no endpoint rather than fail"},
+    {"cacheSize", AttributeType::Integer, "1000", "Endpoints kept per thread (-1: no bound)"},
+};
+}  // namespace
+
+extern const EipSchema kEnrichSchema{
+    .key = "enrich",
+    .description = "Asks the endpoint the expression names and merges its answer into the exchange",
+    .attributes = kEnrichAttributes,
+    .expression = ExpressionUse::Expression,
+};
 
 }  // namespace dromedary::eip

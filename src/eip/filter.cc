@@ -3,6 +3,7 @@
 // the outcome in the CamelFilterMatched property as Camel does.
 #include "eip/models.h"
 #include "engine/executor.h"
+#include "eip/eip_schema.h"
 
 namespace dromedary::eip {
 
@@ -36,5 +37,15 @@ Result<std::unique_ptr<Step>> FilterModel::compile(RouteCompiler& compiler) cons
   if (!block) return block.error();
   return std::unique_ptr<Step>(new FilterStep(std::move(*p), **block));
 }
+
+// The file DSLs' schemas (eip_schema.h): what route files may write for this step.
+namespace {}  // namespace
+
+extern const EipSchema kFilterSchema{
+    .key = "filter",
+    .description = "Runs the nested steps only for the exchanges the predicate accepts",
+    .expression = ExpressionUse::Predicate,
+    .steps = true,
+};
 
 }  // namespace dromedary::eip

@@ -16,6 +16,7 @@
 
 #include "eip/models.h"
 #include "engine/executor.h"
+#include "eip/eip_schema.h"
 
 namespace dromedary {
 
@@ -198,4 +199,34 @@ Result<std::unique_ptr<Step>> IdempotentConsumerModel::compile(RouteCompiler& co
 }
 
 }  // namespace eip
+namespace eip {
+
+// The file DSLs' schemas (eip_schema.h): what route files may write for this step.
+namespace {
+constexpr std::string_view kIdempotentConsumerAliases[] = {"idempotent-consumer"};
+constexpr AttributeSchema kIdempotentConsumerAttributes[] = {
+    {"idempotentRepository", AttributeType::Text, "",
+     "The repository the keys are kept in (Context::bindIdempotentRepository)", true},
+    {"skipDuplicate", AttributeType::Boolean, "true",
+     "Skip a duplicate (false: mark it with CamelDuplicateMessage and go on)"},
+    {"eager", AttributeType::Boolean, "true",
+     "Keep the key as the exchange comes in rather than once it completes"},
+    {"removeOnFailure", AttributeType::Boolean, "true", "Forget the key of an exchange that fails"},
+    {"completionEager", AttributeType::Boolean, "false",
+     "Confirm the key when the nested steps end rather than the exchange"},
+};
+}  // namespace
+
+extern const EipSchema kIdempotentConsumerSchema{
+    .key = "idempotentConsumer",
+    .aliases = kIdempotentConsumerAliases,
+    .description = "Runs the nested steps once per key (the expression's value); duplicates are "
+                   "skipped",
+    .attributes = kIdempotentConsumerAttributes,
+    .expression = ExpressionUse::Expression,
+    .steps = true,
+};
+
+}  // namespace eip
+
 }  // namespace dromedary

@@ -22,6 +22,7 @@
 #include "engine/context_impl.h"
 #include "engine/error_handling.h"
 #include "engine/executor.h"
+#include "eip/eip_schema.h"
 
 namespace dromedary::eip {
 
@@ -222,5 +223,22 @@ Result<std::unique_ptr<Step>> LoadBalanceModel::compile(RouteCompiler& compiler)
   step->weightedRoundRobin_ = weightedRoundRobin;
   return std::unique_ptr<Step>(std::move(step));
 }
+
+// The file DSLs' schemas (eip_schema.h): what route files may write for this step.
+namespace {
+constexpr std::string_view kLoadBalanceAliases[] = {"load-balance"};
+constexpr AttributeSchema kLoadBalanceAttributes[] = {
+    {"inheritErrorHandler", AttributeType::Boolean, "true", "Accepted for Camel's files"},
+};
+}  // namespace
+
+extern const EipSchema kLoadBalanceSchema{
+    .key = "loadBalance",
+    .aliases = kLoadBalanceAliases,
+    .description = "Sends each exchange to one of the nested steps, chosen by the policy",
+    .attributes = kLoadBalanceAttributes,
+    .steps = true,
+    .clauses = "one of roundRobin (the default), random, failover, weighted, sticky",
+};
 
 }  // namespace dromedary::eip

@@ -5,6 +5,7 @@
 #include <dromedary/core/value_compare.h>
 #include "eip/models.h"
 #include "engine/route.h"
+#include "eip/eip_schema.h"
 
 namespace dromedary::eip {
 
@@ -40,5 +41,22 @@ Result<std::unique_ptr<Step>> LogModel::compile(RouteCompiler& compiler) const {
   std::string name = log_name.empty() ? compiler.route().id : log_name;
   return std::unique_ptr<Step>(new LogStep(Logger::get(name), level, std::move(*e)));
 }
+
+// The file DSLs' schemas (eip_schema.h): what route files may write for this step.
+namespace {
+constexpr std::string_view kLoggingLevels[] = {"TRACE", "DEBUG", "INFO", "WARN", "ERROR", "OFF"};
+constexpr AttributeSchema kLogAttributes[] = {
+    {"message", AttributeType::Text, "", "The message, as Simple", true},
+    {"loggingLevel", AttributeType::Enum, "INFO", "The level", false, kLoggingLevels},
+    {"logName", AttributeType::Text, "", "The logger's name; default: the route id"},
+};
+}  // namespace
+
+extern const EipSchema kLogSchema{
+    .key = "log",
+    .description = "Logs a message built with Simple",
+    .attributes = kLogAttributes,
+    .shorthand = "message",
+};
 
 }  // namespace dromedary::eip

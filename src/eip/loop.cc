@@ -11,6 +11,7 @@
 #include "eip/fan_out.h"
 #include "eip/models.h"
 #include "engine/executor.h"
+#include "eip/eip_schema.h"
 
 namespace dromedary::eip {
 
@@ -193,5 +194,25 @@ Result<std::unique_ptr<Step>> LoopModel::compile(RouteCompiler& compiler) const 
   step->setBody(**block);
   return std::unique_ptr<Step>(std::move(step));
 }
+
+// The file DSLs' schemas (eip_schema.h): what route files may write for this step.
+namespace {
+constexpr AttributeSchema kLoopAttributes[] = {
+    {"copy", AttributeType::Boolean, "false",
+     "Each turn starts from a copy of the exchange as it came in"},
+    {"doWhile", AttributeType::Boolean, "false",
+     "The expression is a predicate: loop while it holds"},
+    {"breakOnShutdown", AttributeType::Boolean, "false", "Accepted for Camel's files"},
+};
+}  // namespace
+
+extern const EipSchema kLoopSchema{
+    .key = "loop",
+    .description = "Runs the nested steps the expression's number of times, or while it is true "
+                   "(doWhile)",
+    .attributes = kLoopAttributes,
+    .expression = ExpressionUse::Expression,
+    .steps = true,
+};
 
 }  // namespace dromedary::eip

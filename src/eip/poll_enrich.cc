@@ -18,6 +18,7 @@
 #include "eip/fan_out.h"
 #include "eip/models.h"
 #include "engine/expression_spec.h"
+#include "eip/eip_schema.h"
 
 namespace dromedary::eip {
 
@@ -127,5 +128,31 @@ Result<std::unique_ptr<Step>> EnrichModel::compilePoll(RouteCompiler& compiler) 
       context, std::move(*u), fixed, std::chrono::milliseconds(timeoutMillis), *resolved,
       aggregateOnException, ignoreInvalidEndpoint));
 }
+
+// The file DSLs' schemas (eip_schema.h): what route files may write for this step.
+namespace {
+constexpr std::string_view kPollEnrichAliases[] = {"poll-enrich"};
+constexpr AttributeSchema kPollEnrichAttributes[] = {
+    {"timeout", AttributeType::Duration, "-1",
+     "How long to wait for a message: -1 until one comes, 0 not at all"},
+    {"aggregationStrategy", AttributeType::Text, "",
+     "How the message is merged: a bound strategy or one of Camel's class names; default: it "
+     "replaces the message"},
+    {"strategyRef", AttributeType::Text, "", "Camel's older name for aggregationStrategy"},
+    {"aggregateOnException", AttributeType::Boolean, "false", "Merge a failed poll too"},
+    {"ignoreInvalidEndpoint", AttributeType::Boolean, "false",
+     "Skip a URI that names no endpoint rather than fail"},
+    {"cacheSize", AttributeType::Integer, "1000", "Endpoints kept per thread (-1: no bound)"},
+};
+}  // namespace
+
+extern const EipSchema kPollEnrichSchema{
+    .key = "pollEnrich",
+    .aliases = kPollEnrichAliases,
+    .description = "Takes a message from the endpoint the expression names and merges it into the "
+                   "exchange",
+    .attributes = kPollEnrichAttributes,
+    .expression = ExpressionUse::Expression,
+};
 
 }  // namespace dromedary::eip

@@ -6,6 +6,7 @@
 #include "core/text.h"
 #include "eip/models.h"
 #include "engine/route.h"
+#include "eip/eip_schema.h"
 
 namespace dromedary::eip {
 
@@ -44,5 +45,19 @@ Result<std::unique_ptr<Step>> ProcessModel::compile(RouteCompiler& compiler) con
   Processor& p = processor ? *processor : *borrowed;
   return std::unique_ptr<Step>(new ProcessStep(processor, p));
 }
+
+// The file DSLs' schemas (eip_schema.h): what route files may write for this step.
+namespace {
+constexpr AttributeSchema kProcessAttributes[] = {
+    {"ref", AttributeType::Text, "", "The name it is bound under (Context::bindProcessor)", true},
+};
+}  // namespace
+
+extern const EipSchema kProcessSchema{
+    .key = "process",
+    .description = "Runs a processor bound in the context",
+    .attributes = kProcessAttributes,
+    .shorthand = "ref",
+};
 
 }  // namespace dromedary::eip

@@ -5,6 +5,7 @@
 #include "core/name_pattern.h"
 #include "eip/models.h"
 #include "engine/route.h"
+#include "eip/eip_schema.h"
 
 namespace dromedary::eip {
 
@@ -69,5 +70,57 @@ Result<std::unique_ptr<Step>> RemoveHeadersModel::compile(RouteCompiler& compile
   return std::unique_ptr<Step>(new RemoveHeadersStep(
       property, NamePattern(std::move(*resolved)), std::move(compiled_excludes)));
 }
+
+// The file DSLs' schemas (eip_schema.h): what route files may write for this step.
+namespace {
+constexpr std::string_view kRemoveHeaderAliases[] = {"remove-header"};
+constexpr AttributeSchema kRemoveHeaderAttributes[] = {
+    {"name", AttributeType::Text, "", "The header's name", true},
+};
+constexpr std::string_view kRemoveHeadersAliases[] = {"remove-headers"};
+constexpr AttributeSchema kRemoveHeadersAttributes[] = {
+    {"pattern", AttributeType::Text, "", "A name, a wildcard (Camel*) or a regular expression",
+     true},
+    {"excludePattern", AttributeType::Text, "", "Headers to keep among those matched"},
+};
+constexpr std::string_view kRemovePropertyAliases[] = {"remove-property"};
+constexpr AttributeSchema kRemovePropertyAttributes[] = {
+    {"name", AttributeType::Text, "", "The property's name", true},
+};
+constexpr std::string_view kRemovePropertiesAliases[] = {"remove-properties"};
+constexpr AttributeSchema kRemovePropertiesAttributes[] = {
+    {"pattern", AttributeType::Text, "", "A name, a wildcard or a regular expression", true},
+    {"excludePattern", AttributeType::Text, "", "Properties to keep among those matched"},
+};
+}  // namespace
+
+extern const EipSchema kRemoveHeaderSchema{
+    .key = "removeHeader",
+    .aliases = kRemoveHeaderAliases,
+    .description = "Removes a header",
+    .attributes = kRemoveHeaderAttributes,
+    .shorthand = "name",
+};
+extern const EipSchema kRemoveHeadersSchema{
+    .key = "removeHeaders",
+    .aliases = kRemoveHeadersAliases,
+    .description = "Removes the headers a pattern matches",
+    .attributes = kRemoveHeadersAttributes,
+    .shorthand = "pattern",
+};
+extern const EipSchema kRemovePropertySchema{
+    .key = "removeProperty",
+    .aliases = kRemovePropertyAliases,
+    .description = "Removes an exchange property",
+    .attributes = kRemovePropertyAttributes,
+    .shorthand = "name",
+};
+extern const EipSchema kRemovePropertiesSchema{
+    .key = "removeProperties",
+    .aliases = kRemovePropertiesAliases,
+    .description = "Removes the exchange properties a pattern matches",
+    .attributes = kRemovePropertiesAttributes,
+    .shorthand = "pattern",
+};
 
 }  // namespace dromedary::eip

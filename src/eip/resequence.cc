@@ -25,6 +25,7 @@
 #include "eip/fan_out.h"
 #include "eip/models.h"
 #include "engine/executor.h"
+#include "eip/eip_schema.h"
 
 namespace dromedary::eip {
 
@@ -275,5 +276,17 @@ Result<std::unique_ptr<Step>> ResequenceModel::compile(RouteCompiler& compiler) 
   return std::unique_ptr<Step>(
       new ResequenceStep(compiler.context(), std::move(*e), o, **block));
 }
+
+// The file DSLs' schemas (eip_schema.h): what route files may write for this step.
+namespace {}  // namespace
+
+extern const EipSchema kResequenceSchema{
+    .key = "resequence",
+    .description = "Puts exchanges back in the order of the expression's value before the nested "
+                   "steps",
+    .expression = ExpressionUse::Expression,
+    .steps = true,
+    .clauses = "batchConfig or streamConfig (batch by default)",
+};
 
 }  // namespace dromedary::eip

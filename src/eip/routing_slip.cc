@@ -16,6 +16,7 @@
 #include "eip/models.h"
 #include "engine/executor.h"
 #include "engine/producer_cache.h"
+#include "eip/eip_schema.h"
 
 namespace dromedary::eip {
 
@@ -101,5 +102,40 @@ Result<std::unique_ptr<Step>> RoutingSlipModel::compile(RouteCompiler& compiler)
   return std::unique_ptr<Step>(new RoutingSlipStep(compiler.context(), std::move(*e), delimiter,
                                                    ignoreInvalidEndpoints, dynamic));
 }
+
+// The file DSLs' schemas (eip_schema.h): what route files may write for this step.
+namespace {
+constexpr std::string_view kRoutingSlipAliases[] = {"routing-slip"};
+constexpr AttributeSchema kRoutingSlipAttributes[] = {
+    {"uriDelimiter", AttributeType::Text, ",", "What separates the URIs"},
+    {"ignoreInvalidEndpoints", AttributeType::Boolean, "false",
+     "Skip a URI that names no endpoint rather than fail"},
+    {"cacheSize", AttributeType::Integer, "1000", "Endpoints kept per thread (-1: no bound)"},
+};
+constexpr std::string_view kDynamicRouterAliases[] = {"dynamic-router"};
+constexpr AttributeSchema kDynamicRouterAttributes[] = {
+    {"uriDelimiter", AttributeType::Text, ",", "What separates the URIs"},
+    {"ignoreInvalidEndpoints", AttributeType::Boolean, "false",
+     "Skip a URI that names no endpoint rather than fail"},
+    {"cacheSize", AttributeType::Integer, "1000", "Endpoints kept per thread (-1: no bound)"},
+};
+}  // namespace
+
+extern const EipSchema kRoutingSlipSchema{
+    .key = "routingSlip",
+    .aliases = kRoutingSlipAliases,
+    .description = "Sends the exchange through the endpoints the expression lists, one after the "
+                   "other",
+    .attributes = kRoutingSlipAttributes,
+    .expression = ExpressionUse::Expression,
+};
+extern const EipSchema kDynamicRouterSchema{
+    .key = "dynamicRouter",
+    .aliases = kDynamicRouterAliases,
+    .description = "Sends the exchange to the endpoints the expression gives, evaluated again "
+                   "after each, until it gives none",
+    .attributes = kDynamicRouterAttributes,
+    .expression = ExpressionUse::Expression,
+};
 
 }  // namespace dromedary::eip

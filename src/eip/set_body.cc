@@ -3,6 +3,7 @@
 #include "core/scratch.h"
 #include "eip/models.h"
 #include "engine/route.h"
+#include "eip/eip_schema.h"
 
 namespace dromedary::eip {
 
@@ -42,5 +43,22 @@ Result<std::unique_ptr<Step>> SetBodyModel::compile(RouteCompiler& compiler) con
   if (!e) return compiler.error(*this, e.error());
   return std::unique_ptr<Step>(new SetBodyStep(std::move(*e)));
 }
+
+// The file DSLs' schemas (eip_schema.h): what route files may write for this step.
+namespace {
+constexpr std::string_view kSetBodyAliases[] = {"set-body"};
+}  // namespace
+
+extern const EipSchema kSetBodySchema{
+    .key = "setBody",
+    .aliases = kSetBodyAliases,
+    .description = "Sets the message body to the expression's value",
+    .expression = ExpressionUse::Expression,
+};
+extern const EipSchema kTransformSchema{
+    .key = "transform",
+    .description = "Sets the message body to the expression's value (Camel's transform)",
+    .expression = ExpressionUse::Expression,
+};
 
 }  // namespace dromedary::eip

@@ -4,6 +4,7 @@
 #include "core/scratch.h"
 #include "eip/models.h"
 #include "engine/route.h"
+#include "eip/eip_schema.h"
 
 namespace dromedary::eip {
 
@@ -48,5 +49,32 @@ Result<std::unique_ptr<Step>> SetHeaderModel::compile(RouteCompiler& compiler) c
   if (!resolved) return compiler.error(*this, resolved.error());
   return std::unique_ptr<Step>(new SetHeaderStep(property, std::move(*resolved), std::move(*e)));
 }
+
+// The file DSLs' schemas (eip_schema.h): what route files may write for this step.
+namespace {
+constexpr std::string_view kSetHeaderAliases[] = {"set-header"};
+constexpr AttributeSchema kSetHeaderAttributes[] = {
+    {"name", AttributeType::Text, "", "The header's name", true},
+};
+constexpr std::string_view kSetPropertyAliases[] = {"set-property", "setExchangeProperty"};
+constexpr AttributeSchema kSetPropertyAttributes[] = {
+    {"name", AttributeType::Text, "", "The property's name", true},
+};
+}  // namespace
+
+extern const EipSchema kSetHeaderSchema{
+    .key = "setHeader",
+    .aliases = kSetHeaderAliases,
+    .description = "Sets a header to the expression's value",
+    .attributes = kSetHeaderAttributes,
+    .expression = ExpressionUse::Expression,
+};
+extern const EipSchema kSetPropertySchema{
+    .key = "setProperty",
+    .aliases = kSetPropertyAliases,
+    .description = "Sets an exchange property to the expression's value",
+    .attributes = kSetPropertyAttributes,
+    .expression = ExpressionUse::Expression,
+};
 
 }  // namespace dromedary::eip

@@ -12,6 +12,7 @@
 #include <dromedary/engine/context.h>
 
 #include "eip/models.h"
+#include "eip/eip_schema.h"
 
 namespace dromedary::eip {
 
@@ -112,5 +113,24 @@ Result<std::unique_ptr<Step>> SampleModel::compile(RouteCompiler& compiler) cons
   return std::unique_ptr<Step>(
       new SampleStep(compiler.context(), periodMillis, messageFrequency));
 }
+
+// The file DSLs' schemas (eip_schema.h): what route files may write for this step.
+namespace {
+constexpr AttributeSchema kSampleAttributes[] = {
+    {"samplePeriod", AttributeType::Duration, "1000", "The period, in ms"},
+    {"messageFrequency", AttributeType::Integer, "", "Let every Nth exchange through instead"},
+};
+}  // namespace
+
+extern const EipSchema kSortSchema{
+    .key = "sort",
+    .description = "Sorts the list the expression gives and makes it the body",
+    .expression = ExpressionUse::Expression,
+};
+extern const EipSchema kSampleSchema{
+    .key = "sample",
+    .description = "Lets one exchange through per period (or every Nth) and drops the others",
+    .attributes = kSampleAttributes,
+};
 
 }  // namespace dromedary::eip

@@ -2,6 +2,7 @@
 // stop(): ends the exchange here, successfully; no further step of any route runs.
 #include "eip/models.h"
 #include "engine/route.h"
+#include "eip/eip_schema.h"
 
 namespace dromedary::eip {
 
@@ -21,5 +22,13 @@ class StopStep final : public Step {
 Result<std::unique_ptr<Step>> StopModel::compile(RouteCompiler&) const {
   return std::unique_ptr<Step>(new StopStep());
 }
+
+// The file DSLs' schemas (eip_schema.h): what route files may write for this step.
+namespace {}  // namespace
+
+extern const EipSchema kStopSchema{
+    .key = "stop",
+    .description = "Stops routing the exchange: it completes as it is",
+};
 
 }  // namespace dromedary::eip

@@ -10,6 +10,7 @@
 #include "eip/models.h"
 #include "engine/route.h"
 #include "engine/worker_pool.h"
+#include "eip/eip_schema.h"
 
 namespace dromedary::eip {
 
@@ -54,5 +55,22 @@ Result<std::unique_ptr<Step>> ThreadsModel::compile(RouteCompiler& compiler) con
   }
   return std::unique_ptr<Step>(new ThreadsStep(pool_size, max_queue_size));
 }
+
+// The file DSLs' schemas (eip_schema.h): what route files may write for this step.
+namespace {
+constexpr AttributeSchema kThreadsAttributes[] = {
+    {"poolSize", AttributeType::Integer, "10", "Threads in the pool"},
+    {"maxPoolSize", AttributeType::Integer, "",
+     "Checked against poolSize; default: the larger of poolSize and 20"},
+    {"maxQueueSize", AttributeType::Integer, "1000",
+     "Exchanges waiting for the pool; past it the caller runs the route itself"},
+};
+}  // namespace
+
+extern const EipSchema kThreadsSchema{
+    .key = "threads",
+    .description = "Runs the rest of the route on this step's own pool of threads",
+    .attributes = kThreadsAttributes,
+};
 
 }  // namespace dromedary::eip

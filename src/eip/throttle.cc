@@ -21,6 +21,7 @@
 #include "core/scratch.h"
 #include "eip/models.h"
 #include "engine/route.h"
+#include "eip/eip_schema.h"
 
 namespace dromedary::eip {
 
@@ -189,5 +190,28 @@ Result<std::unique_ptr<Step>> ThrottleModel::compile(RouteCompiler& compiler) co
   if (!e) return compiler.error(*this, e.error());
   return std::unique_ptr<Step>(new ThrottleStep(std::move(*e), period, reject, concurrent));
 }
+
+// The file DSLs' schemas (eip_schema.h): what route files may write for this step.
+namespace {
+constexpr std::string_view kThrottleModeValues[] = {"TotalRequests", "ConcurrentRequests"};
+constexpr AttributeSchema kThrottleAttributes[] = {
+    {"timePeriodMillis", AttributeType::Duration, "1000", "The period the maximum applies to"},
+    {"rejectExecution", AttributeType::Boolean, "false",
+     "Fail exchanges over the maximum rather than make them wait"},
+    {"asyncDelayed", AttributeType::Boolean, "true",
+     "Accepted for Camel's files: waiting exchanges hold no thread here"},
+    {"mode", AttributeType::Enum, "TotalRequests",
+     "TotalRequests: per period; ConcurrentRequests: in flight at once", false,
+     kThrottleModeValues},
+};
+}  // namespace
+
+extern const EipSchema kThrottleSchema{
+    .key = "throttle",
+    .description = "Lets at most the expression's number of exchanges through per period (or in "
+                   "flight); the others wait, holding no thread",
+    .attributes = kThrottleAttributes,
+    .expression = ExpressionUse::Expression,
+};
 
 }  // namespace dromedary::eip

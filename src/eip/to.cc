@@ -2,6 +2,7 @@
 // to(uri): sends the exchange to an endpoint resolved once, when the route starts.
 #include "eip/models.h"
 #include "engine/executor.h"
+#include "eip/eip_schema.h"
 
 namespace dromedary::eip {
 
@@ -76,5 +77,22 @@ Result<std::unique_ptr<Step>> ToModel::compile(RouteCompiler& compiler) const {
   if (pattern < 0) return send;
   return sendWithPattern(compiler, static_cast<Pattern>(pattern), std::move(send));
 }
+
+// The file DSLs' schemas (eip_schema.h): what route files may write for this step.
+namespace {
+constexpr std::string_view kPatterns[] = {"InOnly", "InOut"};
+constexpr AttributeSchema kToAttributes[] = {
+    {"uri", AttributeType::Text, "", "The endpoint URI", true},
+    {"pattern", AttributeType::Enum, "", "This send's exchange pattern; default: the exchange's",
+     false, kPatterns},
+};
+}  // namespace
+
+extern const EipSchema kToSchema{
+    .key = "to",
+    .description = "Sends the exchange to an endpoint",
+    .attributes = kToAttributes,
+    .shorthand = "uri",
+};
 
 }  // namespace dromedary::eip

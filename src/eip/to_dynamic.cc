@@ -6,6 +6,7 @@
 #include "eip/models.h"
 #include "engine/producer_cache.h"
 #include "engine/executor.h"
+#include "eip/eip_schema.h"
 
 namespace dromedary::eip {
 
@@ -47,5 +48,24 @@ Result<std::unique_ptr<Step>> ToDynamicModel::compile(RouteCompiler& compiler) c
   if (pattern < 0) return send;
   return sendWithPattern(compiler, static_cast<Pattern>(pattern), std::move(send));
 }
+
+// The file DSLs' schemas (eip_schema.h): what route files may write for this step.
+namespace {
+constexpr std::string_view kPatterns[] = {"InOnly", "InOut"};
+constexpr std::string_view kToDAliases[] = {"to-d"};
+constexpr AttributeSchema kToDAttributes[] = {
+    {"uri", AttributeType::Text, "", "The endpoint URI, as Simple", true},
+    {"pattern", AttributeType::Enum, "", "This send's exchange pattern; default: the exchange's",
+     false, kPatterns},
+};
+}  // namespace
+
+extern const EipSchema kToDSchema{
+    .key = "toD",
+    .aliases = kToDAliases,
+    .description = "Sends the exchange to an endpoint whose URI is computed per exchange (Simple)",
+    .attributes = kToDAttributes,
+    .shorthand = "uri",
+};
 
 }  // namespace dromedary::eip

@@ -14,6 +14,7 @@
 #include "eip/fan_out.h"
 #include "eip/models.h"
 #include "engine/producer_cache.h"
+#include "eip/eip_schema.h"
 
 namespace dromedary::eip {
 
@@ -93,5 +94,23 @@ Result<std::unique_ptr<Step>> WireTapModel::compile(RouteCompiler& compiler) con
   if (!producer) return compiler.error(*this, producer.error());
   return std::unique_ptr<Step>(new WireTapStep(compiler.context(), *producer, uri, nullptr));
 }
+
+// The file DSLs' schemas (eip_schema.h): what route files may write for this step.
+namespace {
+constexpr std::string_view kWireTapAliases[] = {"wire-tap"};
+constexpr AttributeSchema kWireTapAttributes[] = {
+    {"uri", AttributeType::Text, "", "The endpoint URI, as Simple", true},
+    {"copy", AttributeType::Boolean, "true", "Accepted: the tap always gets a copy"},
+    {"dynamicUri", AttributeType::Boolean, "true", "Accepted: the URI is always Simple"},
+};
+}  // namespace
+
+extern const EipSchema kWireTapSchema{
+    .key = "wireTap",
+    .aliases = kWireTapAliases,
+    .description = "Sends a copy of the exchange to an endpoint without waiting for it",
+    .attributes = kWireTapAttributes,
+    .shorthand = "uri",
+};
 
 }  // namespace dromedary::eip

@@ -19,6 +19,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <dromedary/core/result.h>
@@ -43,5 +44,17 @@ Result<LoadReport> loadYamlRoutes(Context& context, std::string_view text,
 /// Loads routes from text in Camel's XML DSL (or Spring XML); `name` as above.
 Result<LoadReport> loadXmlRoutes(Context& context, std::string_view text,
                                  const std::string& name);
+
+/// The EIPs route files may use: each one's key and a line saying what it does, in the
+/// reference's order.
+std::vector<std::pair<std::string, std::string>> eipSummaries();
+
+/// The reference of every EIP route files may use, in Markdown (docs/eip-reference.md): keys,
+/// aliases, attributes with type, default and description. Printed from the EIPs' schemas.
+std::string eipReference();
+
+/// One EIP's reference, by its key or one of Camel's aliases for it ("set-header"); an error
+/// naming the closest key when none has that name.
+Result<std::string> eipReference(std::string_view name);
 
 }  // namespace dromedary

@@ -24,6 +24,7 @@
 
 #include "dsl/loaders.h"
 #include "dsl/route_source.h"
+#include "eip/eip_schema.h"
 
 namespace dromedary::dsl {
 
@@ -409,7 +410,7 @@ class YamlReader {
       }
       auto entry = *item.begin();
       StepSource s;
-      s.kind = entry.first.as<std::string>();
+      s.kind = canonicalStep(entry.first.as<std::string>());
       s.where = at(entry.first);
       DROMEDARY_TRY_VOID(stepBody(entry.second, s));
       out.push_back(std::move(s));
@@ -417,16 +418,19 @@ class YamlReader {
     return {};
   }
 
-  // The short forms: `to: uri`, `toD: uri`, `log: message`, `convertBodyTo: Type`,
-  // `removeHeader(s): name`, `stop: {}`.
+  // A step's key as its schema names it: Camel's aliases (`set-header`, kebab-case) become the
+  // key (`setHeader`); an unknown one stays as written, for the translator's error.
+  static std::string canonicalStep(const std::string& key) {
+    const eip::EipSchema* schema = eip::findEipSchema(key);
+    if (!schema) schema = eip::findEipSchema(eip::camelCaseOf(key));
+    return schema ? std::string(schema->key) : key;
+  }
+
+  // The short forms (`to: uri`, `log: message`, `convertBodyTo: Type` ...): the attribute the
+  // step's schema names as its shorthand.
   static std::string_view shortKey(std::string_view kind) {
-    if (kind == "to" || kind == "toD" || kind == "wireTap") return "uri";
-    if (kind == "log") return "message";
-    if (kind == "convertBodyTo") return "type";
-    if (kind == "removeHeader" || kind == "removeProperty") return "name";
-    if (kind == "removeHeaders" || kind == "removeProperties") return "pattern";
-    if (kind == "process") return "ref";
-    return {};
+    const eip::EipSchema* schema = eip::findEipSchema(kind);
+    return schema ? schema->shorthand : std::string_view();
   }
 
   Result<void> stepBody(const YAML::Node& node, StepSource& s) {
@@ -441,7 +445,8 @@ class YamlReader {
     }
     if (!node.IsMap()) return fileError(at(node), fmt::format("{} must be a map of its keys", s.kind));
     for (const auto& kv : node) {
-      std::string key = kv.first.as<std::string>();
+      // Camel's YAML DSL takes its keys in kebab-case too (`logging-level`, `do-catch`).
+      std::string key = eip::camelCaseOf(kv.first.as<std::string>());
       if (key == "steps") {
         DROMEDARY_TRY_VOID(stepList(kv.second, s.steps));
       } else if (key == "parameters") {

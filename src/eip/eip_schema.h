@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// An EIP's schema: its key in route files and Camel's aliases for it, its attributes with type,
+// default and a line of description, and what else it takes (an expression or predicate,
+// nested steps). Each pattern's file in src/eip/ declares its own, once; eip_schemas.cc lists
+// them. The file DSLs validate against it and take its defaults, `dromedary eips` and
+// docs/eip-reference.md are printed from it, and a test holds the C++ builder's defaults to it.
+
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace dromedary::eip {
+
+enum class AttributeType : unsigned char {
+  Text,      ///< any text
+  Integer,   ///< a whole number
+  Boolean,   ///< true or false
+  Duration,  ///< milliseconds, as a whole number
+  Enum,      ///< one of `values`
+};
+
+struct AttributeSchema {
+  std::string_view name;
+  AttributeType type;
+  std::string_view defaultValue;  ///< as text; empty: none
+  std::string_view description;
+  bool required = false;
+  std::span<const std::string_view> values = {};  ///< Enum: the values allowed
+};
+
+enum class ExpressionUse : unsigned char {
+  None,        ///< takes none
+  Expression,  ///< requires an expression (a value: setBody, split ...)
+  Predicate,   ///< requires a predicate (filter, loop's doWhile ...)
+};
+
+struct EipSchema {
+  std::string_view key = {};  ///< as in Camel's YAML and XML: "setHeader"
+  std::span<const std::string_view> aliases = {};  ///< other names Camel accepts ("set-header")
+  std::string_view description = {};
+  /// Besides id and description, which every step takes.
+  std::span<const AttributeSchema> attributes = {};
+  ExpressionUse expression = ExpressionUse::None;
+  bool steps = false;  ///< nested steps
+  /// The attribute a bare value stands for (`to: mock:out` is `to: {uri: mock:out}`); empty:
+  /// the step is always a map.
+  std::string_view shorthand = {};
+  /// What else it holds, for the reference: "when, otherwise", "doCatch, doFinally" ...
+  std::string_view clauses = {};
+
+  const AttributeSchema* attribute(std::string_view name) const noexcept {
+    for (const AttributeSchema& a : attributes) {
+      if (a.name == name) return &a;
+    }
+    return nullptr;
+  }
+};
+
+/// Every EIP the file DSLs know, in the order of the reference.
+std::span<const EipSchema* const> eipSchemas() noexcept;
+
+/// The schema whose key or alias is `name`, or null.
+const EipSchema* findEipSchema(std::string_view name) noexcept;
+
+/// `name` in camelCase when written in kebab-case ("logging-level" -> "loggingLevel"), as
+/// Camel's YAML DSL accepts; else `name`.
+std::string camelCaseOf(std::string_view name);
+
+/// The reference of every EIP (docs/eip-reference.md), or of one.
+std::string eipReference();
+std::string eipReference(const EipSchema& schema);
+
+/// The name of `type` as the reference shows it.
+std::string_view attributeTypeName(AttributeType type) noexcept;
+
+}  // namespace dromedary::eip

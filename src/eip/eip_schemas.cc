@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: Apache-2.0
+// The schema list: every EIP the file DSLs know, each declared by its own file in src/eip/.
+// Adding an EIP adds its schema there and one line here. The reference is printed from them.
+#include "eip/eip_schema.h"
+
+#include <cctype>
+
+#include <fmt/format.h>
+
+namespace dromedary::eip {
+
+extern const EipSchema kToSchema;
+extern const EipSchema kToDSchema;
+extern const EipSchema kSetBodySchema;
+extern const EipSchema kTransformSchema;
+extern const EipSchema kSetHeaderSchema;
+extern const EipSchema kSetPropertySchema;
+extern const EipSchema kRemoveHeaderSchema;
+extern const EipSchema kRemoveHeadersSchema;
+extern const EipSchema kRemovePropertySchema;
+extern const EipSchema kRemovePropertiesSchema;
+extern const EipSchema kConvertBodyToSchema;
+extern const EipSchema kFilterSchema;
+extern const EipSchema kChoiceSchema;
+extern const EipSchema kLogSchema;
+extern const EipSchema kStopSchema;
+extern const EipSchema kDelaySchema;
+extern const EipSchema kThrottleSchema;
+extern const EipSchema kThreadsSchema;
+extern const EipSchema kProcessSchema;
+extern const EipSchema kDoTrySchema;
+extern const EipSchema kSplitSchema;
+extern const EipSchema kMulticastSchema;
+extern const EipSchema kRecipientListSchema;
+extern const EipSchema kRoutingSlipSchema;
+extern const EipSchema kDynamicRouterSchema;
+extern const EipSchema kWireTapSchema;
+extern const EipSchema kLoopSchema;
+extern const EipSchema kPipelineSchema;
+extern const EipSchema kLoadBalanceSchema;
+extern const EipSchema kSortSchema;
+extern const EipSchema kResequenceSchema;
+extern const EipSchema kEnrichSchema;
+extern const EipSchema kPollEnrichSchema;
+extern const EipSchema kSampleSchema;
+extern const EipSchema kIdempotentConsumerSchema;
+extern const EipSchema kAggregateSchema;
+
+namespace {
+
+constexpr const EipSchema* kSchemas[] = {
+    &kToSchema,
+    &kToDSchema,
+    &kSetBodySchema,
+    &kTransformSchema,
+    &kSetHeaderSchema,
+    &kSetPropertySchema,
+    &kRemoveHeaderSchema,
+    &kRemoveHeadersSchema,
+    &kRemovePropertySchema,
+    &kRemovePropertiesSchema,
+    &kConvertBodyToSchema,
+    &kFilterSchema,
+    &kChoiceSchema,
+    &kLogSchema,
+    &kStopSchema,
+    &kDelaySchema,
+    &kThrottleSchema,
+    &kThreadsSchema,
+    &kProcessSchema,
+    &kDoTrySchema,
+    &kSplitSchema,
+    &kMulticastSchema,
+    &kRecipientListSchema,
+    &kRoutingSlipSchema,
+    &kDynamicRouterSchema,
+    &kWireTapSchema,
+    &kLoopSchema,
+    &kPipelineSchema,
+    &kLoadBalanceSchema,
+    &kSortSchema,
+    &kResequenceSchema,
+    &kEnrichSchema,
+    &kPollEnrichSchema,
+    &kSampleSchema,
+    &kIdempotentConsumerSchema,
+    &kAggregateSchema,
+};
+
+}  // namespace
+
+std::span<const EipSchema* const> eipSchemas() noexcept { return kSchemas; }
+
+const EipSchema* findEipSchema(std::string_view name) noexcept {
+  for (const EipSchema* s : kSchemas) {
+    if (s->key == name) return s;
+    for (std::string_view alias : s->aliases) {
+      if (alias == name) return s;
+    }
+  }
+  return nullptr;
+}
+
+std::string camelCaseOf(std::string_view name) {
+  std::string out;
+  out.reserve(name.size());
+  bool upper = false;
+  for (char c : name) {
+    if (c == '-') {
+      upper = !out.empty();
+      continue;
+    }
+    out += upper && c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
+    upper = false;
+  }
+  return out;
+}
+
+std::string_view attributeTypeName(AttributeType type) noexcept {
+  switch (type) {
+    case AttributeType::Text: return "text";
+    case AttributeType::Integer: return "integer";
+    case AttributeType::Boolean: return "boolean";
+    case AttributeType::Duration: return "duration (ms)";
+    case AttributeType::Enum: return "enum";
+  }
+  return "text";
+}
+
+std::string eipReference(const EipSchema& s) {
+  std::string out = fmt::format("## {}\n\n{}.\n\n", s.key, s.description);
+  if (!s.aliases.empty()) {
+    out += "Also written: ";
+    for (size_t i = 0; i < s.aliases.size(); ++i) {
+      out += fmt::format("{}`{}`", i == 0 ? "" : ", ", s.aliases[i]);
+    }
+    out += ".\n\n";
+  }
+  switch (s.expression) {
+    case ExpressionUse::None: break;
+    case ExpressionUse::Expression: out += "Takes an expression.\n\n"; break;
+    case ExpressionUse::Predicate: out += "Takes a predicate.\n\n"; break;
+  }
+  if (s.steps) out += "Holds nested steps.\n\n";
+  if (!s.clauses.empty()) out += fmt::format("Holds: {}.\n\n", s.clauses);
+  if (!s.shorthand.empty()) {
+    out += fmt::format("Short form: `{}: VALUE` sets `{}`.\n\n", s.key, s.shorthand);
+  }
+  out += "| attribute | type | default | description |\n| --- | --- | --- | --- |\n";
+  for (const AttributeSchema& a : s.attributes) {
+    std::string type(attributeTypeName(a.type));
+    if (a.type == AttributeType::Enum) {
+      type = "one of";
+      for (size_t i = 0; i < a.values.size(); ++i) {
+        type += fmt::format("{}`{}`", i == 0 ? " " : ", ", a.values[i]);
+      }
+    }
+    out += fmt::format("| `{}`{} | {} | {} | {} |\n", a.name, a.required ? " (required)" : "",
+                       type, a.defaultValue.empty() ? "" : fmt::format("`{}`", a.defaultValue),
+                       a.description);
+  }
+  out += "| `id` | text | | the step's id (statistics, errors) |\n";
+  out += "| `description` | text | | |\n";
+  return out;
+}
+
+std::string eipReference() {
+  std::string out =
+      "# EIP reference\n\n"
+      "Generated from the schemas in src/eip/ (`dromedary eips` prints the same; a test fails when "
+      "this file is stale: regenerate it with `dromedary eips --markdown > "
+      "docs/eip-reference.md`). What each step does in depth is in docs/eip.md.\n\n";
+  for (const EipSchema* s : kSchemas) {
+    std::string anchor(s->key);  // Markdown's anchor for a heading: lower case
+    for (char& c : anchor) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    out += fmt::format("- [{}](#{})\n", s->key, anchor);
+  }
+  for (const EipSchema* s : kSchemas) {
+    out += '\n';
+    out += eipReference(*s);
+  }
+  return out;
+}
+
+}  // namespace dromedary::eip

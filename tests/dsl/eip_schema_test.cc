@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: Apache-2.0
+// The EIPs' schemas (src/eip/): every step of the file DSLs has one, Camel's aliases and
+// kebab-case reach it, typed attributes are checked when the file loads, the C++ builder's
+// defaults are the schemas', and docs/eip-reference.md is what the schemas print.
+#include <gmock/gmock.h>
+
+#include <fstream>
+#include <iterator>
+#include <set>
+
+#include <fmt/format.h>
+
+#include <dromedary/dromedary.h>
+#include <dromedary/dsl/route_loader.h>
+
+#include "eip/eip_schema.h"
+#include "eip/models.h"
+#include "support/route_harness.h"
+
+namespace dromedary::testing {
+namespace {
+
+using ::testing::HasSubstr;
+
+const eip::AttributeSchema& attributeOf(std::string_view step, std::string_view name) {
+  const eip::EipSchema* schema = eip::findEipSchema(step);
+  EXPECT_NE(schema, nullptr) << step;
+  const eip::AttributeSchema* a = schema ? schema->attribute(name) : nullptr;
+  EXPECT_NE(a, nullptr) << step << "." << name;
+  static const eip::AttributeSchema kNone{};
+  return a ? *a : kNone;
+}
+
+int64_t defaultOf(std::string_view step, std::string_view name) {
+  return std::stoll(std::string(attributeOf(step, name).defaultValue));
+}
+
+TEST(EipSchemaTest, KeysAndAliasesAreUniqueAndEachFindsItsSchema) {
+  std::set<std::string_view> seen;
+  for (const eip::EipSchema* s : eip::eipSchemas()) {
+    EXPECT_TRUE(seen.insert(s->key).second) << s->key;
+    EXPECT_EQ(eip::findEipSchema(s->key), s);
+    for (std::string_view alias : s->aliases) {
+      EXPECT_TRUE(seen.insert(alias).second) << alias;
+      EXPECT_EQ(eip::findEipSchema(alias), s) << alias;
+    }
+    EXPECT_FALSE(s->description.empty()) << s->key;
+    for (const eip::AttributeSchema& a : s->attributes) {
+      EXPECT_FALSE(a.description.empty()) << s->key << "." << a.name;
+      EXPECT_EQ(a.type == eip::AttributeType::Enum, !a.values.empty()) << s->key << "." << a.name;
+    }
+  }
+}
+
+TEST(EipSchemaTest, KebabCaseNamesBecomeCamelCase) {
+  EXPECT_EQ(eip::camelCaseOf("set-header"), "setHeader");
+  EXPECT_EQ(eip::camelCaseOf("logging-level"), "loggingLevel");
+  EXPECT_EQ(eip::camelCaseOf("to-d"), "toD");
+  EXPECT_EQ(eip::camelCaseOf("setHeader"), "setHeader");
+}
+
+// What the C++ DSL gives when an option is left out is what the schema says (and so what a
+// route file gives).
+TEST(EipSchemaTest, TheBuildersDefaultsAreTheSchemas) {
+  RouteBuilder b;
+  RouteDefinition& def = b.from("direct:a");
+  auto last = [&]() { return def.lastStepForEngine(); };
+
+  def.threads();
+  auto* threads = dynamic_cast<eip::ThreadsModel*>(last());
+  ASSERT_NE(threads, nullptr);
+  EXPECT_EQ(threads->pool_size, defaultOf("threads", "poolSize"));
+  EXPECT_EQ(threads->max_queue_size, defaultOf("threads", "maxQueueSize"));
+
+  def.throttle(int64_t{5});
+  auto* throttle = dynamic_cast<eip::ThrottleModel*>(last());
+  ASSERT_NE(throttle, nullptr);
+  EXPECT_EQ(throttle->period.count(), defaultOf("throttle", "timePeriodMillis"));
+  EXPECT_EQ(throttle->reject, false);
+  EXPECT_EQ(attributeOf("throttle", "rejectExecution").defaultValue, "false");
+
+  def.sample();
+  auto* sample = dynamic_cast<eip::SampleModel*>(last());
+  ASSERT_NE(sample, nullptr);
+  EXPECT_EQ(sample->periodMillis, defaultOf("sample", "samplePeriod"));
+
+  def.pollEnrich("direct:b");
+  auto* poll = dynamic_cast<eip::EnrichModel*>(last());
+  ASSERT_NE(poll, nullptr);
+  EXPECT_EQ(poll->timeoutMillis, defaultOf("pollEnrich", "timeout"));
+
+  def.recipientList(header("to"));
+  auto* list = dynamic_cast<eip::RecipientListModel*>(last());
+  ASSERT_NE(list, nullptr);
+  EXPECT_EQ(list->delimiter, attributeOf("recipientList", "delimiter").defaultValue);
+  EXPECT_EQ(list->cacheSize, defaultOf("recipientList", "cacheSize"));
+
+  def.log("x");
+  auto* log = dynamic_cast<eip::LogModel*>(last());
+  ASSERT_NE(log, nullptr);
+  EXPECT_EQ(loggingLevelName(log->level), attributeOf("log", "loggingLevel").defaultValue);
+
+  def.aggregate(header("id"));
+  auto* aggregate = dynamic_cast<eip::AggregateModel*>(last());
+  ASSERT_NE(aggregate, nullptr);
+  EXPECT_EQ(aggregate->timeoutCheckerIntervalMillis,
+            defaultOf("aggregate", "completionTimeoutCheckerInterval"));
+}
+
+TEST(EipSchemaTest, CamelsKebabCaseStepsAndKeysLoadFromYaml) {
+  RouteHarness h;
+  auto loaded = loadYamlRoutes(h.context, R"(
+- route:
+    from:
+      uri: direct:in
+      steps:
+        - set-header:
+            name: kind
+            constant: order
+        - convert-body-to: java.lang.String
+        - remove-headers:
+            pattern: Tmp*
+            exclude-pattern: TmpKeep
+        - log:
+            message: "${header.kind}"
+            logging-level: DEBUG
+        - to: mock:out
+)",
+                               "kebab.yaml");
+  ASSERT_TRUE(loaded) << loaded.error().toString();
+  ASSERT_TRUE(h.context.start());
+  ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:in", "x", "TmpKeep", "k"));
+  auto received = h.mock("mock:out").receivedExchanges();
+  ASSERT_EQ(received.size(), 1u);
+  EXPECT_EQ(received[0]->message().getHeader("kind")->getString(), "order");
+  EXPECT_NE(received[0]->message().getHeader("TmpKeep"), nullptr);
+}
+
+TEST(EipSchemaTest, TypedAttributesAreCheckedWhenTheFileLoads) {
+  RouteHarness h;
+  auto bad = [&](std::string_view step) {
+    auto loaded = loadYamlRoutes(h.context,
+                                 fmt::format("- from:\n    uri: direct:a\n    steps:\n      - {}\n",
+                                             step),
+                                 "typed.yaml");
+    return loaded ? std::string() : loaded.error().message;
+  };
+  EXPECT_THAT(bad("split: {simple: '${body}', streaming: maybe, steps: [{to: mock:x}]}"),
+              HasSubstr("streaming must be true or false, not 'maybe' at typed.yaml:4:"));
+  EXPECT_THAT(bad("recipientList: {header: to, cacheSize: lots}"),
+              HasSubstr("cacheSize must be a whole number, not 'lots' at typed.yaml:4:"));
+  EXPECT_THAT(bad("setHeader: {constant: x}"), HasSubstr("setHeader needs 'name'"));
+}
+
+TEST(EipSchemaTest, AnEipsReferenceIsFoundByKeyOrAlias) {
+  auto byAlias = eipReference("set-header");
+  ASSERT_TRUE(byAlias);
+  EXPECT_THAT(*byAlias, HasSubstr("## setHeader"));
+  auto missing = eipReference("setHeadr");
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().message, "no EIP named 'setHeadr'; did you mean 'setHeader'?");
+}
+
+TEST(EipSchemaTest, DocsEipReferenceIsWhatTheSchemasPrint) {
+  std::ifstream in(DROMEDARY_SOURCE_DIR "/docs/eip-reference.md");
+  ASSERT_TRUE(in) << "docs/eip-reference.md is missing";
+  std::string file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_TRUE(file == eipReference())
+      << "docs/eip-reference.md is stale: regenerate it with "
+         "`build/bin/dromedary eips --markdown > docs/eip-reference.md`";
+}
+
+}  // namespace
+}  // namespace dromedary::testing
