@@ -13,6 +13,7 @@
 #include <dromedary/dromedary.h>
 #include <dromedary/dsl/route_loader.h>
 
+#include "dsl/translator.h"
 #include "eip/eip_schema.h"
 #include "eip/models.h"
 #include "support/route_harness.h"
@@ -48,6 +49,20 @@ TEST(EipSchemaTest, KeysAndAliasesAreUniqueAndEachFindsItsSchema) {
     for (const eip::AttributeSchema& a : s->attributes) {
       EXPECT_FALSE(a.description.empty()) << s->key << "." << a.name;
       EXPECT_EQ(a.type == eip::AttributeType::Enum, !a.values.empty()) << s->key << "." << a.name;
+    }
+  }
+}
+
+// The walker finds a step's translation by its schema's key: neither may be missing.
+TEST(EipSchemaTest, EverySchemaHasATranslationAndEveryTranslationASchema) {
+  for (const eip::EipSchema* s : eip::eipSchemas()) {
+    EXPECT_NE(dsl::findStepTranslation(s->key), nullptr) << s->key;
+  }
+  for (auto group : {dsl::basicStepTranslations(), dsl::routingStepTranslations(),
+                     dsl::fanOutStepTranslations(), dsl::errorHandlingStepTranslations()}) {
+    for (const dsl::StepTranslation& t : group) {
+      const eip::EipSchema* schema = eip::findEipSchema(t.key);
+      EXPECT_TRUE(schema && schema->key == t.key) << t.key;
     }
   }
 }

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: Apache-2.0
+// The basic steps of route files: sending, setting and removing, converting, logging, stopping,
+// waiting (delay, throttle), threads, process, wireTap, sort and sample.
+#include <dromedary/engine/context.h>
+#include <fmt/format.h>
+
+#include "dsl/translator.h"
+
+namespace dromedary::dsl {
+
+namespace {
+
+using Expr = std::optional<ExpressionDefinition>;
+
+Pattern patternOf(const Scalar& pattern) {
+  return pattern.value == "InOut" ? Pattern::InOut : Pattern::InOnly;
+}
+
+Result<void> to(Translator& t, RouteDefinition& def, const StepSource& s, const Expr&) {
+  DROMEDARY_TRY(uri, t.withParameters(*attribute(s.attributes, "uri"), s.parameters));
+  const Scalar* pattern = attribute(s.attributes, "pattern");
+  pattern ? def.to(patternOf(*pattern), uri) : def.to(uri);
+  return {};
+}
+
+Result<void> toD(Translator& t, RouteDefinition& def, const StepSource& s, const Expr&) {
+  DROMEDARY_TRY(uri, t.withParameters(*attribute(s.attributes, "uri"), s.parameters));
+  const Scalar* pattern = attribute(s.attributes, "pattern");
+  pattern ? def.toD(patternOf(*pattern), uri) : def.toD(uri);
+  return {};
+}
+
+Result<void> setBody(Translator&, RouteDefinition& def, const StepSource&, const Expr& e) {
+  def.setBody(*e);
+  return {};
+}
+
+Result<void> transform(Translator&, RouteDefinition& def, const StepSource&, const Expr& e) {
+  def.transform(*e);
+  return {};
+}
+
+Result<void> setHeader(Translator& t, RouteDefinition& def, const StepSource& s, const Expr& e) {
+  DROMEDARY_TRY(name, t.text(s, "name"));
+  def.setHeader(name, *e);
+  return {};
+}
+
+Result<void> setProperty(Translator& t, RouteDefinition& def, const StepSource& s, const Expr& e) {
+  DROMEDARY_TRY(name, t.text(s, "name"));
+  def.setProperty(name, *e);
+  return {};
+}
+
+Result<void> removeHeader(Translator& t, RouteDefinition& def, const StepSource& s, const Expr&) {
+  DROMEDARY_TRY(name, t.text(s, "name"));
+  def.removeHeader(name);
+  return {};
+}
+
+Result<void> removeProperty(Translator& t, RouteDefinition& def, const StepSource& s, const Expr&) {
+  DROMEDARY_TRY(name, t.text(s, "name"));
+  def.removeProperty(name);
+  return {};
+}
+
+// removeHeaders and removeProperties: a pattern, and an excludePattern.
+Result<std::vector<std::string>> excludes(Translator& t, const StepSource& s) {
+  std::vector<std::string> out;
+  if (const Scalar* ex = attribute(s.attributes, "excludePattern")) {
+    DROMEDARY_TRY(v, t.resolve(*ex));
+    out.push_back(v);
+  }
+  return out;
+}
+
+Result<void> removeHeaders(Translator& t, RouteDefinition& def, const StepSource& s, const Expr&) {
+  DROMEDARY_TRY(pattern, t.text(s, "pattern"));
+  DROMEDARY_TRY(kept, excludes(t, s));
+  def.removeHeaders(pattern, kept);
+  return {};
+}
+
+Result<void> removeProperties(Translator& t, RouteDefinition& def, const StepSource& s,
+                              const Expr&) {
+  DROMEDARY_TRY(pattern, t.text(s, "pattern"));
+  DROMEDARY_TRY(kept, excludes(t, s));
+  def.removeProperties(pattern, kept);
+  return {};
+}
+
+Result<void> convertBodyTo(Translator& t, RouteDefinition& def, const StepSource& s, const Expr&) {
+  DROMEDARY_TRY(type, t.text(s, "type"));
+  def.convertBodyTo(type);
+  return {};
+}
+
+Result<void> log(Translator& t, RouteDefinition& def, const StepSource& s, const Expr&) {
+  return t.log(def, s);
+}
+
+Result<void> stop(Translator&, RouteDefinition& def, const StepSource&, const Expr&) {
+  def.stop();
+  return {};
+}
+
+Result<void> throttle(Translator& t, RouteDefinition& def, const StepSource& s, const Expr& e) {
+  return t.throttle(def, s, *e);
+}
+
+Result<void> threads(Translator& t, RouteDefinition& def, const StepSource& s, const Expr&) {
+  DROMEDARY_TRY(pool, t.number(s, "poolSize"));
+  DROMEDARY_TRY(max_pool, t.number(s, "maxPoolSize", -1));  // -1: the builder's default
+  DROMEDARY_TRY(max_queue, t.number(s, "maxQueueSize"));
+  def.threads(static_cast<int>(pool), static_cast<int>(max_pool), static_cast<int>(max_queue));
+  return {};
+}
+
+Result<void> delay(Translator&, RouteDefinition& def, const StepSource&, const Expr& e) {
+  def.delay(*e);  // always asynchronous here: asyncDelayed=false would block a thread
+  return {};
+}
+
+Result<void> process(Translator& t, RouteDefinition& def, const StepSource& s, const Expr&) {
+  DROMEDARY_TRY(ref, t.text(s, "ref"));
+  def.processRef(ref);
+  return {};
+}
+
+Result<void> wireTap(Translator& t, RouteDefinition& def, const StepSource& s, const Expr&) {
+  DROMEDARY_TRY(uri, t.text(s, "uri"));
+  def.wireTap(uri);
+  return {};
+}
+
+Result<void> sort(Translator&, RouteDefinition& def, const StepSource&, const Expr& e) {
+  def.sort(*e);
+  return {};
+}
+
+Result<void> sample(Translator& t, RouteDefinition& def, const StepSource& s, const Expr&) {
+  DROMEDARY_TRY(frequency, t.number(s, "messageFrequency"));
+  if (frequency != 0) {
+    if (frequency < 0) {
+      return fileError(attribute(s.attributes, "messageFrequency")->where,
+                       fmt::format("messageFrequency must be positive, not {}", frequency));
+    }
+    def.sample(frequency);
+    return {};
+  }
+  DROMEDARY_TRY(period, t.number(s, "samplePeriod"));
+  if (period < 1) {
+    return fileError(attribute(s.attributes, "samplePeriod")->where,
+                     fmt::format("samplePeriod must be at least 1 ms, not {}", period));
+  }
+  def.sample(std::chrono::milliseconds(period));
+  return {};
+}
+
+constexpr StepTranslation kBasic[] = {
+    {"to", to},
+    {"toD", toD},
+    {"setBody", setBody},
+    {"transform", transform},
+    {"setHeader", setHeader},
+    {"setProperty", setProperty},
+    {"removeHeader", removeHeader},
+    {"removeHeaders", removeHeaders},
+    {"removeProperty", removeProperty},
+    {"removeProperties", removeProperties},
+    {"convertBodyTo", convertBodyTo},
+    {"log", log},
+    {"stop", stop},
+    {"delay", delay},
+    {"throttle", throttle},
+    {"threads", threads},
+    {"process", process},
+    {"wireTap", wireTap},
+    {"sort", sort},
+    {"sample", sample},
+};
+
+}  // namespace
+
+std::span<const StepTranslation> basicStepTranslations() { return kBasic; }
+
+Result<void> Translator::throttle(RouteDefinition& def, const StepSource& s,
+                                  ExpressionDefinition max) {
+  DROMEDARY_TRY(reject, flag(s, "rejectExecution"));
+  if (const Scalar* mode = attribute(s.attributes, "mode")) {
+    if (mode->value == "ConcurrentRequests") {
+      def.throttleConcurrentRequests(std::move(max), reject);
+      return {};
+    }
+    if (mode->value != "TotalRequests") {
+      return fileError(mode->where, fmt::format("unknown throttle mode '{}'", mode->value),
+                       suggestion(mode->value, {"TotalRequests", "ConcurrentRequests"}));
+    }
+  }
+  DROMEDARY_TRY(period, number(s, "timePeriodMillis"));
+  def.throttle(std::move(max), std::chrono::milliseconds(period), reject);
+  return {};
+}
+
+Result<void> Translator::log(RouteDefinition& def, const StepSource& s) {
+  DROMEDARY_TRY(message, text(s, "message"));
+  LoggingLevel level = LoggingLevel::Info;
+  if (const Scalar* l = attribute(s.attributes, "loggingLevel")) {
+    DROMEDARY_TRY(v, resolve(*l));
+    auto parsed = parseLoggingLevel(v);
+    if (!parsed) {
+      return fileError(l->where, fmt::format("unknown loggingLevel '{}'", v),
+                       "expected one of: TRACE, DEBUG, INFO, WARN, ERROR, OFF");
+    }
+    level = *parsed;
+  }
+  std::string log_name;
+  if (const Scalar* n = attribute(s.attributes, "logName")) {
+    DROMEDARY_TRY(v, resolve(*n));
+    log_name = v;
+  }
+  def.log(level, log_name, message);
+  return {};
+}
+
+}  // namespace dromedary::dsl

@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: Apache-2.0
+// The walker of route files: each step is checked against its EIP's schema (keys, required
+// keys, typed values, expression, nested steps), its expression compiled, and handed to the
+// translation its group file declares for its key. See translator.h.
+#include "dsl/translator.h"
+
+#include <dromedary/engine/context.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+
+#include "core/text.h"
+#include "engine/route_model.h"
+
+namespace dromedary::dsl {
+
+using eip::AttributeSchema;
+using eip::AttributeType;
+using eip::EipSchema;
+using eip::ExpressionUse;
+
+namespace {
+
+std::vector<std::string_view> stepKinds() {
+  std::vector<std::string_view> kinds;
+  for (const EipSchema* s : eip::eipSchemas()) kinds.push_back(s->key);
+  return kinds;
+}
+
+// Every key a step takes: its schema's attributes, and id and description.
+std::vector<std::string_view> attributeNames(const EipSchema& schema) {
+  std::vector<std::string_view> names;
+  for (const AttributeSchema& a : schema.attributes) names.push_back(a.name);
+  names.push_back("id");
+  names.push_back("description");
+  return names;
+}
+
+}  // namespace
+
+std::optional<int64_t> parseInteger(std::string_view text) {
+  int64_t n = 0;
+  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (text.empty() || ec != std::errc() || p != text.data() + text.size()) return std::nullopt;
+  return n;
+}
+
+const StepTranslation* findStepTranslation(std::string_view key) {
+  static const auto kByKey = [] {
+    std::map<std::string_view, const StepTranslation*> by_key;
+    for (auto group : {basicStepTranslations(), routingStepTranslations(), fanOutStepTranslations(),
+                       errorHandlingStepTranslations()}) {
+      for (const StepTranslation& t : group) by_key.emplace(t.key, &t);
+    }
+    return by_key;
+  }();
+  auto it = kByKey.find(key);
+  return it == kByKey.end() ? nullptr : it->second;
+}
+
+Result<void> Translator::step(RouteDefinition& def, const StepSource& s) {
+  const EipSchema* schema = eip::findEipSchema(s.kind);
+  const StepTranslation* translation = schema ? findStepTranslation(schema->key) : nullptr;
+  if (!translation) {
+    return fileError(s.where, fmt::format("unknown step '{}'", s.kind),
+                     suggestion(s.kind, stepKinds()));
+  }
+  DROMEDARY_TRY_VOID(validate(s, *schema));
+  std::optional<ExpressionDefinition> expr;
+  if (s.expression && s.expression->language == "tokenize") {
+    if (s.kind != "split") {
+      return fileError(s.expression->where,
+                       fmt::format("tokenize cuts a split's text; {} takes simple, constant, "
+                                   "header or exchangeProperty",
+                                   s.kind));
+    }
+  } else if (s.expression) {
+    DROMEDARY_TRY(e, expression(*s.expression));
+    expr = std::move(e);
+  }
+  DROMEDARY_TRY_VOID(translation->translate(*this, def, s, expr));
+  if (!translation->placed) place(def, s);
+  return {};
+}
+
+// Applies the routeConfigurations without an id to every route of the builder.
+Result<void> Translator::globalConfigurations(
+    RouteBuilder& builder, const std::vector<RouteConfigurationSource>& configs) {
+  bool handler_set = false;
+  for (const RouteConfigurationSource& c : configs) {
+    if (c.id) continue;
+    for (const StepSource& h : c.errorHandler) {
+      if (handler_set) {
+        return fileError(h.where, "a second error handler for every route",
+                         "give one of the routeConfigurations an id and name it in "
+                         "routeConfigurationId");
+      }
+      handler_set = true;
+      DROMEDARY_TRY(handler, errorHandler(h));
+      builder.errorHandler(std::move(handler));
+    }
+    for (const StepSource& clause : c.onExceptions) {
+      DROMEDARY_TRY(types, exceptionNames(clause));
+      DROMEDARY_TRY_VOID(onExceptionBody(builder.onException(types), clause));
+    }
+    for (const StepSource& clause : c.onCompletions) {
+      DROMEDARY_TRY_VOID(onCompletionBody(builder.onCompletion(), clause));
+    }
+  }
+  return {};
+}
+
+Result<void> Translator::route(RouteBuilder& builder, const RouteSource& source,
+                               const std::vector<RouteConfigurationSource>& configs) {
+  for (const auto& [key, value] : source.attributes) {
+    static const std::vector<std::string_view> kRouteKeys = {
+        "id", "description", "autoStartup", "routeConfigurationId", "errorHandlerRef"};
+    if (std::find(kRouteKeys.begin(), kRouteKeys.end(), key) == kRouteKeys.end()) {
+      return fileError(value.where, fmt::format("unknown key '{}' in route", key),
+                       suggestion(key, kRouteKeys));
+    }
+  }
+  DROMEDARY_TRY(uri, withParameters(source.from, source.parameters));
+  RouteDefinition& def = builder.from(uri);
+  def.modelForEngine().where = source.from.where;
+  if (const Scalar* id = attribute(source.attributes, "id")) {
+    DROMEDARY_TRY(v, resolve(*id));
+    def.routeId(v);
+  }
+  if (const Scalar* d = attribute(source.attributes, "description")) {
+    DROMEDARY_TRY(v, resolve(*d));
+    def.description(v);
+  }
+  if (const Scalar* a = attribute(source.attributes, "autoStartup")) {
+    DROMEDARY_TRY(v, resolve(*a));
+    if (v != "true" && v != "false") {
+      return fileError(a->where, fmt::format("autoStartup must be true or false, not '{}'", v));
+    }
+    def.autoStartup(v == "true");
+  }
+  for (std::string_view key : {"routeConfigurationId", "errorHandlerRef"}) {
+    if (const Scalar* ids = attribute(source.attributes, key)) {
+      DROMEDARY_TRY_VOID(namedConfigurations(def, *ids, configs));
+    }
+  }
+  for (const StepSource& clause : source.onExceptions) {
+    DROMEDARY_TRY(types, exceptionNames(clause));
+    DROMEDARY_TRY_VOID(onExceptionBody(def.onException(types), clause));
+  }
+  for (const StepSource& clause : source.onCompletions) {
+    DROMEDARY_TRY_VOID(onCompletionBody(def.onCompletion(), clause));
+  }
+  return steps(def, source.steps);
+}
+
+Result<void> Translator::steps(RouteDefinition& def, const std::vector<StepSource>& list) {
+  for (const StepSource& s : list) DROMEDARY_TRY_VOID(step(def, s));
+  return {};
+}
+
+Result<std::string> Translator::resolve(const Scalar& s) { return resolveScalar(context_, s); }
+
+Result<std::string> Translator::withParameters(
+    const Scalar& uri, const std::vector<std::pair<std::string, Scalar>>& params) {
+  DROMEDARY_TRY(out, resolve(uri));
+  for (const auto& [key, value] : params) {
+    DROMEDARY_TRY(v, resolve(value));
+    out += out.find('?') == std::string::npos ? '?' : '&';
+    out += key;
+    out += '=';
+    out += v;
+  }
+  return out;
+}
+
+Result<ExpressionDefinition> Translator::expression(const ExpressionSource& e) {
+  const auto& languages = expressionLanguages();
+  if (std::find(languages.begin(), languages.end(), e.language) == languages.end()) {
+    std::vector<std::string_view> general(languages.begin(), languages.end());
+    std::erase(general, std::string_view("tokenize"));  // split's own
+    return fileError(e.where, fmt::format("unknown language '{}'", e.language),
+                     suggestion(e.language, general));
+  }
+  if (e.language == "tokenize") {
+    return fileError(e.where, "tokenize cuts a split's text; it is not an expression here",
+                     "write it as simple, constant, header or exchangeProperty");
+  }
+  if (e.language == "simple") return simple(e.text);
+  if (e.language == "constant") return constant(Value(e.text));
+  if (e.language == "header") return header(e.text);
+  return exchangeProperty(e.text);
+}
+
+// Checks keys (and the typed ones' values), required keys, the expression and nested steps
+// of a step against its schema.
+Result<void> Translator::validate(const StepSource& s, const EipSchema& schema) {
+  for (const auto& [key, value] : s.attributes) {
+    if ((s.kind == "to" || s.kind == "toD") && key == "pattern" && value.value != "InOnly" &&
+        value.value != "InOut") {
+      return fileError(value.where,
+                       fmt::format("unknown exchange pattern '{}' on {}", value.value, s.kind),
+                       "expected InOnly or InOut");
+    }
+    if (key == "id" || key == "description") continue;
+    const AttributeSchema* a = schema.attribute(key);
+    if (!a) {
+      return fileError(value.where, fmt::format("unknown key '{}' in {}", key, s.kind),
+                       suggestion(key, attributeNames(schema)));
+    }
+    DROMEDARY_TRY_VOID(typed(*a, value));
+  }
+  for (const AttributeSchema& a : schema.attributes) {
+    if (a.required && !attribute(s.attributes, a.name)) {
+      return fileError(s.where, fmt::format("{} needs '{}'", s.kind, a.name));
+    }
+  }
+  if (schema.expression != ExpressionUse::None && !s.expression) {
+    return fileError(s.where, fmt::format("{} needs an expression", s.kind),
+                     "write it as simple, constant, header or exchangeProperty");
+  }
+  if (schema.expression == ExpressionUse::None && s.expression) {
+    return fileError(s.expression->where,
+                     fmt::format("{} takes no expression ('{}')", s.kind, s.expression->language));
+  }
+  if (!schema.steps && !s.steps.empty() && s.kind != "choice") {
+    return fileError(s.steps.front().where, fmt::format("{} takes no nested steps", s.kind));
+  }
+  if (!s.exceptions.empty()) {
+    return fileError(s.exceptions.front().where,
+                     fmt::format("unknown key 'exception' in {}", s.kind));
+  }
+  if (!s.policies.empty() && s.kind != "loadBalance" && s.kind != "resequence") {
+    return fileError(s.policies.front().where, fmt::format("{} belongs in a loadBalance, not {}",
+                                                           s.policies.front().kind, s.kind));
+  }
+  for (const auto& [key, e] : s.predicates) {
+    if (s.kind == "aggregate" && (key == "correlationExpression" || key == "completionPredicate")) {
+      continue;
+    }
+    return fileError(e.where, fmt::format("unknown key '{}' in {}", key, s.kind));
+  }
+  if (!s.policy.empty()) {
+    return fileError(s.policy.front().second.where,
+                     fmt::format("unknown key 'redeliveryPolicy' in {}", s.kind));
+  }
+  if (s.kind != "doTry" && (!s.catches.empty() || !s.finally.empty())) {
+    return fileError(s.where,
+                     fmt::format("doCatch and doFinally belong in a doTry, not {}", s.kind));
+  }
+  if (!s.parameters.empty() && s.kind != "to" && s.kind != "toD") {
+    return fileError(s.parameters.front().second.where,
+                     fmt::format("{} takes no endpoint parameters", s.kind));
+  }
+  return {};
+}
+
+Result<std::string> Translator::text(const StepSource& s, std::string_view key) {
+  return resolve(*attribute(s.attributes, key));
+}
+
+// A whole number or a boolean as its schema says (Enum values are checked where they are
+// used, each with its own message).
+Result<void> Translator::typed(const AttributeSchema& a, const Scalar& value) {
+  if (a.type != AttributeType::Integer && a.type != AttributeType::Duration &&
+      a.type != AttributeType::Boolean) {
+    return {};
+  }
+  DROMEDARY_TRY(v, resolve(value));
+  if (a.type == AttributeType::Boolean) {
+    if (v != "true" && v != "false") {
+      return fileError(value.where, fmt::format("{} must be true or false, not '{}'", a.name, v));
+    }
+  } else if (!parseInteger(v)) {
+    return fileError(value.where, fmt::format("{} must be a whole number, not '{}'", a.name, v));
+  }
+  return {};
+}
+
+// A whole-number attribute of a step, or its schema's default (0 when it has none).
+Result<int64_t> Translator::number(const StepSource& s, std::string_view key) {
+  const EipSchema* schema = eip::findEipSchema(s.kind);
+  const AttributeSchema* a = schema ? schema->attribute(key) : nullptr;
+  // (A translator reads only what its schema declares: RouteSchemaTest holds them together.)
+  return number(s, key, a ? parseInteger(a->defaultValue).value_or(0) : 0);
+}
+
+// An integer key, or `fallback` when absent.
+Result<int64_t> Translator::number(const StepSource& s, std::string_view key, int64_t fallback) {
+  const Scalar* a = attribute(s.attributes, key);
+  if (!a) return fallback;
+  DROMEDARY_TRY(v, resolve(*a));
+  auto n = parseInteger(v);
+  if (!n) return fileError(a->where, fmt::format("{} must be a whole number, not '{}'", key, v));
+  return *n;
+}
+
+Result<bool> Translator::flag(const StepSource& s, std::string_view key) {
+  const Scalar* a = attribute(s.attributes, key);
+  if (!a) return false;
+  DROMEDARY_TRY(v, resolve(*a));
+  if (v != "true" && v != "false") {
+    return fileError(a->where, fmt::format("{} must be true or false, not '{}'", key, v));
+  }
+  return v == "true";
+}
+
+// Records the step's position and its id (node ids show in statistics and errors).
+void Translator::place(RouteDefinition& def, const StepSource& s) {
+  detail::StepModel* step = def.lastStepForEngine();
+  if (!step) return;
+  step->where = s.where;
+  if (const Scalar* id = attribute(s.attributes, "id")) step->id = id->value;
+}
+
+}  // namespace dromedary::dsl
