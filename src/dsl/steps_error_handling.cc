@@ -17,8 +17,21 @@ Result<void> doTry(Translator& t, RouteDefinition& def, const StepSource& s,
   return t.doTry(def, s);
 }
 
+Result<void> throwException(Translator& t, RouteDefinition& def, const StepSource& s,
+                            const std::optional<ExpressionDefinition>&) {
+  DROMEDARY_TRY(type, t.exceptionName(*attribute(s.attributes, "exceptionType"), s.kind));
+  std::string message;
+  if (const Scalar* m = attribute(s.attributes, "message")) {
+    DROMEDARY_TRY(v, t.resolve(*m));
+    message = std::move(v);
+  }
+  def.throwException(std::move(type), std::move(message));
+  return {};
+}
+
 constexpr StepTranslation kErrorHandling[] = {
     {"doTry", doTry, true},
+    {"throwException", throwException},
 };
 
 }  // namespace
@@ -35,18 +48,24 @@ Result<std::string> Translator::boundProcessor(const Scalar& ref) {
   return name;
 }
 
-// The exception type names, checked now so that a mistake points at the name itself.
+// An exception type's name, checked now so that a mistake points at the name itself.
+Result<std::string> Translator::exceptionName(const Scalar& e, std::string_view what) {
+  DROMEDARY_TRY(v, resolve(e));
+  std::string name(trim(v));
+  auto known = detail::resolveExceptionTypes(context_, {name}, what);
+  if (!known) {
+    std::string message = known.error().message;
+    return fileError(e.where, message.substr(0, message.find(';')),
+                     message.substr(std::min(message.size(), message.find(';') + 2)));
+  }
+  return name;
+}
+
 Result<std::vector<std::string>> Translator::exceptionNames(const StepSource& s) {
   std::vector<std::string> names;
   for (const Scalar& e : s.exceptions) {
-    DROMEDARY_TRY(v, resolve(e));
-    names.emplace_back(trim(v));
-    auto known = detail::resolveExceptionTypes(context_, {names.back()}, s.kind);
-    if (!known) {
-      std::string message = known.error().message;
-      return fileError(e.where, message.substr(0, message.find(';')),
-                       message.substr(std::min(message.size(), message.find(';') + 2)));
-    }
+    DROMEDARY_TRY(name, exceptionName(e, s.kind));
+    names.push_back(std::move(name));
   }
   return names;
 }

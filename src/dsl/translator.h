@@ -95,6 +95,8 @@ class Translator {
 
   // --- steps_error_handling.cc ----------------------------------------------------------
   Result<std::string> boundProcessor(const Scalar& ref);
+  /// An exception type's name as written, checked against the context's registry.
+  Result<std::string> exceptionName(const Scalar& e, std::string_view what);
   Result<std::vector<std::string>> exceptionNames(const StepSource& s);
   Result<void> checkKeys(const StepSource& s, const std::vector<std::string_view>& attributes,
                          const std::vector<std::string_view>& predicates, bool policy);

@@ -61,8 +61,6 @@ Result<std::unique_ptr<Step>> ChoiceModel::compile(RouteCompiler& compiler) cons
 }
 
 // The file DSLs' schemas (eip_schema.h): what route files may write for this step.
-namespace {}  // namespace
-
 extern const EipSchema kChoiceSchema{
     .key = "choice",
     .description = "Runs the steps of the first when whose predicate matches, else those of "

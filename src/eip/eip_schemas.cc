@@ -24,6 +24,7 @@ extern const EipSchema kFilterSchema;
 extern const EipSchema kChoiceSchema;
 extern const EipSchema kLogSchema;
 extern const EipSchema kStopSchema;
+extern const EipSchema kThrowExceptionSchema;
 extern const EipSchema kDelaySchema;
 extern const EipSchema kThrottleSchema;
 extern const EipSchema kThreadsSchema;
@@ -64,6 +65,7 @@ constexpr const EipSchema* kSchemas[] = {
     &kChoiceSchema,
     &kLogSchema,
     &kStopSchema,
+    &kThrowExceptionSchema,
     &kDelaySchema,
     &kThrottleSchema,
     &kThreadsSchema,

@@ -39,8 +39,6 @@ Result<std::unique_ptr<Step>> FilterModel::compile(RouteCompiler& compiler) cons
 }
 
 // The file DSLs' schemas (eip_schema.h): what route files may write for this step.
-namespace {}  // namespace
-
 extern const EipSchema kFilterSchema{
     .key = "filter",
     .description = "Runs the nested steps only for the exchanges the predicate accepts",

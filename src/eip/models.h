@@ -183,6 +183,17 @@ struct StopModel final : StepModel {
   Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
 };
 
+/// throwException(exceptionType, message): fails the exchange with a failure of that type
+/// (one the context's exception registry knows), whose text is the message (Simple); the
+/// error handler, onException and doCatch see it as that type (throw_exception.cc).
+struct ThrowExceptionModel final : StepModel {
+  std::string exceptionType;
+  std::string message;  ///< Simple; empty: the type's name
+  std::string_view kind() const override { return "throwException"; }
+  std::string describe() const override { return "throwException[" + exceptionType + "]"; }
+  Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
+};
+
 struct LogModel final : StepModel {
   bool failureAtomic() const override { return true; }
   LogModel(LoggingLevel l, std::string n, ExpressionDefinition m)

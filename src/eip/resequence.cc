@@ -278,8 +278,6 @@ Result<std::unique_ptr<Step>> ResequenceModel::compile(RouteCompiler& compiler) 
 }
 
 // The file DSLs' schemas (eip_schema.h): what route files may write for this step.
-namespace {}  // namespace
-
 extern const EipSchema kResequenceSchema{
     .key = "resequence",
     .description = "Puts exchanges back in the order of the expression's value before the nested "

@@ -24,8 +24,6 @@ Result<std::unique_ptr<Step>> StopModel::compile(RouteCompiler&) const {
 }
 
 // The file DSLs' schemas (eip_schema.h): what route files may write for this step.
-namespace {}  // namespace
-
 extern const EipSchema kStopSchema{
     .key = "stop",
     .description = "Stops routing the exchange: it completes as it is",

@@ -129,6 +129,12 @@ const ExceptionType* ExceptionRegistry::typeOf(const ExchangeError& error) const
     auto it = by_code_.find(error.code);
     return it == by_code_.end() ? root_ : it->second;
   }
+  try {
+    std::rethrow_exception(error.exception);
+  } catch (const ThrownException& thrown) {
+    return &thrown.type();  // throwException's: the type it names
+  } catch (...) {
+  }
   // Walk down from the root while a child matches: the deepest match is the closest type.
   const ExceptionType* current = root_;
   for (bool descended = true; descended;) {

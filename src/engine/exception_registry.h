@@ -7,6 +7,7 @@
 
 #include <deque>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,6 +23,19 @@ struct ExceptionType {
   const ExceptionType* parent = nullptr;
   ExceptionMatcher matcher = nullptr;  // null: matched by error code only (or the root)
   std::vector<const ExceptionType*> children;
+};
+
+/// What throwException throws: a std::runtime_error that says which registered type it is,
+/// so that a failure of a type with no C++ class of its own here (java.io.IOException, an
+/// application's) is matched as that type.
+class ThrownException final : public std::runtime_error {
+ public:
+  ThrownException(const ExceptionType& type, const std::string& message)
+      : std::runtime_error(message), type_(&type) {}
+  const ExceptionType& type() const noexcept { return *type_; }
+
+ private:
+  const ExceptionType* type_;
 };
 
 class ExceptionRegistry {

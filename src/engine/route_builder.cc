@@ -270,6 +270,13 @@ RouteDefinition& RouteDefinition::endChoice() {
 
 RouteDefinition& RouteDefinition::stop() { return add(std::make_unique<eip::StopModel>()); }
 
+RouteDefinition& RouteDefinition::throwException(std::string exception_type, std::string message) {
+  auto step = std::make_unique<eip::ThrowExceptionModel>();
+  step->exceptionType = std::move(exception_type);
+  step->message = std::move(message);
+  return add(std::move(step));
+}
+
 RouteDefinition& RouteDefinition::delay(ExpressionDefinition millis) {
   return add(std::make_unique<eip::DelayModel>(std::move(millis)));
 }

@@ -112,6 +112,12 @@ class RouteDefinition {
   RouteDefinition& endChoice();
   /// Ends the exchange here, successfully (Camel's stop()).
   RouteDefinition& stop();
+  /// Fails the exchange with a failure of `exception_type` (Camel's throwException): a name
+  /// the context knows (`java.lang.IllegalArgumentException`, `std::runtime_error`, one added
+  /// with Context::registerExceptionType ...; checked when the route starts), whose text is
+  /// `message` (Simple: "no stock for ${header.item}"). onException and doCatch clauses match
+  /// it by that type, as if the route's code had thrown it.
+  RouteDefinition& throwException(std::string exception_type, std::string message = {});
 
   // --- splitting and composing (docs/eip.md) -----------------------------------------
   /// Runs the steps up to end() once per item of the expression's value (a list's elements,
