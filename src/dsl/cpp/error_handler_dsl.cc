@@ -2,7 +2,7 @@
 // The C++ DSL of error handling: ErrorHandlerDefinition, and RouteDefinition's onException,
 // doTry/doCatch/doFinally and onCompletion scopes.
 #include "engine/error_handler_model.h"
-#include "engine/route_scope.h"
+#include "dsl/cpp/route_scope.h"
 
 namespace dromedary {
 

@@ -3,7 +3,7 @@
 // routingSlip, dynamicRouter, wireTap, pipeline, loop, and the options that follow them.
 #include <dromedary/engine/route_builder.h>
 
-#include "engine/route_scope.h"
+#include "dsl/cpp/route_scope.h"
 
 namespace dromedary {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <dromedary/engine/route_builder.h>
 
-#include "engine/route_scope.h"
+#include "dsl/cpp/route_scope.h"
 
 namespace dromedary {
 
