@@ -7,6 +7,8 @@
 // them. The file DSLs validate against it and take its defaults, `dromedary eips` and
 // docs/eip-reference.md are printed from it, and a test holds the C++ builder's defaults to it.
 
+#include <array>
+#include <cstddef>
 #include <span>
 #include <string>
 #include <string_view>
@@ -57,6 +59,40 @@ struct EipSchema {
     return nullptr;
   }
 };
+
+/// `own` then `shared`: the attributes of an EIP that takes a shared group's too.
+template <size_t N, size_t M>
+constexpr std::array<AttributeSchema, N + M> joinAttributes(
+    const std::array<AttributeSchema, N>& own, const std::array<AttributeSchema, M>& shared) {
+  std::array<AttributeSchema, N + M> out{};
+  for (size_t i = 0; i < N; ++i) out[i] = own[i];
+  for (size_t i = 0; i < M; ++i) out[N + i] = shared[i];
+  return out;
+}
+
+/// What split, multicast and recipientList share: how the parts' results are combined, and
+/// whether the parts run at once.
+inline constexpr std::array<AttributeSchema, 6> kFanOutAttributes{{
+    {"parallelProcessing", AttributeType::Boolean, "false",
+     "Run the parts on the context's workers at once"},
+    {"stopOnException", AttributeType::Boolean, "false",
+     "Stop at the first part that fails (the exchange fails with it)"},
+    {"aggregationStrategy", AttributeType::Text, "",
+     "How the parts' results are combined: a bound strategy or one of Camel's class names"},
+    {"strategyRef", AttributeType::Text, "", "Camel's older name for aggregationStrategy"},
+    {"timeout", AttributeType::Duration, "0",
+     "With parallelProcessing: how long to wait for the parts, in ms (0: no limit)"},
+    {"shareUnitOfWork", AttributeType::Boolean, "false",
+     "The parts share the exchange's unit of work (one error handler for all)"},
+}};
+
+/// What the steps that send to URIs they compute share (recipientList, routingSlip,
+/// dynamicRouter).
+inline constexpr std::array<AttributeSchema, 2> kDynamicEndpointAttributes{{
+    {"ignoreInvalidEndpoints", AttributeType::Boolean, "false",
+     "Skip a URI that names no endpoint rather than fail"},
+    {"cacheSize", AttributeType::Integer, "1000", "Endpoints kept per thread (-1: no bound)"},
+}};
 
 /// Every EIP the file DSLs know, in the order of the reference.
 std::span<const EipSchema* const> eipSchemas() noexcept;

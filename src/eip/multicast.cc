@@ -72,27 +72,11 @@ Result<std::unique_ptr<Step>> PipelineModel::compile(RouteCompiler& compiler) co
   return std::unique_ptr<Step>(new PipelineStep(**block));
 }
 
-// The file DSLs' schemas (eip_schema.h): what route files may write for this step.
-namespace {
-constexpr AttributeSchema kMulticastAttributes[] = {
-    {"parallelProcessing", AttributeType::Boolean, "false",
-     "Run the parts on the context's workers at once"},
-    {"stopOnException", AttributeType::Boolean, "false",
-     "Stop at the first part that fails (the exchange fails with it)"},
-    {"aggregationStrategy", AttributeType::Text, "",
-     "How the parts' results are combined: a bound strategy or one of Camel's class names"},
-    {"strategyRef", AttributeType::Text, "", "Camel's older name for aggregationStrategy"},
-    {"timeout", AttributeType::Duration, "0",
-     "With parallelProcessing: how long to wait for the parts, in ms (0: no limit)"},
-    {"shareUnitOfWork", AttributeType::Boolean, "false",
-     "The parts share the exchange's unit of work (one error handler for all)"},
-};
-}  // namespace
-
+// The file DSLs' schemas (eip_schema.h): what route files may write for these steps.
 extern const EipSchema kMulticastSchema{
     .key = "multicast",
     .description = "Sends a copy of the exchange through each nested step",
-    .attributes = kMulticastAttributes,
+    .attributes = kFanOutAttributes,
     .steps = true,
 };
 extern const EipSchema kPipelineSchema{

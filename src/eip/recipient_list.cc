@@ -158,23 +158,11 @@ Result<std::unique_ptr<Step>> RecipientListModel::compile(RouteCompiler& compile
 // The file DSLs' schemas (eip_schema.h): what route files may write for this step.
 namespace {
 constexpr std::string_view kRecipientListAliases[] = {"recipient-list"};
-constexpr AttributeSchema kRecipientListAttributes[] = {
-    {"delimiter", AttributeType::Text, ",", "What separates the URIs in a text"},
-    {"ignoreInvalidEndpoints", AttributeType::Boolean, "false",
-     "Skip a URI that names no endpoint rather than fail"},
-    {"cacheSize", AttributeType::Integer, "1000", "Endpoints kept per thread (-1: no bound)"},
-    {"parallelProcessing", AttributeType::Boolean, "false",
-     "Run the parts on the context's workers at once"},
-    {"stopOnException", AttributeType::Boolean, "false",
-     "Stop at the first part that fails (the exchange fails with it)"},
-    {"aggregationStrategy", AttributeType::Text, "",
-     "How the parts' results are combined: a bound strategy or one of Camel's class names"},
-    {"strategyRef", AttributeType::Text, "", "Camel's older name for aggregationStrategy"},
-    {"timeout", AttributeType::Duration, "0",
-     "With parallelProcessing: how long to wait for the parts, in ms (0: no limit)"},
-    {"shareUnitOfWork", AttributeType::Boolean, "false",
-     "The parts share the exchange's unit of work (one error handler for all)"},
-};
+constexpr auto kRecipientListAttributes = joinAttributes(
+    joinAttributes(std::array<AttributeSchema, 1>{{{"delimiter", AttributeType::Text, ",",
+                                                     "What separates the URIs in a text"}}},
+                   kDynamicEndpointAttributes),
+    kFanOutAttributes);
 }  // namespace
 
 extern const EipSchema kRecipientListSchema{

@@ -74,23 +74,18 @@ Result<std::unique_ptr<Step>> RemoveHeadersModel::compile(RouteCompiler& compile
 // The file DSLs' schemas (eip_schema.h): what route files may write for this step.
 namespace {
 constexpr std::string_view kRemoveHeaderAliases[] = {"remove-header"};
-constexpr AttributeSchema kRemoveHeaderAttributes[] = {
-    {"name", AttributeType::Text, "", "The header's name", true},
-};
 constexpr std::string_view kRemoveHeadersAliases[] = {"remove-headers"};
-constexpr AttributeSchema kRemoveHeadersAttributes[] = {
+constexpr std::string_view kRemovePropertyAliases[] = {"remove-property"};
+constexpr std::string_view kRemovePropertiesAliases[] = {"remove-properties"};
+// removeHeader's and removeProperty's.
+constexpr AttributeSchema kNameAttributes[] = {
+    {"name", AttributeType::Text, "", "The name", true},
+};
+// removeHeaders' and removeProperties'.
+constexpr AttributeSchema kPatternAttributes[] = {
     {"pattern", AttributeType::Text, "", "A name, a wildcard (Camel*) or a regular expression",
      true},
-    {"excludePattern", AttributeType::Text, "", "Headers to keep among those matched"},
-};
-constexpr std::string_view kRemovePropertyAliases[] = {"remove-property"};
-constexpr AttributeSchema kRemovePropertyAttributes[] = {
-    {"name", AttributeType::Text, "", "The property's name", true},
-};
-constexpr std::string_view kRemovePropertiesAliases[] = {"remove-properties"};
-constexpr AttributeSchema kRemovePropertiesAttributes[] = {
-    {"pattern", AttributeType::Text, "", "A name, a wildcard or a regular expression", true},
-    {"excludePattern", AttributeType::Text, "", "Properties to keep among those matched"},
+    {"excludePattern", AttributeType::Text, "", "Those to keep among the ones matched"},
 };
 }  // namespace
 
@@ -98,28 +93,28 @@ extern const EipSchema kRemoveHeaderSchema{
     .key = "removeHeader",
     .aliases = kRemoveHeaderAliases,
     .description = "Removes a header",
-    .attributes = kRemoveHeaderAttributes,
+    .attributes = kNameAttributes,
     .shorthand = "name",
 };
 extern const EipSchema kRemoveHeadersSchema{
     .key = "removeHeaders",
     .aliases = kRemoveHeadersAliases,
     .description = "Removes the headers a pattern matches",
-    .attributes = kRemoveHeadersAttributes,
+    .attributes = kPatternAttributes,
     .shorthand = "pattern",
 };
 extern const EipSchema kRemovePropertySchema{
     .key = "removeProperty",
     .aliases = kRemovePropertyAliases,
     .description = "Removes an exchange property",
-    .attributes = kRemovePropertyAttributes,
+    .attributes = kNameAttributes,
     .shorthand = "name",
 };
 extern const EipSchema kRemovePropertiesSchema{
     .key = "removeProperties",
     .aliases = kRemovePropertiesAliases,
     .description = "Removes the exchange properties a pattern matches",
-    .attributes = kRemovePropertiesAttributes,
+    .attributes = kPatternAttributes,
     .shorthand = "pattern",
 };
 

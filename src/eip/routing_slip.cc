@@ -106,19 +106,12 @@ Result<std::unique_ptr<Step>> RoutingSlipModel::compile(RouteCompiler& compiler)
 // The file DSLs' schemas (eip_schema.h): what route files may write for this step.
 namespace {
 constexpr std::string_view kRoutingSlipAliases[] = {"routing-slip"};
-constexpr AttributeSchema kRoutingSlipAttributes[] = {
-    {"uriDelimiter", AttributeType::Text, ",", "What separates the URIs"},
-    {"ignoreInvalidEndpoints", AttributeType::Boolean, "false",
-     "Skip a URI that names no endpoint rather than fail"},
-    {"cacheSize", AttributeType::Integer, "1000", "Endpoints kept per thread (-1: no bound)"},
-};
+// routingSlip's and dynamicRouter's.
+constexpr auto kUriListAttributes = joinAttributes(
+    std::array<AttributeSchema, 1>{{{"uriDelimiter", AttributeType::Text, ",",
+                                     "What separates the URIs"}}},
+    kDynamicEndpointAttributes);
 constexpr std::string_view kDynamicRouterAliases[] = {"dynamic-router"};
-constexpr AttributeSchema kDynamicRouterAttributes[] = {
-    {"uriDelimiter", AttributeType::Text, ",", "What separates the URIs"},
-    {"ignoreInvalidEndpoints", AttributeType::Boolean, "false",
-     "Skip a URI that names no endpoint rather than fail"},
-    {"cacheSize", AttributeType::Integer, "1000", "Endpoints kept per thread (-1: no bound)"},
-};
 }  // namespace
 
 extern const EipSchema kRoutingSlipSchema{
@@ -126,7 +119,7 @@ extern const EipSchema kRoutingSlipSchema{
     .aliases = kRoutingSlipAliases,
     .description = "Sends the exchange through the endpoints the expression lists, one after the "
                    "other",
-    .attributes = kRoutingSlipAttributes,
+    .attributes = kUriListAttributes,
     .expression = ExpressionUse::Expression,
 };
 extern const EipSchema kDynamicRouterSchema{
@@ -134,7 +127,7 @@ extern const EipSchema kDynamicRouterSchema{
     .aliases = kDynamicRouterAliases,
     .description = "Sends the exchange to the endpoints the expression gives, evaluated again "
                    "after each, until it gives none",
-    .attributes = kDynamicRouterAttributes,
+    .attributes = kUriListAttributes,
     .expression = ExpressionUse::Expression,
 };
 

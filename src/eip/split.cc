@@ -299,21 +299,10 @@ Result<std::unique_ptr<Step>> SplitModel::compile(RouteCompiler& compiler) const
 
 // The file DSLs' schemas (eip_schema.h): what route files may write for this step.
 namespace {
-constexpr AttributeSchema kSplitAttributes[] = {
-    {"streaming", AttributeType::Boolean, "false",
-     "Cut the parts as they are needed rather than all first"},
-    {"parallelProcessing", AttributeType::Boolean, "false",
-     "Run the parts on the context's workers at once"},
-    {"stopOnException", AttributeType::Boolean, "false",
-     "Stop at the first part that fails (the exchange fails with it)"},
-    {"aggregationStrategy", AttributeType::Text, "",
-     "How the parts' results are combined: a bound strategy or one of Camel's class names"},
-    {"strategyRef", AttributeType::Text, "", "Camel's older name for aggregationStrategy"},
-    {"timeout", AttributeType::Duration, "0",
-     "With parallelProcessing: how long to wait for the parts, in ms (0: no limit)"},
-    {"shareUnitOfWork", AttributeType::Boolean, "false",
-     "The parts share the exchange's unit of work (one error handler for all)"},
-};
+constexpr auto kSplitAttributes = joinAttributes(
+    std::array<AttributeSchema, 1>{{{"streaming", AttributeType::Boolean, "false",
+                                     "Cut the parts as they are needed rather than all first"}}},
+    kFanOutAttributes);
 }  // namespace
 
 extern const EipSchema kSplitSchema{

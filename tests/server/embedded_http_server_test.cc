@@ -4,9 +4,6 @@
 // memory a burst of large bodies took going back to the system.
 #include <gtest/gtest.h>
 
-#include <sys/resource.h>
-
-#include <filesystem>
 #include <fstream>
 #include <mutex>
 #include <thread>
@@ -16,6 +13,7 @@
 
 #include <dromedary/support/http_server.h>
 
+#include "support/descriptor_limit.h"
 #include "support/raw_http.h"
 
 namespace dromedary::testing {
@@ -137,15 +135,8 @@ TEST_F(EmbeddedHttpServerTest, AChunkedBodyTakesFromTheBudgetChunkByChunk) {
 // serves again as soon as descriptors are back.
 TEST_F(EmbeddedHttpServerTest, AnAcceptFailureBacksOffAndServingResumesOnceDescriptorsAreFree) {
   start();
-  rlimit saved{};
-  ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &saved), 0);
-  size_t open_now = 0;
-  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator("/proc/self/fd")) {
-    ++open_now;
-  }
-  rlimit low = saved;
-  low.rlim_cur = open_now + 24;
-  ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &low), 0);
+  DescriptorLimit limit(24);
+  ASSERT_TRUE(limit.ok());
 
   std::vector<RawConnection> clients;
   std::vector<int> fillers;
@@ -168,7 +159,7 @@ TEST_F(EmbeddedHttpServerTest, AnAcceptFailureBacksOffAndServingResumesOnceDescr
   for (int fd : fillers) ::close(fd);
   clients.clear();
   waiting.close();
-  ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &saved), 0);
+  limit.restore();
 
   EXPECT_GE(errors, 1u);
   // 10 ms doubling to 1 s: about eight tries in the second. A loop without a back-off makes

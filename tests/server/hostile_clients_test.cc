@@ -6,9 +6,6 @@
 // on serving.
 #include <gtest/gtest.h>
 
-#include <sys/resource.h>
-
-#include <filesystem>
 #include <thread>
 
 #include <fmt/format.h>
@@ -16,6 +13,7 @@
 #include <dromedary/http/platform_http.h>
 #include <dromedary/management/management_server.h>
 
+#include "support/descriptor_limit.h"
 #include "support/http_client.h"
 #include "support/raw_http.h"
 #include "support/route_harness.h"
@@ -157,16 +155,9 @@ TEST_P(HostileClientTest, AConnectionOverTheLimitIsAnswered503AndClosed) {
 // good, and platform-http spun at 84% CPU. Both now serve again once descriptors are free.
 TEST_P(HostileClientTest, DescriptorsExhaustedStopNeitherServer) {
   start();
-  rlimit saved{};
-  ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &saved), 0);
-  size_t open_now = 0;
-  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator("/proc/self/fd")) {
-    ++open_now;
-  }
-  rlimit low = saved;
-  low.rlim_cur = open_now + 24;
-  ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &low), 0);
   {
+    DescriptorLimit limit(24);
+    ASSERT_TRUE(limit.ok());
     std::vector<RawConnection> clients;
     for (int i = 0; i < 64; ++i) {
       RawConnection c(port);
@@ -175,7 +166,6 @@ TEST_P(HostileClientTest, DescriptorsExhaustedStopNeitherServer) {
     }
     std::this_thread::sleep_for(300ms);
   }
-  ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &saved), 0);
   auto deadline = std::chrono::steady_clock::now() + 10s;
   bool served = false;
   while (!served && std::chrono::steady_clock::now() < deadline) {
