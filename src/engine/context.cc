@@ -693,6 +693,7 @@ std::optional<RouteStats> Context::routeStatistics(std::string_view route_id) co
     s.p50Millis = static_cast<double>(r->statistics->quantile(0.5)) / 1e6;
     s.p99Millis = static_cast<double>(r->statistics->quantile(0.99)) / 1e6;
     s.p999Millis = static_cast<double>(r->statistics->quantile(0.999)) / 1e6;
+    s.latencyBuckets = r->statistics->cumulativeBuckets();
     if (r->top) listProcessors(*r, *r->top, 0, s.processors);
     for (const auto& block : r->blocks) {
       if (!block->parent && block.get() != r->top) listProcessors(*r, *block, 0, s.processors);

@@ -7,8 +7,6 @@
 #include <dromedary/management/management_server.h>
 
 #include "core/text.h"
-#include "engine/context_impl.h"
-#include "engine/route.h"
 
 namespace dromedary {
 
@@ -121,19 +119,13 @@ std::string prometheusMetrics(Context& context) {
   const char* hist = "dromedary_route_processing_seconds";
   w.family(hist, "histogram", "Route processing time of the timed exchanges.");
   for (const RouteStats& r : routes) {
-    detail::Route* route = nullptr;
-    for (auto& candidate : context.implForEngine().routes) {
-      if (candidate->id == r.id) route = candidate.get();
-    }
     std::string labels = route_label(r);
     uint64_t count = 0;
-    if (route && route->statistics) {
-      for (const auto& [limit_ns, cumulative] : route->statistics->cumulativeBuckets()) {
-        w.sample(fmt::format("{}_bucket", hist),
-                 fmt::format("{},le=\"{}\"", labels, static_cast<double>(limit_ns) / 1e9),
-                 static_cast<double>(cumulative));
-        count = cumulative;
-      }
+    for (const auto& [limit_ns, cumulative] : r.latencyBuckets) {
+      w.sample(fmt::format("{}_bucket", hist),
+               fmt::format("{},le=\"{}\"", labels, static_cast<double>(limit_ns) / 1e9),
+               static_cast<double>(cumulative));
+      count = cumulative;
     }
     w.sample(fmt::format("{}_bucket", hist), fmt::format("{},le=\"+Inf\"", labels),
              static_cast<double>(count));

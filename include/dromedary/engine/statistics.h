@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace dromedary {
@@ -74,6 +75,9 @@ struct RouteStats : ExchangeStats {
   std::string from;
   std::string state;  ///< Started, Stopped, Suspended
   double p50Millis = 0, p99Millis = 0, p999Millis = 0;
+  /// The latency histogram of the timed exchanges: (upper bound in ns, exchanges at or below
+  /// it) for each bucket that holds any, in order (Prometheus' cumulative buckets).
+  std::vector<std::pair<uint64_t, uint64_t>> latencyBuckets;
   int64_t lastExchangeMillis = 0;  ///< epoch ms when the last timed exchange left the route
   double uptimeMillis = 0;
   std::vector<ProcessorStats> processors;  ///< in route order (nested blocks after their step)
