@@ -33,25 +33,7 @@ std::chrono::milliseconds since(Clock::time_point t) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t);
 }
 
-// The context's registries of named things (processors, strategies, repositories), bound and
-// looked up under the context's mutex.
-template <class T>
-using Named = std::map<std::string, std::shared_ptr<T>, std::less<>>;
-
-template <class T>
-void bindNamed(std::mutex& mutex, Named<T>& map, std::string name, std::shared_ptr<T> value) {
-  std::lock_guard lock(mutex);
-  map[std::move(name)] = std::move(value);
-}
-
-template <class T>
-std::shared_ptr<T> findNamed(std::mutex& mutex, const Named<T>& map, std::string_view name) {
-  std::lock_guard lock(mutex);
-  auto it = map.find(name);
-  return it == map.end() ? nullptr : it->second;
-}
 }  // namespace
-
 
 using detail::Route;
 
@@ -134,61 +116,6 @@ void Context::submit(Scheduler::Task task) noexcept {
     impl_->workers = std::make_unique<detail::WorkerPool>(n);
   });
   impl_->workers->submit(task);
-}
-
-void Context::bindProcessor(std::string name, std::shared_ptr<Processor> processor) {
-  bindNamed(impl_->namedMutex, impl_->processors, std::move(name), std::move(processor));
-}
-
-std::shared_ptr<Processor> Context::processorByName(std::string_view name) const {
-  return findNamed(impl_->namedMutex, impl_->processors, name);
-}
-
-void Context::bindAggregationStrategy(std::string name,
-                                      std::shared_ptr<AggregationStrategy> strategy) {
-  bindNamed(impl_->namedMutex, impl_->strategies, std::move(name), std::move(strategy));
-}
-
-std::shared_ptr<AggregationStrategy> Context::aggregationStrategyByName(
-    std::string_view name) const {
-  return findNamed(impl_->namedMutex, impl_->strategies, name);
-}
-
-void Context::bindIdempotentRepository(std::string name,
-                                       std::shared_ptr<IdempotentRepository> repository) {
-  bindNamed(impl_->namedMutex, impl_->idempotent, std::move(name), std::move(repository));
-}
-
-std::shared_ptr<IdempotentRepository> Context::idempotentRepositoryByName(
-    std::string_view name) const {
-  return findNamed(impl_->namedMutex, impl_->idempotent, name);
-}
-
-void Context::bindAggregationRepository(std::string name,
-                                        std::shared_ptr<AggregationRepository> repository) {
-  bindNamed(impl_->namedMutex, impl_->aggregationRepositories, std::move(name), std::move(repository));
-}
-
-std::shared_ptr<AggregationRepository> Context::aggregationRepositoryByName(
-    std::string_view name) const {
-  return findNamed(impl_->namedMutex, impl_->aggregationRepositories, name);
-}
-
-void Context::bindHeaderFilterStrategy(std::string name,
-                                       std::shared_ptr<HeaderFilterStrategy> strategy) {
-  bindNamed(impl_->namedMutex, impl_->headerFilters, std::move(name), std::move(strategy));
-}
-
-std::shared_ptr<HeaderFilterStrategy> Context::headerFilterStrategyByName(
-    std::string_view name) const {
-  return findNamed(impl_->namedMutex, impl_->headerFilters, name);
-}
-
-std::vector<std::string> Context::processorNames() const {
-  std::lock_guard lock(impl_->namedMutex);
-  std::vector<std::string> out;
-  for (const auto& [name, p] : impl_->processors) out.push_back(name);
-  return out;
 }
 
 std::vector<std::string> Context::languageNames() const {
@@ -506,25 +433,23 @@ RouteStatus Context::routeStatus(std::string_view route_id) const {
   return r ? r->status : RouteStatus::Stopped;
 }
 
-namespace {
-Error noSuchRoute(std::string_view id, const std::vector<std::string>& ids) {
+Error detail::noSuchRoute(std::string_view id, const std::vector<std::string>& ids) {
   std::vector<std::string_view> names(ids.begin(), ids.end());
   return makeError(ErrorCode::NotFound,
                    fmt::format("no route with id '{}'; routes: {}", id,
                                names.empty() ? "none" : joinNames(names)));
 }
-}  // namespace
 
 Result<void> Context::startRoute(std::string_view route_id) {
   Route* r = impl_->findRoute(route_id);
-  if (!r) return noSuchRoute(route_id, routeIds());
+  if (!r) return detail::noSuchRoute(route_id, routeIds());
   DROMEDARY_TRY_VOID(compileRoute(*this, *r));
   return startRouteConsumer(*r);
 }
 
 Result<StopReport> Context::stopRoute(std::string_view route_id) {
   Route* r = impl_->findRoute(route_id);
-  if (!r) return noSuchRoute(route_id, routeIds());
+  if (!r) return detail::noSuchRoute(route_id, routeIds());
   auto begin = Clock::now();
   StopReport report;
   if (r->consumer) r->consumer->stop();
@@ -539,7 +464,7 @@ Result<StopReport> Context::stopRoute(std::string_view route_id) {
 
 Result<StopReport> Context::suspendRoute(std::string_view route_id) {
   Route* r = impl_->findRoute(route_id);
-  if (!r) return noSuchRoute(route_id, routeIds());
+  if (!r) return detail::noSuchRoute(route_id, routeIds());
   StopReport report;
   if (r->status != RouteStatus::Started) return report;
   auto begin = Clock::now();
@@ -554,7 +479,7 @@ Result<StopReport> Context::suspendRoute(std::string_view route_id) {
 
 Result<void> Context::resumeRoute(std::string_view route_id) {
   Route* r = impl_->findRoute(route_id);
-  if (!r) return noSuchRoute(route_id, routeIds());
+  if (!r) return detail::noSuchRoute(route_id, routeIds());
   if (r->status != RouteStatus::Suspended) {
     return makeError(ErrorCode::RouteNotStarted,
                      fmt::format("route '{}' is not suspended (it is {})", r->id,
@@ -592,129 +517,6 @@ Context::FailureCounts Context::failureCounts(std::string_view route_id) const {
   return c;
 }
 
-void Context::setStatisticsLevel(StatisticsLevel level) noexcept {
-  impl_->statistics_level.store(static_cast<uint8_t>(level), std::memory_order_relaxed);
-}
-
-StatisticsLevel Context::statisticsLevel() const noexcept {
-  return static_cast<StatisticsLevel>(impl_->statistics_level.load(std::memory_order_relaxed));
-}
-
-void Context::setStatisticsTimingSample(uint32_t every) noexcept {
-  impl_->timing_sample.store(every, std::memory_order_relaxed);
-}
-
-namespace {
-
-TimingStats timingOf(const detail::TimingTotals& t) {
-  TimingStats s;
-  s.timed = t.timed;
-  if (t.timed == 0) return s;
-  s.minMillis = static_cast<double>(t.minNanos) / 1e6;
-  s.maxMillis = static_cast<double>(t.maxNanos) / 1e6;
-  s.meanMillis = static_cast<double>(t.nanos) / static_cast<double>(t.timed) / 1e6;
-  s.lastMillis = static_cast<double>(t.lastNanos) / 1e6;
-  return s;
-}
-
-std::string_view statusName(RouteStatus s) {
-  switch (s) {
-    case RouteStatus::Started: return "Started";
-    case RouteStatus::Suspended: return "Suspended";
-    default: return "Stopped";
-  }
-}
-
-// The route's processors depth-first: a step, then the blocks it owns; then the clauses.
-void listProcessors(const Route& route, const detail::Block& block, uint32_t depth,
-                    std::vector<ProcessorStats>& out) {
-  for (const Step* step : block.steps) {
-    if (step->model) {
-      ProcessorStats p;
-      p.id = step->id;
-      p.description = step->model->describe();
-      p.depth = depth;
-      detail::TimingTotals t = route.statistics->stepTotals(step->statsIndex);
-      detail::StepExtraTotals x = route.statistics->stepExtras(step->statsIndex);
-      p.exchangesTotal = t.total;
-      p.exchangesFailed = t.failed;
-      p.exchangesInflight = x.inflight;
-      // Read apart, the counts may disagree by a racing exchange: never below zero.
-      p.exchangesCompleted = t.total > t.failed + x.inflight ? t.total - t.failed - x.inflight : 0;
-      p.redeliveries = x.redeliveries;
-      p.externalRedeliveries = x.externalRedeliveries;
-      p.timing = timingOf(t);
-      p.firstCompletedMillis = x.firstCompleted;
-      p.lastCompletedMillis = x.lastCompleted;
-      p.firstFailedMillis = x.firstFailed;
-      p.lastFailedMillis = x.lastFailed;
-      out.push_back(std::move(p));
-    }
-    for (const auto& child : route.blocks) {
-      if (child->parent == step) listProcessors(route, *child, depth + 1, out);
-    }
-  }
-}
-
-}  // namespace
-
-std::optional<RouteStats> Context::routeStatistics(std::string_view route_id) const {
-  const Route* r = impl_->findRoute(route_id);
-  if (!r) return std::nullopt;
-  RouteStats s;
-  s.id = r->id;
-  s.from = r->from_uri;
-  s.state = std::string(statusName(r->status));
-  const auto& b = r->baseline;
-  uint64_t completed = r->counters.completed_total();
-  uint64_t failed = r->counters.failed_total();
-  s.exchangesInflight = r->counters.inflight();
-  s.exchangesCompleted = completed - std::min(completed, b.completed);
-  s.exchangesFailed = failed - std::min(failed, b.failed);
-  s.exchangesTotal = s.exchangesCompleted + s.exchangesFailed + s.exchangesInflight;
-  uint64_t handled = r->counters.failures_handled_total();
-  uint64_t redeliveries = r->counters.redeliveries_total();
-  s.failuresHandled = handled - std::min(handled, b.handled);
-  s.redeliveries = redeliveries - std::min(redeliveries, b.redeliveries);
-  uint64_t external = r->counters.external_redeliveries_total();
-  s.externalRedeliveries = external - std::min(external, b.externalRedeliveries);
-  if (r->status == RouteStatus::Started || r->status == RouteStatus::Suspended) {
-    s.uptimeMillis = std::chrono::duration<double, std::milli>(Clock::now() - r->startedAt).count();
-  }
-  if (r->statistics) {
-    detail::TimingTotals t = r->statistics->routeTotals();
-    s.timing = timingOf(t);
-    s.lastExchangeMillis = t.lastMillis;
-    auto stamps = r->statistics->stamps();
-    s.firstCompletedMillis = stamps.firstCompleted;
-    s.lastCompletedMillis = stamps.lastCompleted;
-    s.firstFailedMillis = stamps.firstFailed;
-    s.lastFailedMillis = stamps.lastFailed;
-    s.p50Millis = static_cast<double>(r->statistics->quantile(0.5)) / 1e6;
-    s.p99Millis = static_cast<double>(r->statistics->quantile(0.99)) / 1e6;
-    s.p999Millis = static_cast<double>(r->statistics->quantile(0.999)) / 1e6;
-    s.latencyBuckets = r->statistics->cumulativeBuckets();
-    if (r->top) listProcessors(*r, *r->top, 0, s.processors);
-    for (const auto& block : r->blocks) {
-      if (!block->parent && block.get() != r->top) listProcessors(*r, *block, 0, s.processors);
-    }
-  }
-  return s;
-}
-
-Result<void> Context::resetStatistics(std::string_view route_id) {
-  Route* r = impl_->findRoute(route_id);
-  if (!r) return noSuchRoute(route_id, routeIds());
-  r->baseline.started = r->counters.started_total();
-  r->baseline.completed = r->counters.completed_total();
-  r->baseline.failed = r->counters.failed_total();
-  r->baseline.handled = r->counters.failures_handled_total();
-  r->baseline.redeliveries = r->counters.redeliveries_total();
-  r->baseline.externalRedeliveries = r->counters.external_redeliveries_total();
-  if (r->statistics) r->statistics->reset();
-  return {};
-}
-
 void Context::setErrorHandler(ErrorHandlerDefinition handler) {
   impl_->error_handler = handler.modelForEngine();
 }
@@ -728,54 +530,6 @@ Result<void> Context::registerExceptionType(std::string name, std::string_view p
 
 Result<void> Context::aliasExceptionType(std::string alias, std::string_view name) {
   return impl_->exceptions.alias(std::move(alias), name);
-}
-
-ContextStats sumRouteStatistics(const std::vector<RouteStats>& routes) {
-  ContextStats c;
-  double timed_millis = 0;
-  int64_t last_at = 0;
-  for (const RouteStats& r : routes) {
-    c.exchangesTotal += r.exchangesTotal;
-    c.exchangesCompleted += r.exchangesCompleted;
-    c.exchangesFailed += r.exchangesFailed;
-    c.exchangesInflight += r.exchangesInflight;
-    c.failuresHandled += r.failuresHandled;
-    c.redeliveries += r.redeliveries;
-    c.externalRedeliveries += r.externalRedeliveries;
-    c.firstCompletedMillis = detail::earliestStamp(c.firstCompletedMillis, r.firstCompletedMillis);
-    c.firstFailedMillis = detail::earliestStamp(c.firstFailedMillis, r.firstFailedMillis);
-    c.lastCompletedMillis = std::max(c.lastCompletedMillis, r.lastCompletedMillis);
-    c.lastFailedMillis = std::max(c.lastFailedMillis, r.lastFailedMillis);
-    const TimingStats& t = r.timing;
-    if (t.timed == 0) continue;
-    c.timing.minMillis =
-        c.timing.timed == 0 ? t.minMillis : std::min(c.timing.minMillis, t.minMillis);
-    c.timing.maxMillis = std::max(c.timing.maxMillis, t.maxMillis);
-    c.timing.timed += t.timed;
-    timed_millis += t.meanMillis * static_cast<double>(t.timed);
-    if (r.lastExchangeMillis >= last_at) {
-      last_at = r.lastExchangeMillis;
-      c.timing.lastMillis = t.lastMillis;
-    }
-  }
-  if (c.timing.timed > 0) c.timing.meanMillis = timed_millis / static_cast<double>(c.timing.timed);
-  return c;
-}
-
-ContextStats Context::contextStatistics() const {
-  std::vector<RouteStats> routes;
-  for (const std::string& id : routeIds()) {
-    if (auto r = routeStatistics(id)) routes.push_back(std::move(*r));
-  }
-  return sumRouteStatistics(routes);
-}
-
-uint64_t Context::exchangesDone() const {
-  uint64_t total = 0;
-  for (const auto& r : impl_->routes) {
-    total += r->counters.completed_total() + r->counters.failed_total();
-  }
-  return total;
 }
 
 Result<void> Context::compileRoutes() {

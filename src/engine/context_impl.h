@@ -85,6 +85,9 @@ struct ContextImpl {
   }
 };
 
+/// The error of an API call naming a route that does not exist, listing those that do.
+Error noSuchRoute(std::string_view id, const std::vector<std::string>& ids);
+
 }  // namespace detail
 
 }  // namespace dromedary

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: Apache-2.0
+// The context's registries of named things (processors, aggregation strategies, idempotent and
+// aggregation repositories, header filter strategies): bound by the application, looked up by
+// name when routes and endpoints are built, under a mutex of their own.
+#include <dromedary/engine/context.h>
+
+#include <map>
+#include <mutex>
+
+#include "engine/context_impl.h"
+
+namespace dromedary {
+
+namespace {
+
+// The context's registries of named things (processors, strategies, repositories), bound and
+// looked up under the context's mutex.
+template <class T>
+using Named = std::map<std::string, std::shared_ptr<T>, std::less<>>;
+
+template <class T>
+void bindNamed(std::mutex& mutex, Named<T>& map, std::string name, std::shared_ptr<T> value) {
+  std::lock_guard lock(mutex);
+  map[std::move(name)] = std::move(value);
+}
+
+template <class T>
+std::shared_ptr<T> findNamed(std::mutex& mutex, const Named<T>& map, std::string_view name) {
+  std::lock_guard lock(mutex);
+  auto it = map.find(name);
+  return it == map.end() ? nullptr : it->second;
+}
+
+}  // namespace
+
+void Context::bindProcessor(std::string name, std::shared_ptr<Processor> processor) {
+  bindNamed(impl_->namedMutex, impl_->processors, std::move(name), std::move(processor));
+}
+
+std::shared_ptr<Processor> Context::processorByName(std::string_view name) const {
+  return findNamed(impl_->namedMutex, impl_->processors, name);
+}
+
+void Context::bindAggregationStrategy(std::string name,
+                                      std::shared_ptr<AggregationStrategy> strategy) {
+  bindNamed(impl_->namedMutex, impl_->strategies, std::move(name), std::move(strategy));
+}
+
+std::shared_ptr<AggregationStrategy> Context::aggregationStrategyByName(
+    std::string_view name) const {
+  return findNamed(impl_->namedMutex, impl_->strategies, name);
+}
+
+void Context::bindIdempotentRepository(std::string name,
+                                       std::shared_ptr<IdempotentRepository> repository) {
+  bindNamed(impl_->namedMutex, impl_->idempotent, std::move(name), std::move(repository));
+}
+
+std::shared_ptr<IdempotentRepository> Context::idempotentRepositoryByName(
+    std::string_view name) const {
+  return findNamed(impl_->namedMutex, impl_->idempotent, name);
+}
+
+void Context::bindAggregationRepository(std::string name,
+                                        std::shared_ptr<AggregationRepository> repository) {
+  bindNamed(impl_->namedMutex, impl_->aggregationRepositories, std::move(name), std::move(repository));
+}
+
+std::shared_ptr<AggregationRepository> Context::aggregationRepositoryByName(
+    std::string_view name) const {
+  return findNamed(impl_->namedMutex, impl_->aggregationRepositories, name);
+}
+
+void Context::bindHeaderFilterStrategy(std::string name,
+                                       std::shared_ptr<HeaderFilterStrategy> strategy) {
+  bindNamed(impl_->namedMutex, impl_->headerFilters, std::move(name), std::move(strategy));
+}
+
+std::shared_ptr<HeaderFilterStrategy> Context::headerFilterStrategyByName(
+    std::string_view name) const {
+  return findNamed(impl_->namedMutex, impl_->headerFilters, name);
+}
+
+std::vector<std::string> Context::processorNames() const {
+  std::lock_guard lock(impl_->namedMutex);
+  std::vector<std::string> out;
+  for (const auto& [name, p] : impl_->processors) out.push_back(name);
+  return out;
+}
+
+}  // namespace dromedary
