@@ -38,7 +38,7 @@ class LogStep final : public Step {
 Result<std::unique_ptr<Step>> LogModel::compile(RouteCompiler& compiler) const {
   auto e = message.compile(compiler.context());
   if (!e) return compiler.error(*this, e.error());
-  std::string name = log_name.empty() ? compiler.route().id : log_name;
+  std::string name = logName.empty() ? compiler.route().id : logName;
   return std::unique_ptr<Step>(new LogStep(Logger::get(name), level, std::move(*e)));
 }
 

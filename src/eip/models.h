@@ -156,9 +156,9 @@ struct DelayModel final : StepModel {
 
 /// threads(poolSize, maxPoolSize): the rest of the route runs on this step's own pool.
 struct ThreadsModel final : StepModel {
-  int pool_size = 10;
-  int max_pool_size = 20;
-  int max_queue_size = 1000;
+  int poolSize = 10;
+  int maxPoolSize = 20;
+  int maxQueueSize = 1000;
   std::string_view kind() const override { return "threads"; }
   Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
 };
@@ -197,9 +197,9 @@ struct ThrowExceptionModel final : StepModel {
 struct LogModel final : StepModel {
   bool failureAtomic() const override { return true; }
   LogModel(LoggingLevel l, std::string n, ExpressionDefinition m)
-      : level(l), log_name(std::move(n)), message(std::move(m)) {}
+      : level(l), logName(std::move(n)), message(std::move(m)) {}
   LoggingLevel level;
-  std::string log_name;  // empty: the route id
+  std::string logName;  // empty: the route id
   ExpressionDefinition message;
   std::string_view kind() const override { return "log"; }
   std::string describe() const override { return "log[" + message.describe() + "]"; }

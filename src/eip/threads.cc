@@ -37,23 +37,23 @@ class ThreadsStep final : public Step {
 }  // namespace
 
 Result<std::unique_ptr<Step>> ThreadsModel::compile(RouteCompiler& compiler) const {
-  if (pool_size < 1 || pool_size > 1000) {
+  if (poolSize < 1 || poolSize > 1000) {
     return compiler.error(*this, makeError(ErrorCode::InvalidRoute,
                                            fmt::format("poolSize must be 1 to 1000, not {}",
-                                                       pool_size)));
+                                                       poolSize)));
   }
-  if (max_pool_size < pool_size) {
+  if (maxPoolSize < poolSize) {
     return compiler.error(
         *this, makeError(ErrorCode::InvalidRoute,
                          fmt::format("maxPoolSize ({}) must not be less than poolSize ({})",
-                                     max_pool_size, pool_size)));
+                                     maxPoolSize, poolSize)));
   }
-  if (max_queue_size < 1) {
+  if (maxQueueSize < 1) {
     return compiler.error(*this, makeError(ErrorCode::InvalidRoute,
                                            fmt::format("maxQueueSize must be at least 1, not {}",
-                                                       max_queue_size)));
+                                                       maxQueueSize)));
   }
-  return std::unique_ptr<Step>(new ThreadsStep(pool_size, max_queue_size));
+  return std::unique_ptr<Step>(new ThreadsStep(poolSize, maxQueueSize));
 }
 
 // The file DSLs' schemas (eip_schema.h): what route files may write for this step.

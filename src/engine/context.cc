@@ -394,7 +394,7 @@ Result<void> Context::addRoutes(RouteBuilder& builder) {
     route->id = std::move(id);
     route->from_uri = model.from;
     route->description = model.description;
-    route->auto_startup = model.auto_startup;
+    route->autoStartup = model.autoStartup;
     // The model moves into the route, so the builder can be reused or destroyed.
     route->model = std::make_unique<detail::RouteModel>(std::move(model));
     added.push_back(std::move(route));
@@ -406,7 +406,7 @@ Result<void> Context::addRoutes(RouteBuilder& builder) {
   for (size_t i = first; i < impl_->routes.size(); ++i) {
     Route& route = *impl_->routes[i];
     DROMEDARY_TRY_VOID(compileRoute(*this, route));
-    if (route.auto_startup) DROMEDARY_TRY_VOID(startRouteConsumer(route));
+    if (route.autoStartup) DROMEDARY_TRY_VOID(startRouteConsumer(route));
   }
   return {};
 }
@@ -425,7 +425,7 @@ std::vector<std::string> Context::routeIds() const {
 
 bool Context::routeAutoStartup(std::string_view route_id) const {
   const Route* r = impl_->findRoute(route_id);
-  return r && r->auto_startup;
+  return r && r->autoStartup;
 }
 
 RouteStatus Context::routeStatus(std::string_view route_id) const {
@@ -547,7 +547,7 @@ Result<void> Context::start() {
   for (auto& r : impl_->routes) DROMEDARY_TRY_VOID(compileRoute(*this, *r));
   std::vector<Route*> started;
   for (auto& r : impl_->routes) {
-    if (!r->auto_startup) continue;
+    if (!r->autoStartup) continue;
     auto ok = startRouteConsumer(*r);
     if (!ok) {
       for (auto it = started.rbegin(); it != started.rend(); ++it) {

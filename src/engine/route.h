@@ -67,7 +67,7 @@ struct Route {
   std::string id;
   std::string from_uri;
   std::string description;
-  bool auto_startup = true;
+  bool autoStartup = true;
   std::unique_ptr<RouteModel> model;
 
   std::vector<std::unique_ptr<Step>> steps;    // every step of every block

@@ -49,7 +49,7 @@ struct RouteModel {
   std::string id;
   std::string from;
   std::string description;
-  bool auto_startup = true;
+  bool autoStartup = true;
   BlockModel body;
   std::vector<std::string> misuse;  // DSL chain mistakes, reported by addRoutes
   SourceRef where;

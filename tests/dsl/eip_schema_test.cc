@@ -84,8 +84,8 @@ TEST(EipSchemaTest, TheBuildersDefaultsAreTheSchemas) {
   def.threads();
   auto* threads = dynamic_cast<eip::ThreadsModel*>(last());
   ASSERT_NE(threads, nullptr);
-  EXPECT_EQ(threads->pool_size, defaultOf("threads", "poolSize"));
-  EXPECT_EQ(threads->max_queue_size, defaultOf("threads", "maxQueueSize"));
+  EXPECT_EQ(threads->poolSize, defaultOf("threads", "poolSize"));
+  EXPECT_EQ(threads->maxQueueSize, defaultOf("threads", "maxQueueSize"));
 
   def.throttle(int64_t{5});
   auto* throttle = dynamic_cast<eip::ThrottleModel*>(last());

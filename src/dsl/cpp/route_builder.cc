@@ -39,7 +39,7 @@ RouteDefinition& RouteDefinition::routeId(std::string id) {
 }
 
 RouteDefinition& RouteDefinition::autoStartup(bool auto_startup) {
-  model_->auto_startup = auto_startup;
+  model_->autoStartup = auto_startup;
   return *this;
 }
 
@@ -283,9 +283,9 @@ RouteDefinition& RouteDefinition::delay(ExpressionDefinition millis) {
 
 RouteDefinition& RouteDefinition::threads(int pool_size, int max_pool_size, int max_queue_size) {
   auto step = std::make_unique<eip::ThreadsModel>();
-  step->pool_size = pool_size;
-  step->max_pool_size = max_pool_size < 0 ? std::max(pool_size, 20) : max_pool_size;
-  step->max_queue_size = max_queue_size;
+  step->poolSize = pool_size;
+  step->maxPoolSize = max_pool_size < 0 ? std::max(pool_size, 20) : max_pool_size;
+  step->maxQueueSize = max_queue_size;
   return add(std::move(step));
 }
 
