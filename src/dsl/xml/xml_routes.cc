@@ -41,21 +41,24 @@ class XmlReader {
  public:
   XmlReader(std::string_view text, std::string file, FileSources& out,
             std::vector<std::string>& ignored)
-      : text_(text), file_(std::move(file)), out_(out), ignored_(ignored) {}
+      : text_(text), file_(std::move(file)), out_(out), ignored_(ignored) {
+    // Where each line starts, once: a position is then a binary search, not a count from the
+    // start of the file for every node (which made loading quadratic in the file's size).
+    line_starts_.push_back(0);
+    for (size_t i = text_.find('\n'); i != std::string_view::npos; i = text_.find('\n', i + 1)) {
+      line_starts_.push_back(i + 1);
+    }
+  }
 
   SourceRef at(ptrdiff_t offset) const {
     SourceRef where;
     where.file = file_;
     if (offset < 0 || static_cast<size_t>(offset) > text_.size()) return where;
-    where.line = 1;
-    size_t line_start = 0;
-    for (size_t i = 0; i < static_cast<size_t>(offset); ++i) {
-      if (text_[i] == '\n') {
-        ++where.line;
-        line_start = i + 1;
-      }
-    }
-    where.column = static_cast<uint32_t>(static_cast<size_t>(offset) - line_start + 1);
+    auto next = std::upper_bound(line_starts_.begin(), line_starts_.end(),
+                                 static_cast<size_t>(offset));
+    size_t line = static_cast<size_t>(next - line_starts_.begin());  // 1-based
+    where.line = static_cast<uint32_t>(line);
+    where.column = static_cast<uint32_t>(static_cast<size_t>(offset) - line_starts_[line - 1] + 1);
     return where;
   }
   // pugixml's offset of an element points at its name, after the '<'.
@@ -68,9 +71,14 @@ class XmlReader {
     SourceRef where = at(node);
     ptrdiff_t start = node.offset_debug();
     if (start < 0) return where;
-    size_t end = text_.find('>', static_cast<size_t>(start));
-    size_t pos = text_.find(std::string(attribute.name()) + "=", static_cast<size_t>(start));
-    if (pos != std::string_view::npos && pos < end) return at(static_cast<ptrdiff_t>(pos));
+    // Only within the start tag: a search to the end of the file, for every attribute, would
+    // make loading quadratic again.
+    const size_t from = static_cast<size_t>(start);
+    const size_t end = text_.find('>', from);
+    std::string_view tag =
+        text_.substr(from, end == std::string_view::npos ? std::string_view::npos : end - from);
+    size_t pos = tag.find(std::string(attribute.name()) + "=");
+    if (pos != std::string_view::npos) return at(static_cast<ptrdiff_t>(from + pos));
     return where;
   }
 
@@ -566,6 +574,7 @@ class XmlReader {
   }
 
   std::string_view text_;
+  std::vector<size_t> line_starts_;  // the offset of each line's first character
   std::string file_;
   FileSources& out_;
   std::vector<std::string>& ignored_;
