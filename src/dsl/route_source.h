@@ -130,6 +130,11 @@ struct RestConfigurationSource {
 void substituteTemplateParameters(RouteSource& route,
                                   const std::map<std::string, std::string, std::less<>>& values);
 
+/// How deep a route file's elements (XML) or collections (YAML) may nest: real routes stay
+/// far below it, and it keeps the readers' and the translator's recursion well inside the
+/// stack (a 4,000-deep file crashed them).
+inline constexpr size_t kMaxFileDepth = 256;
+
 /// The value of `key` among `attributes`, or nullptr.
 const Scalar* attribute(const std::vector<std::pair<std::string, Scalar>>& attributes,
                         std::string_view key);

@@ -89,10 +89,38 @@ class XmlReader {
     if (!parsed) {
       return fileError(at(parsed.offset), fmt::format("invalid XML: {}", parsed.description()));
     }
+    DROMEDARY_TRY_VOID(checkShape(doc));
     return container(doc.document_element(), true);
   }
 
  private:
+  // What the reader and translator would otherwise take in silence or overflow their stack
+  // on: a second root element (its routes were dropped) and nesting past kMaxFileDepth.
+  // Walked without recursion.
+  Result<void> checkShape(const pugi::xml_document& doc) const {
+    const pugi::xml_node first = doc.document_element();
+    for (pugi::xml_node n = first.next_sibling(); n; n = n.next_sibling()) {
+      if (n.type() == pugi::node_element) {
+        return fileError(at(n), fmt::format("a second root element <{}>", n.name()),
+                         fmt::format("a route file has one root; put its routes in <{}>",
+                                     first.name()));
+      }
+    }
+    std::vector<std::pair<pugi::xml_node, size_t>> pending{{first, 1}};
+    while (!pending.empty()) {
+      auto [node, depth] = pending.back();
+      pending.pop_back();
+      if (depth > kMaxFileDepth) {
+        return fileError(at(node), fmt::format("elements nested deeper than {} levels",
+                                               kMaxFileDepth));
+      }
+      for (pugi::xml_node child : node.children()) {
+        if (child.type() == pugi::node_element) pending.emplace_back(child, depth + 1);
+      }
+    }
+    return {};
+  }
+
   // routes, route, routeConfiguration(s), camelContext or beans.
   Result<void> container(const pugi::xml_node& node, bool top) {
     std::string_view name = localName(node);

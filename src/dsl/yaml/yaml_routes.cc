@@ -18,9 +18,14 @@
 //         deadLetterChannel: {deadLetterUri: mock:dead, redeliveryPolicy: {...}}
 //       onException:
 //         - onException: {exception: [java.lang.Exception], handled: {constant: true}}
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
 #include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <vector>
 
 #include "dsl/loaders.h"
 #include "dsl/route_source.h"
@@ -46,14 +51,66 @@ class YamlReader {
 
   SourceRef at(const YAML::Node& node) const { return markRef(file_, node.Mark()); }
 
+  // What yaml-cpp takes in silence and the reader must not: a key twice in one map (Camel's
+  // parser refuses it; the last one won here), nesting past kMaxFileDepth, and aliases that
+  // expand a small file into millions of nodes (an "alias bomb": a 1 KB file took 15 GB).
+  // One walk without recursion, counting every node as the reader would visit it.
+  Result<void> checkShape(const YAML::Node& root, size_t file_bytes) const {
+    const size_t max_nodes = std::max<size_t>(100000, 64 * file_bytes);
+    size_t visited = 0;
+    std::vector<std::pair<YAML::Node, size_t>> pending{{root, 1}};
+    while (!pending.empty()) {
+      auto [node, depth] = pending.back();
+      pending.pop_back();
+      if (++visited > max_nodes) {
+        return fileError(at(node), fmt::format("the file expands to more than {} nodes",
+                                               max_nodes),
+                         "its aliases (*name) repeat anchored nodes too often");
+      }
+      if (depth > kMaxFileDepth) {
+        return fileError(at(node), fmt::format("collections nested deeper than {} levels",
+                                               kMaxFileDepth));
+      }
+      if (node.IsSequence()) {
+        for (const YAML::Node& item : node) pending.emplace_back(item, depth + 1);
+      } else if (node.IsMap()) {
+        std::map<std::string, YAML::Mark, std::less<>> keys;
+        for (const auto& kv : node) {
+          if (kv.first.IsScalar()) {
+            auto [it, added] = keys.emplace(kv.first.Scalar(), kv.first.Mark());
+            if (!added) {
+              return fileError(at(kv.first), fmt::format("duplicate key '{}'", it->first),
+                               fmt::format("it is given first at line {}", it->second.line + 1));
+            }
+          } else {
+            return fileError(at(kv.first), "a key must be a plain value, not a list or map");
+          }
+          pending.emplace_back(kv.second, depth + 1);
+        }
+      }
+    }
+    return {};
+  }
+
   Result<void> read(std::string_view text) {
     YAML::Node root;
     try {
-      root = YAML::Load(std::string(text));
+      std::vector<YAML::Node> documents = YAML::LoadAll(std::string(text));
+      for (size_t i = 1; i < documents.size(); ++i) {
+        if (documents[i].IsNull()) continue;
+        return fileError(at(documents[i]), "a second YAML document (after '---')",
+                         "a route file holds one list of routes: join the lists, or give "
+                         "each its own file");
+      }
+      if (!documents.empty()) root = documents.front();
+    } catch (const YAML::DeepRecursion& e) {
+      return fileError(markRef(file_, e.mark), "YAML nested too deep for its parser",
+                       fmt::format("route files nest at most {} levels", kMaxFileDepth));
     } catch (const YAML::ParserException& e) {
       return fileError(markRef(file_, e.mark), fmt::format("invalid YAML: {}", e.msg));
     }
     if (root.IsNull()) return {};
+    DROMEDARY_TRY_VOID(checkShape(root, text.size()));
     if (!root.IsSequence()) {
       return fileError(at(root), "a route file must be a list",
                        "start each entry with '- route:' or '- from:'");
