@@ -44,7 +44,7 @@ class DelayStep final : public Step {
       return Status::Fail;
     }
     Scheduler& scheduler = context->scheduler();
-    if (scheduler.scheduleAfter(std::chrono::milliseconds(*ms), {&wake, &ex}) == 0) {
+    if (scheduler.scheduleAfterMillis(*ms, {&wake, &ex}) == 0) {
       ex.fail(ErrorCode::Internal, "Could not schedule the delay");
       return Status::Fail;
     }

@@ -257,6 +257,7 @@ Result<void> compileRoute(Context& context, Route& route) {
   if (!from) {
     Error e = from.error();
     e.message += fmt::format(" (in route '{}', from[{}])", route.id, route.from_uri);
+    if (e.where.line == 0 && route.model) e.where = route.model->where;  // the file's `from`
     return e;
   }
   route.from = *from;
@@ -387,8 +388,10 @@ Result<void> Context::addRoutes(RouteBuilder& builder) {
     bool duplicate = impl_->findRoute(id) != nullptr;
     for (const auto& r : added) duplicate = duplicate || r->id == id;
     if (duplicate) {
-      return makeError(ErrorCode::DuplicateRoute,
-                       fmt::format("route id '{}' is used by more than one route", id));
+      Error e = makeError(ErrorCode::DuplicateRoute,
+                          fmt::format("route id '{}' is used by more than one route", id));
+      e.where = model.where;  // the second one's, in a route file
+      return e;
     }
     auto route = std::make_unique<Route>(*this);
     route->id = std::move(id);

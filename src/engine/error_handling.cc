@@ -281,7 +281,7 @@ HandlerResult redeliver(Exchange& ex, const Route& route, const RedeliveryPolicy
   if (delay <= 0) return HandlerResult::Continue;
   Scheduler& scheduler = ex.context()->scheduler();
   st.redeliveryWait = true;  // before the hand-off: the scheduler may resume it at once
-  if (scheduler.scheduleAfter(std::chrono::milliseconds(delay), {&wakeForRedelivery, &ex}) == 0) {
+  if (scheduler.scheduleAfterMillis(delay, {&wakeForRedelivery, &ex}) == 0) {
     st.redeliveryWait = false;
     return HandlerResult::Continue;  // no scheduler (shutting down): redeliver at once
   }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // What a route file's parser would take in silence or crash on is refused, at its place:
 // a second YAML document, a key given twice, a key that is a collection, an alias bomb,
-// nesting past the limit, a second XML root; XML entities stay unexpanded.
+// nesting past the limit, a second XML root; errors on the from endpoint and a duplicate
+// route id name their place; XML entities stay unexpanded.
 #include <gmock/gmock.h>
 
 #include <string>
@@ -90,6 +91,24 @@ TEST_F(RouteFileShapeTest, ASecondXmlRootIsRefusedNotDropped) {
                 "<routes><route><from uri=\"direct:b\"/><to uri=\"mock:b\"/></route></routes>"),
             "a second root element <routes> at routes.xml:2:1; a route file has one root; put "
             "its routes in <routes>");
+}
+
+TEST_F(RouteFileShapeTest, AnUnknownOptionOnTheFromEndpointNamesItsPlaceInTheFile) {
+  EXPECT_THAT(yaml("- from:\n    uri: direct:a?bogus=1\n    steps: [{to: mock:a}]\n"),
+              HasSubstr("routes.yaml:2:10: unknown option 'bogus' for endpoint "
+                        "'direct:a?bogus=1'"));
+}
+
+TEST_F(RouteFileShapeTest, AnUnknownComponentOnTheFromEndpointNamesItsPlaceInTheFile) {
+  EXPECT_THAT(yaml("- from:\n    uri: nosuch:a\n    steps: [{to: mock:a}]\n"),
+              HasSubstr("routes.yaml:2:10: unknown component 'nosuch'"));
+}
+
+TEST_F(RouteFileShapeTest, ARouteIdUsedTwiceNamesTheSecondPlace) {
+  const std::string route = "- route:\n    id: x\n    from:\n      uri: direct:{}\n"
+                            "      steps: [{{to: mock:a}}]\n";
+  EXPECT_EQ(yaml(fmt::format(fmt::runtime(route), "a") + fmt::format(fmt::runtime(route), "b")),
+            "routes.yaml:9:12: route id 'x' is used by more than one route");
 }
 
 TEST_F(RouteFileShapeTest, XmlEntitiesStayUnexpanded) {

@@ -3,6 +3,8 @@
 // advances the clock, on the test's thread, deterministically. No sleeps in these tests.
 #include <fmt/format.h>
 
+#include <limits>
+
 #include <dromedary/engine/virtual_scheduler.h>
 
 #include "support/virtual_time_harness.h"
@@ -61,6 +63,33 @@ TEST_F(VirtualTimeTest, DelayParksTheExchangeUntilItsTime) {
   clock->advance(1s);
   EXPECT_EQ(received("mock:out"), 1u);
   EXPECT_EQ(h.context.inflight(), 0u);
+}
+
+// 9,999,999,999,999 ms and Long.MAX_VALUE overflowed the clock and fired at once; they now
+// wait as long as the scheduler waits at most (a century), which is to say they wait.
+TEST_F(VirtualTimeTest, ADelayTooLongForTheClockWaitsRatherThanFiringAtOnce) {
+  h.context.setShutdownTimeout(1ms);  // the harness stops the context with these parked
+  h.start([](RouteBuilder& b) {
+    b.from("timer:a?delay=0&repeatCount=1").delay(constant(int64_t{9999999999999}))
+        .to("mock:out");
+    b.from("timer:b?delay=0&repeatCount=1")
+        .delay(constant(std::numeric_limits<int64_t>::max()))
+        .to("mock:out");
+  });
+  clock->advance(2h);
+  EXPECT_EQ(received("mock:out"), 0u);
+  EXPECT_EQ(h.context.inflight(), 2u) << "parked, not lost";
+}
+
+TEST(SchedulerTest, ADelayIsClampedToACentury) {
+  VirtualScheduler clock;
+  bool ran = false;
+  auto task = Scheduler::Task{[](void* arg) noexcept { *static_cast<bool*>(arg) = true; }, &ran};
+  ASSERT_NE(clock.scheduleAfterMillis(std::numeric_limits<int64_t>::max(), task), 0u);
+  clock.advance(std::chrono::hours(24 * 365));
+  EXPECT_FALSE(ran);
+  clock.advance(std::chrono::milliseconds(Scheduler::kMaxDelayMillis));
+  EXPECT_TRUE(ran);
 }
 
 TEST_F(VirtualTimeTest, DelayedExchangesHoldNoThread) {

@@ -50,6 +50,19 @@ class Scheduler {
   TimerId scheduleAfter(std::chrono::nanoseconds delay, Task task) noexcept {
     return schedule(now() + std::chrono::duration_cast<Clock::duration>(delay), task);
   }
+
+  /// The longest delay taken: about a century. A longer one (a route's delay of
+  /// Long.MAX_VALUE ms) is this one: as a time in nanoseconds it would overflow, come out
+  /// negative and fire at once.
+  static constexpr int64_t kMaxDelayMillis = int64_t{100} * 365 * 24 * 3600 * 1000;
+
+  /// Runs `task` after `millis` milliseconds: at once when not positive, after
+  /// kMaxDelayMillis at most.
+  TimerId scheduleAfterMillis(int64_t millis, Task task) noexcept {
+    if (millis < 0) millis = 0;
+    if (millis > kMaxDelayMillis) millis = kMaxDelayMillis;
+    return scheduleAfter(std::chrono::milliseconds(millis), task);
+  }
 };
 
 }  // namespace dromedary
