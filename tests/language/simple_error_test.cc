@@ -15,6 +15,20 @@ TEST_F(SimpleErrorTest, UnknownFunctionShowsColumnAndCaret) {
             "did you mean 'body'?");
 }
 
+// 24,000 nested '!' and 25,000 nested ternaries overflowed the parser's stack (SIGSEGV).
+TEST_F(SimpleErrorTest, NestingPastTheLimitIsAnErrorNotACrash) {
+  std::string bangs = "${" + std::string(24000, '!') + "header.x}";
+  EXPECT_EQ(expressionError(bangs).substr(0, 54),
+            "nested deeper than 200 levels at column 202 in simple ");
+  std::string ternaries;
+  for (int i = 0; i < 25000; ++i) ternaries += "${header.a == 1 ? ";
+  ternaries += "x";
+  for (int i = 0; i < 25000; ++i) ternaries += " : 'y'}";
+  EXPECT_NE(expressionError(ternaries).find("nested deeper than 200 levels"), std::string::npos);
+  std::string fine = "${" + std::string(100, '!') + "header.x}";
+  EXPECT_EQ(expressionError(fine), "");
+}
+
 TEST_F(SimpleErrorTest, UnknownFunctionWithoutSuggestion) {
   EXPECT_EQ(expressionError("Hi ${qqqqqqqq}"),
             "unknown function 'qqqqqqqq' at column 6 in simple expression\n"

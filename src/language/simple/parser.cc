@@ -468,6 +468,7 @@ void Parser::fail(std::string_view at, std::string what, std::string hint) const
 }
 
 ExprPtr Parser::parseTemplate(std::string_view text, bool quoted) {
+  Nesting nesting(*this, text);
   std::vector<ExprPtr> parts;
   std::string literal;
   auto flush = [&] {
@@ -527,6 +528,7 @@ ExprPtr Parser::parseTemplate(std::string_view text, bool quoted) {
 }
 
 PredPtr Parser::parsePredicate(std::string_view text) {
+  Nesting nesting(*this, text);
   auto loose = Tokenizer(*this, text, /*inner=*/false, /*strict=*/false).run();
   if (!loose || !hasOperator(*loose)) {
     // No operator: the text is a template whose value is tested (`${header.flag}`,
@@ -545,6 +547,7 @@ PredPtr Parser::parsePredicate(std::string_view text) {
 }
 
 ExprPtr Parser::parseInner(std::string_view inner) {
+  Nesting nesting(*this, inner);
   std::string_view t = trim(inner);
   if (t.empty()) fail(inner, "empty function: expected a name such as body or header.foo");
   auto loose = Tokenizer(*this, t, /*inner=*/true, /*strict=*/false).run();
@@ -562,6 +565,7 @@ ExprPtr Parser::parseInner(std::string_view inner) {
 }
 
 ExprPtr Parser::parseArgument(std::string_view arg) {
+  Nesting nesting(*this, arg);
   std::string_view t = trim(arg);
   if (auto content = unquote(t)) return parseTemplate(*content, /*quoted=*/true);
   if (size_t open = functionOpenerLength(t, 0)) {

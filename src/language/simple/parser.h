@@ -20,6 +20,8 @@
 #include <string_view>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "language/simple/nodes.h"
 
 namespace dromedary {
@@ -59,9 +61,31 @@ class Parser {
   /// bare text taken literally.
   ExprPtr parseArgument(std::string_view arg);
 
+  /// How deeply functions, negations and templates may nest: far past what anyone writes,
+  /// and well inside the stack of the parser and of the compiled expression's evaluation
+  /// (24,000 nested '!' crashed both).
+  static constexpr int kMaxNesting = 200;
+
  private:
+  // One level deeper for the life of a parse step; past kMaxNesting the parse fails at `at`.
+  class Nesting {
+   public:
+    Nesting(Parser& parser, std::string_view at) : parser_(parser) {
+      if (++parser_.depth_ > kMaxNesting) {
+        parser_.fail(at, fmt::format("nested deeper than {} levels", kMaxNesting));
+      }
+    }
+    ~Nesting() { --parser_.depth_; }
+    Nesting(const Nesting&) = delete;
+    Nesting& operator=(const Nesting&) = delete;
+
+   private:
+    Parser& parser_;
+  };
+
   std::string_view whole_;
   Context& context_;
+  int depth_ = 0;
 };
 
 /// 2 for "${", 8 for "$simple{" at `i`, else 0.
