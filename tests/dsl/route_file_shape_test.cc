@@ -28,8 +28,14 @@ class RouteFileShapeTest : public RouteFileTest {
 TEST_F(RouteFileShapeTest, ASecondYamlDocumentIsRefusedNotDropped) {
   EXPECT_EQ(yaml("- from:\n    uri: direct:a\n    steps: [{to: mock:a}]\n---\n"
                  "- from:\n    uri: direct:b\n    steps: [{to: mock:b}]\n"),
-            "a second YAML document (after '---') at routes.yaml:5:1; a route file holds one "
+            "a second YAML document (after '---') at routes.yaml:4:1; a route file holds one "
             "list of routes: join the lists, or give each its own file");
+  EXPECT_EQ(yaml("---\n# one document, begun and ended by its markers\n- from:\n"
+                 "    uri: direct:a\n    steps: [{to: mock:a}]\n...\n"),
+            "");
+  EXPECT_THAT(yaml("- from:\n    uri: direct:a\n    steps: [{to: mock:a}]\n...\n"
+                   "- from:\n    uri: direct:b\n    steps: [{to: mock:b}]\n"),
+              HasSubstr("a second YAML document (after '---') at routes.yaml:5:1"));
 }
 
 TEST_F(RouteFileShapeTest, AKeyGivenTwiceIsRefusedNamingBoth) {
