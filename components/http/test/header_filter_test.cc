@@ -8,26 +8,14 @@
 #include <dromedary/http/platform_http.h>
 #include <dromedary/spi/header_filter_strategy.h>
 
+#include "platform_http_fixture.h"
 #include "support/http_client.h"
 #include "support/route_harness.h"
 
 namespace dromedary::testing {
 namespace {
 
-class HttpHeaderFilterTest : public ::testing::Test {
- protected:
-  HttpHeaderFilterTest() {
-    h.context.properties().set("camel.server.host", "127.0.0.1");
-    h.context.properties().set("camel.server.port", "0");
-  }
-  void start(const std::function<void(RouteBuilder&)>& routes) {
-    h.start(routes);
-    port = platformHttpPort(h.context);
-    ASSERT_NE(port, 0);
-  }
-  RouteHarness h;
-  uint16_t port = 0;
-};
+using HttpHeaderFilterTest = PlatformHttpFixture;
 
 TEST_F(HttpHeaderFilterTest, AClientCannotSetTheResponseStatus) {
   start([](RouteBuilder& b) { b.from("platform-http:/status").setBody(constant("ok")); });
@@ -93,17 +81,13 @@ TEST_F(HttpHeaderFilterTest, AnEndpointNamesAStrategyOfItsOwn) {
 }
 
 TEST_F(HttpHeaderFilterTest, AStrategyNameBoundToNothingFailsWhenTheRouteIsAdded) {
-  Context other;
-  registerBuiltinComponents(other);
-  auto added = other.addRoutes([](RouteBuilder& b) {
+  std::string error = startError([](RouteBuilder& b) {
     b.from("platform-http:/x?headerFilterStrategy=#missing").to("log:x");
   });
-  if (added) added = other.start();
-  ASSERT_FALSE(added);
-  EXPECT_NE(added.error().message.find(
-                "headerFilterStrategy '#missing' names no bound strategy"),
+  ASSERT_FALSE(error.empty());
+  EXPECT_NE(error.find("headerFilterStrategy '#missing' names no bound strategy"),
             std::string::npos)
-      << added.error().message;
+      << error;
 }
 
 }  // namespace

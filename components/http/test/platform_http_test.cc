@@ -11,39 +11,14 @@
 #include <dromedary/http/platform_http.h>
 
 #include "support/busy_workers.h"
+#include "platform_http_fixture.h"
 #include "support/http_client.h"
 #include "support/route_harness.h"
 
 namespace dromedary::testing {
 namespace {
 
-class PlatformHttpTest : public ::testing::Test {
- protected:
-  PlatformHttpTest() {
-    h.context.properties().set("camel.server.host", "127.0.0.1");
-    h.context.properties().set("camel.server.port", "0");
-  }
-  void start(const std::function<void(RouteBuilder&)>& routes) {
-    h.start(routes);
-    port = platformHttpPort(h.context);
-    ASSERT_NE(port, 0);
-  }
-  HttpReply get(const std::string& target, const HttpHeaders& headers = {}) {
-    return httpRequest(port, "GET", target, headers);
-  }
-  // Why routes fail to be added or started in a context of their own, with `property` set.
-  static std::string startError(const std::function<void(RouteBuilder&)>& routes,
-                                std::pair<const char*, const char*> property = {"", ""}) {
-    Context other;
-    registerBuiltinComponents(other);
-    if (*property.first) other.properties().set(property.first, property.second);
-    auto started = other.addRoutes(routes);
-    if (started) started = other.start();
-    return started ? std::string() : started.error().message;
-  }
-  RouteHarness h;
-  uint16_t port = 0;
-};
+using PlatformHttpTest = PlatformHttpFixture;
 
 TEST_F(PlatformHttpTest, AGetWithAPathParameterIsAnsweredWithTheRoutesBody) {
   start([](RouteBuilder& b) {
