@@ -7,11 +7,8 @@
 #include <time.h>
 
 #include <atomic>
+#include <random>
 #include <vector>
-
-#include <dromedary/engine/context.h>
-
-#include "engine/failure_state.h"
 
 namespace dromedary {
 
@@ -35,6 +32,18 @@ uint64_t nextIdNumber() noexcept {
     end = next + kBlock;
   }
   return next++;
+}
+
+// The ids' prefix: 15 random hex digits, drawn once per process (Camel 4's default
+// generator has the same shape), so that instances of the same routes never share an id.
+const std::string& idPrefix() {
+  static const std::string prefix = [] {
+    std::random_device device;
+    uint64_t bits = (static_cast<uint64_t>(device()) << 32) ^ device() ^
+                    static_cast<uint64_t>(coarseNowMillis());
+    return fmt::format("{:015X}", bits & 0xFFFFFFFFFFFFFFFull);
+  }();
+  return prefix;
 }
 
 // Each thread keeps up to kMaxPooled exchanges; beyond that they go to a shared lock-free
@@ -103,12 +112,11 @@ std::string ExchangeError::causeMessage() const {
 }
 
 Exchange::Exchange(Context* context) noexcept
-    : context_(context), created_ms_(coarseNowMillis()) {}
+    : context_(context), created_ms_(coarseNowMillis()), engine_(detail::newEngineBlock()) {}
 
 const std::string& Exchange::exchangeId() const {
   if (id_.empty()) {
-    std::string_view prefix = context_ ? std::string_view(context_->name()) : "dromedary";
-    id_.assign(prefix.data(), prefix.size());
+    id_ = idPrefix();
     fmt::format_to(std::back_inserter(id_), "-{:016x}", nextIdNumber());
   }
   return id_;
@@ -141,6 +149,16 @@ void Exchange::clearError() noexcept {
   error_.detail.clear();
 }
 
+void Exchange::takeCheckpoint() noexcept { engine_->takeCheckpoint(*this); }
+
+void Exchange::resume() noexcept { engine_->resume(*this); }
+
+std::string_view Exchange::fromRouteId() const noexcept { return engine_->fromRouteId(); }
+
+std::string_view Exchange::routeId() const noexcept { return engine_->routeId(); }
+
+const ExchangeError* Exchange::caughtError() const noexcept { return engine_->caughtError(); }
+
 void Exchange::copyFrom(const Exchange& other) {
   pattern_ = other.pattern_;
   Message& m = message();
@@ -158,7 +176,8 @@ void Exchange::resetForReuse(Context* context) noexcept {
   resetExecution();
 }
 
-void Exchange::resetPooled(Context* context) noexcept {
+// Inline in acquireExchange: every exchange taken from the pool passes here.
+[[gnu::always_inline]] inline void Exchange::resetPooled(Context* context) noexcept {
   context_ = context;
   pattern_ = Pattern::InOnly;
   created_ms_ = coarseNowMillis();
@@ -188,8 +207,10 @@ void Exchange::resetAsCopyOf(const Exchange& input, bool with_body,
 void Exchange::resetExecution() noexcept {
   clearError();
   id_.clear();
-  static_cast<detail::ExecRun&>(exec_) = detail::ExecRun{};
-  if (exec_.failure) detail::resetFailureState(*exec_.failure);
+  checkpoint_ = detail::Checkpoint::None;
+  external_redelivered_ = false;
+  hook_count_ = 0;
+  detail::resetEngineBlock(*engine_);
 }
 
 void ExchangeRecycler::operator()(Exchange* exchange) const noexcept {

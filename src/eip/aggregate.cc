@@ -251,7 +251,7 @@ class AggregateStep final : public Step {
       ex->setException(std::current_exception());
     }
     if (!ex->failed() && beginUnit(*ex, *ex, body_)) {
-      detail::ExecState& st = ex->execForEngine();
+      detail::ExecState& st = detail::exec(*ex);
       st.onDone = &AggregateStep::finished;
       st.onDoneArg = this;
       if (detail::run(*ex) == Status::Suspend) return;
@@ -340,7 +340,7 @@ class AggregateStep final : public Step {
   // Runs on a worker: the aggregate's steps for a group the scheduler completed.
   static void emitOnWorker(void* arg) noexcept {
     auto* ex = static_cast<Exchange*>(arg);
-    auto* self = static_cast<AggregateStep*>(ex->execForEngine().fanOut->step);
+    auto* self = static_cast<AggregateStep*>(detail::exec(*ex).fanOut->step);
     const Value* by = ex->getProperty(kCompletedBy);
     const Value* key = ex->getProperty(kCorrelationKey);
     std::string k = key ? key->as<std::string>() : std::string();

@@ -40,7 +40,7 @@ class EnterFinallyStep final : public Step {
     id = "doFinally";
   }
   Status run(Exchange& ex) noexcept override {
-    detail::ExecState& st = ex.execForEngine();
+    detail::ExecState& st = detail::exec(ex);
     st.frames[st.depth - 1] = detail::Frame{finally_, 0, false, false};
     return Status::Continue;
   }
@@ -55,7 +55,7 @@ class FinallyEndStep final : public Step {
  public:
   FinallyEndStep() { id = "doFinallyEnd"; }
   Status run(Exchange& ex) noexcept override {
-    detail::ExecState& st = ex.execForEngine();
+    detail::ExecState& st = detail::exec(ex);
     detail::Frame& f = st.frames[st.depth - 1];
     if (!f.rethrow) return Status::Continue;
     f.rethrow = false;

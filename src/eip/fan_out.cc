@@ -27,7 +27,7 @@ FanOutState::~FanOutState() {
 void FanOutStateDeleter::operator()(FanOutState* state) const noexcept { delete state; }
 
 FanOutState& fanOutState(Exchange& ex) {
-  auto& slot = ex.execForEngine().fanOut;
+  auto& slot = detail::exec(ex).fanOut;
   if (!slot) slot.reset(new FanOutState());
   return *slot;
 }
@@ -64,7 +64,7 @@ void keepSpare(FanOutState& s, ExchangePtr& e) noexcept {
 void takeFailure(Exchange& to, Exchange& from) noexcept {
   to.mutableErrorForEngine() = std::move(from.mutableErrorForEngine());
   from.clearError();
-  to.execForEngine().failureHandled = true;
+  detail::exec(to).failureHandled = true;
 }
 
 }  // namespace
@@ -88,16 +88,6 @@ void copyForSub(Exchange& sub, const Exchange& input, bool with_body) noexcept {
   } catch (...) {
     sub.setException(std::current_exception());
   }
-}
-
-bool beginUnit(Exchange& sub, const Exchange& input, const detail::Block& block,
-               bool error_handling) noexcept {
-  detail::ExecState& st = sub.execForEngine();
-  st.fromRoute = input.execForEngine().fromRoute;
-  if (!detail::pushBlock(sub, block)) return false;
-  st.frames[st.depth - 1].unitEntry = error_handling;
-  if (block.route && block.route->captureOriginal) detail::captureOriginal(sub);
-  return true;
 }
 
 FanOutStep::FanOutStep(FanOutOptions options, bool sets_body)
@@ -141,7 +131,8 @@ Status FanOutStep::run(Exchange& input) noexcept {
 }
 
 [[gnu::always_inline]] inline void FanOutStep::prepareSub(Exchange& input, FanOutState& s,
-                                                          Exchange& sub) noexcept {
+                                                          Exchange& sub,
+                                                          detail::ExecState& st) noexcept {
   s.copyCurrent = s.copiedTo == &sub && s.copiedFrom == &input &&
                   s.copiedVersions[0] == std::as_const(input).message().headers().version() &&
                   s.copiedVersions[1] == input.properties().version() &&
@@ -151,6 +142,7 @@ Status FanOutStep::run(Exchange& input) noexcept {
     if (s.copyCurrent && s.ranInPlace) {
       // Nothing outside the message can have moved but what this resets.
       sub.resetAfterRunInPlace(input);
+      st.toEndpoint = nullptr;
       if (!setsBody_) sub.messageForEngine().setBody(std::as_const(input).message().body());
     } else {
       sub.resetAsCopyOf(input, !setsBody_, !s.copyCurrent);
@@ -164,10 +156,12 @@ Status FanOutStep::run(Exchange& input) noexcept {
 Status FanOutStep::proceed(Exchange& input, FanOutState& s) noexcept {
   Context* context = input.context();
   const detail::StepCounting counting = detail::stepCounting(input);
+  const detail::Route* const from = detail::exec(input).fromRoute;
   while (!s.stopped) {
     if (!s.work) s.work = takeExchange(s, context);
     Exchange& sub = *s.work;
-    prepareSub(input, s, sub);
+    detail::ExecState& st = detail::exec(sub);
+    prepareSub(input, s, sub, st);
     FanOutWork w = next(input, s, sub);
     if (!w.block) {
       if (input.failed()) {
@@ -186,8 +180,7 @@ Status FanOutStep::proceed(Exchange& input, FanOutState& s) noexcept {
       s.copiedVersions[2] = std::as_const(sub).message().headers().version();
       s.copiedVersions[3] = sub.properties().version();
     }
-    if (!sub.failed() && beginUnit(sub, input, *w.block, options_.subErrorHandling)) {
-      detail::ExecState& st = sub.execForEngine();
+    if (!sub.failed() && beginUnit(sub, st, from, *w.block, options_.subErrorHandling)) {
       st.onDone = &FanOutStep::subDone;
       st.onDoneArg = &input;
       // Suspended: the sub-exchange's completion continues with the next item (subDone).
@@ -202,7 +195,7 @@ Status FanOutStep::proceed(Exchange& input, FanOutState& s) noexcept {
 
 void FanOutStep::subDone(Exchange&, void* arg) noexcept {
   Exchange& input = *static_cast<Exchange*>(arg);
-  FanOutState& s = *input.execForEngine().fanOut;
+  FanOutState& s = *detail::exec(input).fanOut;
   auto* self = static_cast<FanOutStep*>(s.step);
   Status r = self->aggregateOne(input, s, s.work) ? self->proceed(input, s) : self->finish(input, s);
   if (r == Status::Suspend) return;
@@ -260,7 +253,7 @@ Status FanOutStep::finish(Exchange& input, FanOutState& s) noexcept {
     s.hasPending = false;
     keepSpare(s, s.result);
     input.mutableErrorForEngine() = std::move(s.pending);
-    input.execForEngine().failureHandled = true;
+    detail::exec(input).failureHandled = true;
     return Status::Fail;
   }
   if (!s.result) return Status::Continue;
@@ -275,7 +268,7 @@ Status FanOutStep::finish(Exchange& input, FanOutState& s) noexcept {
   }
   if (r.failed()) {
     takeFailure(input, r);
-    if (!options_.subErrorHandling) input.execForEngine().failureHandled = false;
+    if (!options_.subErrorHandling) detail::exec(input).failureHandled = false;
   }
   keepSpare(s, s.result);
   return input.failed() ? Status::Fail : Status::Continue;
@@ -305,7 +298,7 @@ struct ParallelRun {
   // item order onto the input.
   Status complete(const std::vector<uint8_t>& which) noexcept {
     if (timer != 0 && input->context()->scheduler().cancel(timer)) release();  // its ref
-    FanOutState& s = *input->execForEngine().fanOut;
+    FanOutState& s = *detail::exec(*input).fanOut;
     for (size_t i = 0; i < subs.size(); ++i) {
       if (!which[i]) continue;
       if (!s.stopped) step->aggregateOne(*input, s, subs[i]);
@@ -316,7 +309,7 @@ struct ParallelRun {
 
   static void subFinished(Exchange& sub, void* arg) noexcept {
     auto* run = static_cast<ParallelRun*>(arg);
-    size_t i = sub.execForEngine().fanOut->parallelIndex;
+    size_t i = detail::exec(sub).fanOut->parallelIndex;
     bool complete_now = false;
     {
       std::lock_guard lock(run->mutex);
@@ -336,7 +329,7 @@ struct ParallelRun {
 
   static void runSub(void* arg) noexcept {
     auto* sub = static_cast<Exchange*>(arg);
-    void* run = sub->execForEngine().onDoneArg;
+    void* run = detail::exec(*sub).onDoneArg;
     if (detail::run(*sub) != Status::Suspend) subFinished(*sub, run);
   }
 
@@ -390,7 +383,7 @@ Status FanOutStep::runParallel(Exchange& input, FanOutState& s) noexcept {
   run->done.assign(run->subs.size(), 0);
   run->refs.fetch_add(static_cast<int>(run->subs.size()), std::memory_order_relaxed);
   for (ExchangePtr& sub : run->subs) {
-    detail::ExecState& st = sub->execForEngine();
+    detail::ExecState& st = detail::exec(*sub);
     st.onDone = &ParallelRun::subFinished;
     st.onDoneArg = run;
     if (sub->failed()) {

@@ -20,6 +20,8 @@
 #include <dromedary/core/exchange.h>
 #include <dromedary/engine/aggregation_strategy.h>
 
+#include "engine/error_handling.h"
+#include "engine/executor.h"
 #include "engine/route.h"
 #include "engine/route_model.h"
 #include "engine/step.h"
@@ -110,7 +112,8 @@ class FanOutStep : public Step {
  private:
   friend struct ParallelRun;
   Status proceed(Exchange& input, detail::FanOutState& state) noexcept;
-  void prepareSub(Exchange& input, detail::FanOutState& state, Exchange& sub) noexcept;
+  void prepareSub(Exchange& input, detail::FanOutState& state, Exchange& sub,
+                  detail::ExecState& sub_state) noexcept;
   bool aggregateOne(Exchange& input, detail::FanOutState& state, ExchangePtr& sub) noexcept;
   Status finish(Exchange& input, detail::FanOutState& state) noexcept;
   Status runParallel(Exchange& input, detail::FanOutState& state) noexcept;
@@ -135,7 +138,19 @@ void copyForSub(Exchange& sub, const Exchange& input, bool with_body = true) noe
 
 /// Pushes `block` as `sub`'s unit of work: failures inside go to the block's route's error
 /// handler. `sub` then runs with detail::run.
-bool beginUnit(Exchange& sub, const Exchange& input, const detail::Block& block,
-               bool error_handling = true) noexcept;
+/// Inline: every split item and multicast branch begins one.
+/// `st` is sub's state and `from` the input's first route, for a caller that holds them.
+inline bool beginUnit(Exchange& sub, detail::ExecState& st, const detail::Route* from,
+                      const detail::Block& block, bool error_handling = true) noexcept {
+  st.fromRoute = from;
+  if (st.depth == detail::kMaxFrames) [[unlikely]] return detail::failTooDeep(sub, block);
+  st.frames[st.depth++] = detail::Frame{&block, 0, false, false, error_handling};
+  if (block.route && block.route->captureOriginal) detail::captureOriginal(sub);
+  return true;
+}
+inline bool beginUnit(Exchange& sub, const Exchange& input, const detail::Block& block,
+                      bool error_handling = true) noexcept {
+  return beginUnit(sub, detail::exec(sub), detail::exec(input).fromRoute, block, error_handling);
+}
 
 }  // namespace dromedary::eip

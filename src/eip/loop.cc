@@ -47,7 +47,7 @@ class LoopBackStep final : public Step {
     id = "loopBack";
   }
   Status run(Exchange& ex) noexcept override {
-    detail::ExecState& st = ex.execForEngine();
+    detail::ExecState& st = detail::exec(ex);
     detail::Frame& f = st.frames[st.depth - 1];
     ++f.counter;
     bool again;
@@ -101,7 +101,7 @@ class LoopStep final : public Step {
       return Status::Fail;
     }
     if (!detail::pushBlock(ex, *body_)) return Status::Fail;
-    detail::Frame& f = ex.execForEngine().frames[ex.execForEngine().depth - 1];
+    detail::Frame& f = detail::exec(ex).frames[detail::exec(ex).depth - 1];
     f.counter = 0;
     f.limit = static_cast<uint32_t>(n < 0 ? 0 : n);
     return Status::Continue;

@@ -29,8 +29,8 @@ constexpr std::string_view kRecipientEndpoint = "CamelRecipientListEndpoint";
 class SendToRecipientStep final : public Step {
  public:
   Status run(Exchange& ex) noexcept override {
-    FanOutState& s = *ex.execForEngine().fanOut;
-    ex.execForEngine().toEndpoint = s.sendUri;
+    FanOutState& s = *detail::exec(ex).fanOut;
+    detail::exec(ex).toEndpoint = s.sendUri;
     return detail::callProducer(ex, *s.sendTarget);
   }
 };

@@ -12,6 +12,7 @@
 #include <dromedary/engine/context.h>
 
 #include "eip/models.h"
+#include "engine/exec_state.h"
 #include "eip/eip_schema.h"
 
 namespace dromedary::eip {
@@ -80,7 +81,7 @@ class SampleStep final : public Step {
       pass = now >= next &&
              next_.compare_exchange_strong(next, now + periodNanos_, std::memory_order_relaxed);
     }
-    if (!pass) ex.execForEngine().stop |= detail::kStopRoute;
+    if (!pass) detail::exec(ex).stop |= detail::kStopRoute;
     return Status::Continue;
   }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // stop(): ends the exchange here, successfully; no further step of any route runs.
 #include "eip/models.h"
+#include "engine/exec_state.h"
 #include "engine/route.h"
 #include "eip/eip_schema.h"
 
@@ -11,7 +12,7 @@ namespace {
 class StopStep final : public Step {
  public:
   Status run(Exchange& ex) noexcept override {
-    ex.execForEngine().stop |= detail::kStopRoute;  // the executor unwinds every frame
+    detail::exec(ex).stop |= detail::kStopRoute;  // the executor unwinds every frame
     return Status::Continue;
   }
   bool mayBlock() const noexcept override { return false; }

@@ -13,7 +13,7 @@ class ToStep final : public Step {
   ToStep(Producer& producer, std::string uri) : producer_(producer), uri_(std::move(uri)) {}
 
   Status run(Exchange& ex) noexcept override {
-    ex.execForEngine().toEndpoint = &uri_;  // CamelFailureEndpoint, if a later step fails
+    detail::exec(ex).toEndpoint = &uri_;  // CamelFailureEndpoint, if a later step fails
     return detail::callProducer(ex, producer_);
   }
 
@@ -33,7 +33,7 @@ class EnterWithPatternStep final : public Step {
   Status run(Exchange& ex) noexcept override {
     Pattern original = ex.pattern();
     if (!detail::pushBlock(ex, block_)) return Status::Fail;
-    detail::ExecState& st = ex.execForEngine();
+    detail::ExecState& st = detail::exec(ex);
     st.frames[st.depth - 1].counter = static_cast<uint32_t>(original);
     ex.setPattern(pattern_);
     return Status::Continue;
@@ -48,7 +48,7 @@ class EnterWithPatternStep final : public Step {
 class RestorePatternStep final : public Step {
  public:
   Status run(Exchange& ex) noexcept override {
-    detail::ExecState& st = ex.execForEngine();
+    detail::ExecState& st = detail::exec(ex);
     ex.setPattern(static_cast<Pattern>(st.frames[st.depth - 1].counter));
     return Status::Continue;
   }

@@ -13,6 +13,7 @@
 #include "core/scratch.h"
 #include "eip/fan_out.h"
 #include "eip/models.h"
+#include "engine/exec_state.h"
 #include "engine/producer_cache.h"
 #include "eip/eip_schema.h"
 
@@ -28,7 +29,7 @@ const Logger& tapLog() {
 void tapDone(Exchange& ex, void*) noexcept {
   if (ex.failed() && tapLog().enabled(LoggingLevel::Warn)) {
     try {
-      const detail::FanOutState& s = *ex.execForEngine().fanOut;
+      const detail::FanOutState& s = *detail::exec(ex).fanOut;
       tapLog().log(LoggingLevel::Warn, fmt::format("Wire tap to {} failed: {}",
                                                    s.sendUri ? *s.sendUri : std::string(),
                                                    ex.error().message()));
@@ -40,7 +41,7 @@ void tapDone(Exchange& ex, void*) noexcept {
 
 void sendTap(void* arg) noexcept {
   auto* ex = static_cast<Exchange*>(arg);
-  processAsync(*ex, *ex->execForEngine().fanOut->sendTarget, &tapDone, nullptr);
+  processAsync(*ex, *detail::exec(*ex).fanOut->sendTarget, &tapDone, nullptr);
 }
 
 class WireTapStep final : public Step {

@@ -20,7 +20,7 @@ namespace detail {
 void FailureStateDeleter::operator()(FailureState* state) const noexcept { delete state; }
 
 FailureState& failureState(Exchange& ex) {
-  auto& slot = ex.execForEngine().failure;
+  auto& slot = detail::exec(ex).failure;
   if (!slot) slot.reset(new FailureState());
   return *slot;
 }
@@ -38,19 +38,6 @@ void resetFailureState(FailureState& fs) noexcept {
 }
 
 }  // namespace detail
-
-void Exchange::takeCheckpoint() noexcept {
-  detail::FailureState& fs = detail::failureState(*this);
-  // Assigning keeps the snapshot's capacity: no allocation once it has held a message.
-  fs.snapshot.headers() = message_.headers();
-  fs.snapshot.body() = message_.body();
-  exec_.checkpoint = detail::Checkpoint::Taken;
-}
-
-const ExchangeError* Exchange::caughtError() const noexcept {
-  const auto& fs = exec_.failure;
-  return fs && fs->hasCaught ? &fs->caught : nullptr;
-}
 
 namespace detail {
 
@@ -151,7 +138,7 @@ enum class Outcome { Continue, Propagate };
 // Applies handled / continued / not handled once the failure processor (if any) is done.
 // `new_error` is a failure of the failure processor itself.
 Outcome finishFailure(Exchange& ex, FailureContext& ctx, ExchangeError* new_error) {
-  ExecState& st = ex.execForEngine();
+  ExecState& st = detail::exec(ex);
   const CompiledErrorHandler& h = *ctx.handler;
   const RedeliveryPolicy& policy = ctx.clause ? ctx.clause->policy : h.policy;
   auto exhausted_line = [&](std::string_view tail) {
@@ -226,7 +213,7 @@ class FailureEpilogue final : public Step {
   // It decides in memory; what an onException block runs are steps of their own.
   bool mayBlock() const noexcept override { return false; }
   Status run(Exchange& ex) noexcept override {
-    ExecState& st = ex.execForEngine();
+    ExecState& st = detail::exec(ex);
     FailureState& fs = failureState(ex);
     FailureContext ctx = std::move(fs.contexts.back());
     fs.contexts.pop_back();
@@ -248,7 +235,7 @@ enum class HandlerResult { Continue, Suspend, Propagate, Retry };
 
 HandlerResult redeliver(Exchange& ex, const Route& route, const RedeliveryPolicy& policy,
                         const CompiledErrorHandler& h, Processor* on_redelivery, int counter) {
-  ExecState& st = ex.execForEngine();
+  ExecState& st = detail::exec(ex);
   FailureState& fs = failureState(ex);
   thread_local std::minstd_rand rng(std::random_device{}());
   double r01 = std::uniform_real_distribution<double>(0.0, 1.0)(rng);
@@ -262,8 +249,8 @@ HandlerResult redeliver(Exchange& ex, const Route& route, const RedeliveryPolicy
   }
   route.counters.redelivered();
   // The failing step runs again with the message it had before it began.
-  if (st.checkpoint == Checkpoint::Taken) std::swap(ex.messageForEngine(), fs.snapshot);
-  st.checkpoint = Checkpoint::None;
+  if (ex.checkpoint() == Checkpoint::Taken) std::swap(ex.messageForEngine(), fs.snapshot);
+  ex.setCheckpoint(Checkpoint::None);
   ex.clearError();
   setRedeliveryHeaders(ex, counter, policy);
   if (on_redelivery) {
@@ -290,7 +277,7 @@ HandlerResult redeliver(Exchange& ex, const Route& route, const RedeliveryPolicy
 
 // The route's error handler takes a failure of a step in the exchange's top frame.
 HandlerResult routeErrorHandler(Exchange& ex, const Route& route, const CompiledErrorHandler& h) {
-  ExecState& st = ex.execForEngine();
+  ExecState& st = detail::exec(ex);
   FailureState& fs = failureState(ex);
   const ExceptionType* type = registry(ex).typeOf(ex.error());
   const CompiledClause* clause = selectClause(ex, h, type);
@@ -354,7 +341,7 @@ HandlerResult routeErrorHandler(Exchange& ex, const Route& route, const Compiled
       if (original) m.headers() = fs.original.headers();
       m.body() = fs.original.body();
     }
-    st.checkpoint = Checkpoint::None;
+    ex.setCheckpoint(Checkpoint::None);
     fs.contexts.push_back(std::move(ctx));
     if (!pushBlock(ex, *block)) {
       FailureContext back = std::move(fs.contexts.back());
@@ -387,7 +374,7 @@ const TryData::Catch* findCatch(Exchange& ex, const TryData& t) noexcept {
 // Replaces frame `i - 1` (a try body or catch block) with the doFinally block, which passes
 // the failure on when it ends.
 void finallyThenRethrow(Exchange& ex, uint32_t i, const Block& finally_block) {
-  ExecState& st = ex.execForEngine();
+  ExecState& st = detail::exec(ex);
   failureState(ex).pending.push_back(std::move(ex.mutableErrorForEngine()));
   ex.clearError();
   st.frames[i - 1] = Frame{&finally_block, 0, false, true};
@@ -420,7 +407,7 @@ bool matchesOnFailure(Exchange& ex, const Predicate& predicate) noexcept {
 }
 
 Status handleFailure(Exchange& ex, uint32_t base) noexcept try {
-  ExecState& st = ex.execForEngine();
+  ExecState& st = detail::exec(ex);
   uint32_t i = st.depth;
   while (i > base) {
     Frame& f = st.frames[i - 1];
@@ -434,13 +421,13 @@ Status handleFailure(Exchange& ex, uint32_t base) noexcept try {
           fs.hasCaught = true;
           ex.clearError();
           ex.properties().slot(kExceptionCaught) = fs.caught.message();
-          st.checkpoint = Checkpoint::None;
+          ex.setCheckpoint(Checkpoint::None);
           f = Frame{c->block, 0, false, false};
           return Status::Continue;
         }
         // Leaving the doTry failed: the message saved is an inner step's, not the doTry's,
         // so a redelivery of the doTry runs on the message as it is.
-        st.checkpoint = Checkpoint::None;
+        ex.setCheckpoint(Checkpoint::None);
         if (t.finallyBlock) {
           finallyThenRethrow(ex, i, *t.finallyBlock);
           return Status::Continue;
@@ -450,7 +437,7 @@ Status handleFailure(Exchange& ex, uint32_t base) noexcept try {
       }
       case BlockKind::Catch: {
         unwindTo(ex, i, true);
-        st.checkpoint = Checkpoint::None;
+        ex.setCheckpoint(Checkpoint::None);
         if (const Block* fin = f.block->tryData->finallyBlock) {
           finallyThenRethrow(ex, i, *fin);
           return Status::Continue;
@@ -504,7 +491,7 @@ Status handleFailure(Exchange& ex, uint32_t base) noexcept try {
 } catch (...) {
   // Error handling itself failed (out of memory building a log line): fail plainly.
   if (!ex.failed()) ex.setException(std::current_exception());
-  unwindTo(ex, ex.execForEngine().base, true);
+  unwindTo(ex, detail::exec(ex).base, true);
   return Status::Fail;
 }
 
@@ -514,7 +501,7 @@ void recordHistory(Exchange& ex, const Step& step) noexcept {
                     std::chrono::steady_clock::now().time_since_epoch())
                     .count();
   fs.history[fs.historyCount % kHistorySize] =
-      HistoryEntry{currentRoute(ex.execForEngine()), &step, now};
+      HistoryEntry{currentRoute(detail::exec(ex)), &step, now};
   ++fs.historyCount;
 }
 
@@ -532,7 +519,7 @@ std::unique_ptr<Step> makeFailureEpilogue() { return std::make_unique<FailureEpi
 
 std::string messageHistory(Exchange& ex, const Step* failing) {
   const ExchangeError* e = ex.failed() ? &ex.error() : ex.caughtError();
-  ExecState& st = ex.execForEngine();
+  ExecState& st = detail::exec(ex);
   FailureState& fs = failureState(ex);
   if (!failing && e) {
     const Step* top = lastStep(st);

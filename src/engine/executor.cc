@@ -15,9 +15,8 @@ namespace detail {
 
 // A hook may add another (it runs too).
 void runCompletionHooks(Exchange& ex) noexcept {
-  ExecState& st = ex.execForEngine();
-  while (st.hookCount > 0) {
-    CompletionHook hook = st.hooks[--st.hookCount];
+  while (ex.completionHookCount() > 0) {
+    CompletionHook hook = ex.popCompletionHook();
     hook.fn(ex, hook.arg);
   }
 }
@@ -41,7 +40,7 @@ int64_t epochMillis() noexcept {
 // A timed exchange: the running step's time ends at `now`; the step completed (or, `failed`,
 // failed) the exchange.
 void closeTimedStep(Exchange& ex, int64_t now, uint32_t stripe, bool failed = false) noexcept {
-  ExecState& st = ex.execForEngine();
+  ExecState& st = detail::exec(ex);
   if (!st.timedStep) return;
   const Step* step = static_cast<const Step*>(st.timedStep);
   st.timedStep = nullptr;
@@ -62,7 +61,7 @@ void countSuspended(const Step& step) noexcept {
 // A route's frame popped: the route's exit. Out of line, so that popping a plain block's
 // frame (every split item, every filter) costs a few instructions and no call frame.
 [[gnu::noinline]] void exitRoute(Exchange& ex, const Frame& f, bool failed, bool stamped) noexcept {
-  ExecState& st = ex.execForEngine();
+  ExecState& st = detail::exec(ex);
   const Route& route = *f.block->route;
   route.counters.finished(failed);
   if (!stamped && route.statistics && levelOf(ex) != StatisticsLevel::Off) {
@@ -79,21 +78,21 @@ void countSuspended(const Step& step) noexcept {
       if (failed) addTo(route.statistics->route(stripe).failed, 1, stripe);
     }
   }
-  if (st.depth == 0 && st.hookCount > 0) runCompletionHooks(ex);
+  if (st.depth == 0 && ex.completionHookCount() > 0) runCompletionHooks(ex);
 }
 
 // `stamped`: the caller already recorded the route's first/last exchange stamps, or knows
 // that none are kept (statistics off).
 inline void popFrame(Exchange& ex, bool failed, bool stamped = false) noexcept {
-  ExecState& st = ex.execForEngine();
+  ExecState& st = detail::exec(ex);
   const Frame& f = st.frames[--st.depth];
   if (f.routeEntry) {
-    if (stamped && !st.timed && (st.depth != 0 || st.hookCount == 0)) {
+    if (stamped && !st.timed && (st.depth != 0 || ex.completionHookCount() == 0)) {
       f.block->route->counters.finished(failed);  // all there is to a route's exit here
     } else {
       exitRoute(ex, f, failed, stamped);
     }
-  } else if (f.unitEntry && st.depth == 0 && st.hookCount > 0) [[unlikely]] {
+  } else if (f.unitEntry && st.depth == 0 && ex.completionHookCount() > 0) [[unlikely]] {
     runCompletionHooks(ex);  // a sub-exchange's unit of work is done
   }
 }
@@ -137,7 +136,7 @@ inline Waiter& threadWaiter() noexcept {
 // waits when it suspends; the previous callback is restored afterwards.
 template <class Fn>
 Status callAndWait(Exchange& ex, Fn&& fn) noexcept {
-  ExecState& st = ex.execForEngine();
+  ExecState& st = detail::exec(ex);
   auto saved_done = st.onDone;
   void* saved_arg = st.onDoneArg;
   Waiter& waiter = threadWaiter();
@@ -154,7 +153,7 @@ Status callAndWait(Exchange& ex, Fn&& fn) noexcept {
 // A step failed (or the exchange was resumed failed): record where, then let the frames'
 // error handling decide. Continue means the loop goes on (redelivered, caught, handled).
 Status stepFailed(Exchange& ex, const Step* step, uint32_t base) noexcept {
-  ExecState& st = ex.execForEngine();
+  ExecState& st = detail::exec(ex);
   if (step && step->stats && levelOf(ex) == StatisticsLevel::Default) {
     uint32_t stripe = threadStripe();
     addTo(step->stats->step(stripe, step->statsIndex).failed, 1, stripe);
@@ -181,7 +180,7 @@ Status stepFailed(Exchange& ex, const Step* step, uint32_t base) noexcept {
 }  // namespace
 
 void unwindTo(Exchange& ex, uint32_t base, bool failed) noexcept {
-  while (ex.execForEngine().depth > base) popFrame(ex, failed);
+  while (detail::exec(ex).depth > base) popFrame(ex, failed);
 }
 
 const Route* currentRoute(const ExecState& st) noexcept {
@@ -206,7 +205,7 @@ enum class StepCounts : uint8_t {
 // all of them) pays a load, an add and a store per step and no further branch.
 template <StepCounts kCounts>
 Status runFramesCounting(Exchange& ex, bool stamp_routes, uint32_t stripe) noexcept {
-  ExecState& st = ex.execForEngine();
+  ExecState& st = detail::exec(ex);
   const uint32_t base = st.base;
   Status result = Status::Continue;
   while (st.depth > base) {
@@ -221,7 +220,7 @@ Status runFramesCounting(Exchange& ex, bool stamp_routes, uint32_t stripe) noexc
       Step* step = steps[f.index++];
       if (step->flags) [[unlikely]] {
         // Under a redelivering error handler: save the message on its first change.
-        if (step->flags & kStepCheckpoint) st.checkpoint = step->checkpoint;
+        if (step->flags & kStepCheckpoint) ex.setCheckpoint(step->checkpoint);
         if (step->flags & kStepHistory) recordHistory(ex, *step);
       }
       if constexpr (kCounts == StepCounts::Plain) {
@@ -232,7 +231,7 @@ Status runFramesCounting(Exchange& ex, bool stamp_routes, uint32_t stripe) noexc
       } else if constexpr (kCounts == StepCounts::General) {
         if (step->statsCount) {
           addTo(step->statsCount[stripe * step->countStride], 1, stripe);
-          if (st.externalRedelivered) {
+          if (ex.isExternalRedelivered()) {
             step->stats->countStep(stripe, step->statsIndex, kStepExternallyRedelivered);
           }
           if (st.timed == 2) {
@@ -295,15 +294,15 @@ Status runFrames(Exchange& ex) noexcept {
   // Whether the exchange is timed was decided when it entered its first route. (A split
   // item, which decides on entering a route from inside its run, has its steps timed from its
   // next run on: a sample's detail, the counts are exact either way.)
-  const ExecState& st = ex.execForEngine();
-  if (st.timed == 2 || st.externalRedelivered || stripe == kSharedStripe) [[unlikely]] {
+  const ExecState& st = detail::exec(ex);
+  if (st.timed == 2 || ex.isExternalRedelivered() || stripe == kSharedStripe) [[unlikely]] {
     return runFramesCounting<StepCounts::General>(ex, true, stripe);
   }
   return runFramesCounting<StepCounts::Plain>(ex, true, stripe);
 }
 
 void countResumed(Exchange& ex) noexcept {
-  ExecState& st = ex.execForEngine();
+  ExecState& st = detail::exec(ex);
   if (st.redeliveryWait) {
     st.redeliveryWait = false;  // waited for a redelivery's delay, in no step
     return;
@@ -317,7 +316,7 @@ void countResumed(Exchange& ex) noexcept {
 
 Status runFailed(Exchange& ex) noexcept {
   // Resumed failed (a reply timed out...): the step that suspended it failed.
-  const ExecState& st = ex.execForEngine();
+  const ExecState& st = detail::exec(ex);
   const Step* step = nullptr;
   if (st.depth > st.base) {
     const Frame& f = st.frames[st.depth - 1];
@@ -332,7 +331,7 @@ StepCounting stepCounting(const Exchange& ex) noexcept {
 }
 
 Status continueAfterStep(Exchange& ex, const Step* step, Status s) noexcept {
-  ExecState& st = ex.execForEngine();
+  ExecState& st = detail::exec(ex);
   if (s == Status::Continue) {
     if (!st.stop) return runFrames(ex);  // it entered a block or a route
     unwindTo(ex, st.base, false);
@@ -353,8 +352,10 @@ bool failTooDeep(Exchange& ex, const Block& block) noexcept {
   return false;
 }
 
-bool enterRoute(Exchange& ex, const Route& route) noexcept {
-  ExecState& st = ex.execForEngine();
+namespace {
+// enterRoute, inline in the route's own processor (every exchange enters a route there).
+[[gnu::always_inline]] inline bool enterRouteInline(Exchange& ex, ExecState& st,
+                                                    const Route& route) noexcept {
   if (st.depth == kMaxFrames) [[unlikely]] {
     ex.fail(ErrorCode::LimitExceeded, "Blocks and routes nested deeper than 32 levels",
             route.id);
@@ -377,6 +378,11 @@ bool enterRoute(Exchange& ex, const Route& route) noexcept {
   if (!route.onCompletions.empty()) [[unlikely]] registerOnCompletions(ex, route);
   return true;
 }
+}  // namespace
+
+bool enterRoute(Exchange& ex, const Route& route) noexcept {
+  return enterRouteInline(ex, detail::exec(ex), route);
+}
 
 Status runAndWait(Exchange& ex, Processor& processor) noexcept {
   return callAndWait(ex, [&]() noexcept {
@@ -390,16 +396,16 @@ Status runAndWait(Exchange& ex, Processor& processor) noexcept {
 }
 
 Status RouteProcessor::process(Exchange& ex) noexcept {
-  ExecState& st = ex.execForEngine();
+  ExecState& st = detail::exec(ex);
   if (st.tailCall) {
     // Called by a `to` step of the running loop: continue in the same loop.
     st.tailCall = false;
-    return enterRoute(ex, route_) ? Status::Continue : Status::Fail;
+    return enterRouteInline(ex, st, route_) ? Status::Continue : Status::Fail;
   }
   if (st.depth == 0) {
     // A consumer feeding its route: a broker's redelivery is counted once, here.
-    if (st.externalRedelivered) [[unlikely]] route_.counters.externallyRedelivered();
-    if (!enterRoute(ex, route_)) return Status::Fail;
+    if (ex.isExternalRedelivered()) [[unlikely]] route_.counters.externallyRedelivered();
+    if (!enterRouteInline(ex, st, route_)) return Status::Fail;
     return run(ex);
   }
   return processNested(ex);
@@ -409,7 +415,7 @@ Status RouteProcessor::process(Exchange& ex) noexcept {
 [[gnu::noinline]] Status RouteProcessor::processNested(Exchange& ex) noexcept {
   // A synchronous call from user code while the exchange is inside a route: run this
   // route to completion (waiting if it suspends) before returning to the caller.
-  ExecState& st = ex.execForEngine();
+  ExecState& st = detail::exec(ex);
   uint32_t saved_base = st.base;
   st.base = st.depth;
   Status s = callAndWait(ex, [&]() noexcept {
@@ -425,8 +431,8 @@ bool RouteProcessor::mayBlock() const noexcept { return route_.mayBlock; }
 }  // namespace detail
 
 bool resumeMayBlock(const Exchange& exchange) noexcept {
-  const detail::ExecState& st = exchange.execForEngine();
-  if (st.hookCount > 0) return true;
+  const detail::ExecState& st = detail::exec(exchange);
+  if (exchange.completionHookCount() > 0) return true;
   // A thread waiting in a ProducerTemplate, or a callback its caller said returns promptly.
   const bool prompt_done = st.onDone == &detail::Waiter::notify ||
                            (st.onDone != nullptr && st.onDone == st.nonBlockingDone);
@@ -448,7 +454,7 @@ Status processAndWait(Exchange& exchange, Processor& processor) noexcept {
 void processAsync(Exchange& exchange, Processor& processor,
                   void (*done)(Exchange& exchange, void* arg), void* arg,
                   bool done_may_block) noexcept {
-  detail::ExecState& st = exchange.execForEngine();
+  detail::ExecState& st = detail::exec(exchange);
   st.onDone = done;
   st.onDoneArg = arg;
   st.nonBlockingDone = done_may_block ? nullptr : done;
@@ -461,24 +467,6 @@ void processAsync(Exchange& exchange, Processor& processor,
   }
   // Suspended: the exchange belongs to whoever resumes it, and its last resume calls done.
   if (s != Status::Suspend) done(exchange, arg);
-}
-
-std::string_view Exchange::fromRouteId() const noexcept {
-  return exec_.fromRoute ? std::string_view(exec_.fromRoute->id) : std::string_view();
-}
-
-std::string_view Exchange::routeId() const noexcept {
-  const detail::Route* r = detail::currentRoute(exec_);
-  return r ? std::string_view(r->id) : std::string_view();
-}
-
-void Exchange::resume() noexcept {
-  detail::countResumed(*this);
-  if (detail::run(*this) == Status::Suspend) return;
-  // Read both before the call: the waiting side may recycle the exchange right after.
-  auto done = exec_.onDone;
-  void* arg = exec_.onDoneArg;
-  if (done) done(*this, arg);
 }
 
 }  // namespace dromedary

@@ -12,6 +12,7 @@
 
 #include <dromedary/core/exchange.h>
 
+#include "engine/exec_state.h"
 #include "engine/route.h"
 
 namespace dromedary::detail {
@@ -45,7 +46,7 @@ const Route* currentRoute(const ExecState& state) noexcept;
 /// Pushes a child block; fails the exchange (LimitExceeded) when the stack is full. Inline:
 /// every split item, filter and choice pushes one.
 inline bool pushBlock(Exchange& exchange, const Block& block) noexcept {
-  ExecState& st = exchange.execForEngine();
+  ExecState& st = detail::exec(exchange);
   if (st.depth == kMaxFrames) [[unlikely]] return failTooDeep(exchange, block);
   st.frames[st.depth++] = Frame{&block, 0, false, false};
   return true;
@@ -58,7 +59,7 @@ bool enterRoute(Exchange& exchange, const Route& route) noexcept;
 /// continues in the running loop instead of nesting one. A throwing producer fails the
 /// exchange.
 inline Status callProducer(Exchange& exchange, Producer& producer) noexcept {
-  ExecState& st = exchange.execForEngine();
+  ExecState& st = detail::exec(exchange);
   st.tailCall = true;
   Status s;
   try {
@@ -106,7 +107,7 @@ void runCompletionHooks(Exchange& exchange) noexcept;
 /// `inPlace` is set when every step ran in place and the frame is popped: the sub-exchange's
 /// execution state is then as beginUnit left it (Exchange::resetAfterRunInPlace).
 inline Status runUnit(Exchange& exchange, StepCounting counting, bool& inPlace) noexcept {
-  ExecState& st = exchange.execForEngine();
+  ExecState& st = detail::exec(exchange);
   inPlace = false;
   const uint32_t depth = st.depth;
   if (depth != st.base + 1 || st.timed) [[unlikely]] return run(exchange);
@@ -129,7 +130,7 @@ inline Status runUnit(Exchange& exchange, StepCounting counting, bool& inPlace) 
   }
   // The block is done: its frame (a unit's, not a route's) pops.
   st.depth = depth - 1;
-  if (st.hookCount > 0) [[unlikely]] {
+  if (exchange.completionHookCount() > 0) [[unlikely]] {
     if (f.unitEntry && st.depth == 0) runCompletionHooks(exchange);
     return Status::Continue;
   }

@@ -13,6 +13,8 @@
 
 #include <dromedary/core/exchange.h>
 
+#include "engine/exec_state.h"
+
 namespace dromedary {
 class Step;
 }

@@ -48,7 +48,7 @@ void runOnCompletion(Exchange& ex, void* arg) noexcept {
     return;  // out of memory: the copy goes back to the pool
   }
   Exchange* raw = copy.release();
-  ExecState& st = raw->execForEngine();
+  ExecState& st = detail::exec(*raw);
   st.onDone = &onCompletionDone;
   st.onDoneArg = arg;
   if (!pushBlock(*raw, *oc.block)) {
@@ -62,10 +62,11 @@ void runOnCompletion(Exchange& ex, void* arg) noexcept {
 }  // namespace
 
 void registerOnCompletions(Exchange& ex, const Route& route) noexcept {
-  const ExecState& st = ex.execForEngine();
   for (const auto& oc : route.onCompletions) {
     bool present = false;
-    for (uint32_t k = 0; k < st.hookCount; ++k) present = present || st.hooks[k].arg == oc.get();
+    for (uint32_t k = 0; k < ex.completionHookCount(); ++k) {
+      present = present || ex.completionHook(k).arg == oc.get();
+    }
     if (!present) ex.addCompletionHook(&runOnCompletion, oc.get());
   }
 }

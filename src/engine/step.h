@@ -21,7 +21,7 @@ struct TimingCell;
 }
 
 /// Step::flags: work the executor does before the step (error handling, history).
-inline constexpr uint8_t kStepCheckpoint = 1;  // set ExecState::checkpoint to `checkpoint`
+inline constexpr uint8_t kStepCheckpoint = 1;  // set the exchange's checkpoint to `checkpoint`
 inline constexpr uint8_t kStepHistory = 2;     // record it in the message history
 
 class Step {

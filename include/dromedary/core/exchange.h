@@ -5,9 +5,10 @@
 ///
 /// An exchange carries its pattern (InOnly or InOut), the current Message, exchange
 /// properties, an error slot, a lazily created unique id and its creation time. Where it is
-/// in its routes (a small fixed stack of frames) lives in plain fields, not a map, so the
-/// per-message path touches no allocator. Exchanges are pooled per thread: an exchange a
-/// component creates with `context.createExchange()` goes back to the pool when released.
+/// in its routes is the engine's business: a block the engine owns (detail::EngineBlock),
+/// made the first time it runs the exchange and kept with it, so the per-message path touches
+/// no allocator. Exchanges are pooled per thread: an exchange a component creates with
+/// `context.createExchange()` goes back to the pool when released.
 ///
 /// The error slot (`error()`) is how a failure travels on the hot path: a code, a reason
 /// pointing at static text, a subject pointing at stable text (an endpoint URI), the failing
@@ -68,85 +69,40 @@ struct ExchangeError {
 };
 
 namespace detail {
-struct Block;
-struct Route;
-/// One level of the exchange's position: a block of nodes and the next index in it.
-struct Frame {
-  const Block* block;
-  uint32_t index;
-  bool routeEntry;  ///< this frame is a route's top block (route exit runs when it pops)
-  bool rethrow = false;  ///< a doFinally block run for a failure it passes on when done
-  /// The base of a sub-exchange's own unit of work (a split item, a multicast branch): the
-  /// route of its block handles failures inside it, as a route frame does.
-  bool unitEntry = false;
-  uint32_t counter = 0;  ///< loop(): iterations done, and how many to do
-  uint32_t limit = 0;
-};
-inline constexpr uint32_t kMaxFrames = 32;
 /// A function run when the exchange has left its last route.
 struct CompletionHook {
   void (*fn)(Exchange&, void*) noexcept;
   void* arg;
 };
 inline constexpr uint32_t kMaxCompletionHooks = 8;
-/// Why the exchange stops running steps, successfully (bits of ExecState::stop).
-inline constexpr uint8_t kStopRoute = 1;    ///< a stop() step ran
-inline constexpr uint8_t kStopHandled = 2;  ///< an error handler handled a failure
 /// Whether the message must be saved before the running step changes it (redelivery).
 enum class Checkpoint : uint8_t {
   None,   ///< nothing to restore if the step fails
   Armed,  ///< save the message on its first change (Exchange::message())
   Taken,  ///< saved: a redelivery restores it
 };
-/// Error handling state, created on an exchange's first failure (or checkpoint) and kept
-/// with the pooled exchange; defined by the engine.
-struct FailureState;
-struct FailureStateDeleter {
-  void operator()(FailureState* state) const noexcept;
+/// The engine's state for one exchange (where it is in its routes, its failure handling, a
+/// fan-out at work), as core sees it: an interface the engine implements. Every exchange has
+/// one from its construction (newEngineBlock) and a pooled exchange keeps it, so running it
+/// allocates nothing. Core knows nothing of what is inside.
+class EngineBlock {
+ public:
+  virtual ~EngineBlock() = default;
+  /// Exchange::resume().
+  virtual void resume(Exchange& exchange) noexcept = 0;
+  /// Saves the message before a step changes it (Checkpoint::Armed).
+  virtual void takeCheckpoint(Exchange& exchange) noexcept = 0;
+  virtual std::string_view fromRouteId() const noexcept = 0;
+  virtual std::string_view routeId() const noexcept = 0;
+  virtual bool isRouteStop() const noexcept = 0;
+  virtual const ExchangeError* caughtError() const noexcept = 0;
 };
-/// The state of a split, multicast or recipient list at work on this exchange (at most one
-/// at a time), created on first use and kept with the pooled exchange; defined by src/eip.
-struct FanOutState;
-struct FanOutStateDeleter {
-  void operator()(FanOutState* state) const noexcept;
-};
-/// The part of the execution state that starts at zero on every use of an exchange: kept
-/// together so that resetting it is a few wide stores (Exchange::resetExecution).
-struct ExecRun {
-  uint32_t depth = 0;
-  uint32_t base = 0;         ///< depth at which the running loop returns
-  bool tailCall = false;     ///< a `to` step is calling a producer: routes may push a frame
-  uint8_t stop = 0;          ///< kStopRoute | kStopHandled: the exchange ends, successfully
-  Checkpoint checkpoint = Checkpoint::None;
-  bool failureHandled = false;  ///< an error handler gave up on the failure: pass it on
-  uint32_t hookCount = 0;
-  const std::string* toEndpoint = nullptr;  ///< the URI of the last to(): CamelToEndpoint
-  const Route* fromRoute = nullptr;
-  void (*onDone)(Exchange&, void*) = nullptr;  ///< called when an async run completes
-  void* onDoneArg = nullptr;
-  /// The onDone its caller said cannot block (processAsync): while onDone is this one, an
-  /// I/O thread may resume the exchange (resumeMayBlock).
-  void (*nonBlockingDone)(Exchange&, void*) = nullptr;
-  // Statistics: a timed exchange (1: its routes, 2: its routes and steps) reads the clock at
-  // node boundaries; the others only count.
-  uint8_t timed = 0;
-  /// A broker delivered the message before (Exchange::isExternalRedelivered); in what would
-  /// be padding, so the reset stays the same stores.
-  bool externalRedelivered = false;
-  /// It waits for a redelivery's delay (set before it is handed to the scheduler): the
-  /// resume is not a step's (Exchange::resume counts a step's resumptions).
-  bool redeliveryWait = false;
-  const void* timedStep = nullptr;  ///< the step whose time runs (a Step)
-};
-/// Engine-owned execution state, in plain fields.
-struct ExecState : ExecRun {
-  std::array<Frame, kMaxFrames> frames;
-  std::array<CompletionHook, kMaxCompletionHooks> hooks;
-  std::unique_ptr<FailureState, FailureStateDeleter> failure;
-  std::unique_ptr<FanOutState, FanOutStateDeleter> fanOut;
-  int64_t timedStart = 0;
-  std::array<int64_t, kMaxFrames> routeStart;  ///< per frame depth, for timed exchanges
-};
+/// Makes an exchange's engine block, and resets it for the exchange's next use (from the
+/// pool, or as a fresh copy of another). Declared here and defined by the engine: the one
+/// place core calls up, by link rather than include, so that every exchange the engine sees
+/// has its block without a test on the per-message path, and a reset is a direct call.
+EngineBlock* newEngineBlock();
+void resetEngineBlock(EngineBlock& block) noexcept;
 }  // namespace detail
 
 class Exchange {
@@ -164,7 +120,7 @@ class Exchange {
   /// (Under an error handler that redelivers, the first non-const access in a step saves
   /// the message, so a redelivery can restore it: use the const overload to only read.)
   Message& message() noexcept {
-    if (exec_.checkpoint == detail::Checkpoint::Armed) [[unlikely]] takeCheckpoint();
+    if (checkpoint_ == detail::Checkpoint::Armed) [[unlikely]] takeCheckpoint();
     return message_;
   }
   const Message& message() const noexcept { return message_; }
@@ -176,7 +132,9 @@ class Exchange {
   void setProperty(std::string_view name, const Value& value) { properties_.set(name, value); }
   bool removeProperty(std::string_view name) noexcept { return properties_.remove(name); }
 
-  /// The unique id, created on first use (never on the hot path unless asked for).
+  /// The unique id, created on first use (never on the hot path unless asked for): as Camel
+  /// 4's default generator, a prefix random per process and a 16-digit hex counter
+  /// ("3F9C1A2B7D4E5F6-000000000000002a"), unique across instances of the same routes.
   const std::string& exchangeId() const;
   /// Creation time, milliseconds since the epoch.
   int64_t createdMillis() const noexcept { return created_ms_; }
@@ -200,14 +158,12 @@ class Exchange {
   /// The id of the route currently processing this exchange, or empty.
   std::string_view routeId() const noexcept;
   /// True once a stop() step ran: the exchange ends without running further steps.
-  bool isRouteStop() const noexcept { return (exec_.stop & detail::kStopRoute) != 0; }
+  bool isRouteStop() const noexcept { return engine_->isRouteStop(); }
   /// Whether a broker delivered this message before and this is its redelivery (Camel's
   /// isExternalRedelivered: JMSRedelivered, an AMQP delivery-count above 0). Set by the
   /// consumer that made the exchange; counted in its route's externalRedeliveries.
-  bool isExternalRedelivered() const noexcept { return exec_.externalRedelivered; }
-  void setExternalRedelivered(bool redelivered) noexcept {
-    exec_.externalRedelivered = redelivered;
-  }
+  bool isExternalRedelivered() const noexcept { return external_redelivered_; }
+  void setExternalRedelivered(bool redelivered) noexcept { external_redelivered_ = redelivered; }
 
   /// The failure an error handler or doCatch is handling (Camel's CamelExceptionCaught), or
   /// nullptr: set while an onException block, a dead letter endpoint or a doCatch block runs,
@@ -219,8 +175,8 @@ class Exchange {
   /// returns false when full. What throttle's ConcurrentRequests mode (and later
   /// onCompletion) stand on.
   bool addCompletionHook(void (*fn)(Exchange&, void*) noexcept, void* arg) noexcept {
-    if (exec_.hookCount == detail::kMaxCompletionHooks) return false;
-    exec_.hooks[exec_.hookCount++] = detail::CompletionHook{fn, arg};
+    if (hook_count_ == detail::kMaxCompletionHooks) return false;
+    hooks_[hook_count_++] = detail::CompletionHook{fn, arg};
     return true;
   }
 
@@ -245,17 +201,25 @@ class Exchange {
   /// resetAsCopyOf for a sub-exchange whose last run went through every step in place (no
   /// failure, suspension, frame or hook left: the executor's runUnit says so) and whose
   /// message and properties are still the copy of `input`'s: only what a step can change
-  /// outside them is reset (the pattern, the id, the last `to` endpoint).
+  /// outside them here is reset (the pattern, the id); the engine resets its own part.
   void resetAfterRunInPlace(const Exchange& input) noexcept {
     pattern_ = input.pattern_;
-    exec_.toEndpoint = nullptr;
     if (!id_.empty()) [[unlikely]] id_.clear();
   }
 
-  detail::ExecState& execForEngine() noexcept { return exec_; }
-  const detail::ExecState& execForEngine() const noexcept { return exec_; }
+  // --- for the engine ----------------------------------------------------------
+  /// The engine's block (never null).
+  detail::EngineBlock& engineBlock() noexcept { return *engine_; }
+  const detail::EngineBlock& engineBlock() const noexcept { return *engine_; }
   /// The message without taking a checkpoint (the engine saving or restoring it).
   Message& messageForEngine() noexcept { return message_; }
+  detail::Checkpoint checkpoint() const noexcept { return checkpoint_; }
+  void setCheckpoint(detail::Checkpoint checkpoint) noexcept { checkpoint_ = checkpoint; }
+  /// The completion hooks added so far (run newest first, by the engine).
+  uint32_t completionHookCount() const noexcept { return hook_count_; }
+  const detail::CompletionHook& completionHook(uint32_t i) const noexcept { return hooks_[i]; }
+  /// Removes and returns the newest hook; completionHookCount() must be above 0.
+  detail::CompletionHook popCompletionHook() noexcept { return hooks_[--hook_count_]; }
 
  private:
   void takeCheckpoint() noexcept;
@@ -273,7 +237,11 @@ class Exchange {
   ExchangeError error_;
   mutable std::string id_;
   int64_t created_ms_;
-  detail::ExecState exec_;
+  detail::Checkpoint checkpoint_ = detail::Checkpoint::None;
+  bool external_redelivered_ = false;
+  uint32_t hook_count_ = 0;
+  std::array<detail::CompletionHook, detail::kMaxCompletionHooks> hooks_;
+  std::unique_ptr<detail::EngineBlock> engine_;
 };
 
 /// Returns an exchange to its thread's pool.
