@@ -29,7 +29,7 @@ int runEval(const EvalOptions& options) {
     return 2;
   }
   ExchangePtr exchange = acquireExchange(&context);
-  if (options.has_body) exchange->message().setBody(options.body);
+  if (options.hasBody) exchange->message().setBody(options.body);
   std::string key;
   std::string value;
   for (const std::string& h : options.headers) {

@@ -13,7 +13,7 @@ struct EvalOptions {
   std::string language = "simple";
   std::string expression;
   std::string body;
-  bool has_body = false;
+  bool hasBody = false;
   std::vector<std::string> headers;     ///< "key=value"
   std::vector<std::string> properties;  ///< "key=value"
   bool predicate = false;

@@ -86,20 +86,20 @@ int main(int argc, char** argv) {
       ->required();
   run_cmd->add_option("--properties", run.properties,
                       "a .properties file, loaded before the routes (repeatable)");
-  run_cmd->add_option("--max-messages", run.max_messages,
+  run_cmd->add_option("--max-messages", run.maxMessages,
                       "stop after this many exchanges finished a route");
-  run_cmd->add_option("--max-seconds", run.max_seconds, "stop after this many seconds");
-  run_cmd->add_option("--log-level", run.log_level, "TRACE, DEBUG, INFO, WARN, ERROR or OFF")
+  run_cmd->add_option("--max-seconds", run.maxSeconds, "stop after this many seconds");
+  run_cmd->add_option("--log-level", run.logLevel, "TRACE, DEBUG, INFO, WARN, ERROR or OFF")
       ->capture_default_str();
-  run_cmd->add_option("--management-port", run.management_port,
+  run_cmd->add_option("--management-port", run.managementPort,
                       "serve the management API and /metrics on this port (off by default)");
-  run_cmd->add_option("--management-host", run.management_host,
+  run_cmd->add_option("--management-host", run.managementHost,
                       "the address the management server binds")
       ->capture_default_str();
-  run_cmd->add_option("--management-token", run.management_token,
+  run_cmd->add_option("--management-token", run.managementToken,
                       "allow route control (POST) with 'Authorization: Bearer TOKEN'; "
                       "prefer $DROMEDARY_MANAGEMENT_TOKEN: a command line is visible in ps");
-  run_cmd->add_flag("--management-allow-loopback-control", run.management_loopback_control,
+  run_cmd->add_flag("--management-allow-loopback-control", run.managementLoopbackControl,
                     "allow route control without a token when bound to loopback");
 
   dromedary::cli::GetOptions get;
@@ -112,7 +112,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
 
   dromedary::cli::RunOptions validate;
-  validate.log_level = "WARN";
+  validate.logLevel = "WARN";
   CLI::App* validate_cmd = app.add_subcommand(
       "validate", "load and compile routes from files without starting them; exit 0 or 1");
   validate_cmd->add_option("paths", validate.paths, "route files and directories")->required();
@@ -151,6 +151,6 @@ int main(int argc, char** argv) {
   if (app.got_subcommand(run_cmd)) return dromedary::cli::runRoutes(run);
   if (app.got_subcommand(validate_cmd)) return dromedary::cli::validateRoutes(validate);
   if (app.got_subcommand(get_cmd)) return dromedary::cli::runGet(get);
-  eval.has_body = eval_cmd->count("--body") > 0;
+  eval.hasBody = eval_cmd->count("--body") > 0;
   return dromedary::cli::runEval(eval);
 }

@@ -66,7 +66,7 @@ void blockStopSignals() {
 }
 
 int validateRoutes(const RunOptions& options) {
-  if (!setLevel(options.log_level)) return 2;
+  if (!setLevel(options.logLevel)) return 2;
   Context context("dromedary");
   Logger log = Logger::get("dromedary.validate");
   if (!load(context, options, log)) return 1;
@@ -81,10 +81,10 @@ int validateRoutes(const RunOptions& options) {
 }
 
 int runRoutes(const RunOptions& options) {
-  if (!setLevel(options.log_level)) return 2;
-  if (options.management_port < 0 || options.management_port > 65535) {
+  if (!setLevel(options.logLevel)) return 2;
+  if (options.managementPort < 0 || options.managementPort > 65535) {
     std::fprintf(stderr, "dromedary: --management-port must be within 1..65535, not %d\n",
-                 options.management_port);
+                 options.managementPort);
     return 2;
   }
   Context context("dromedary");
@@ -96,15 +96,15 @@ int runRoutes(const RunOptions& options) {
     return 1;
   }
   std::unique_ptr<ManagementServer> management;
-  if (options.management_port != 0) {
+  if (options.managementPort != 0) {
     ManagementOptions m;
-    m.host = options.management_host;
-    m.port = static_cast<uint16_t>(options.management_port);
-    m.token = options.management_token;
+    m.host = options.managementHost;
+    m.port = static_cast<uint16_t>(options.managementPort);
+    m.token = options.managementToken;
     if (m.token.empty()) {
       if (const char* env = std::getenv("DROMEDARY_MANAGEMENT_TOKEN")) m.token = env;
     }
-    m.allowLoopbackControl = options.management_loopback_control;
+    m.allowLoopbackControl = options.managementLoopbackControl;
     management = std::make_unique<ManagementServer>(context, m);
     auto serving = management->start();
     if (!serving) {
@@ -132,11 +132,11 @@ int runRoutes(const RunOptions& options) {
     int sig = sigtimedwait(&set, nullptr, &tick);
     if (sig == SIGINT || sig == SIGTERM) {
       reason = sig == SIGINT ? "SIGINT" : "SIGTERM";
-    } else if (options.max_messages > 0 && context.exchangesDone() >= options.max_messages) {
-      reason = fmt::format("--max-messages {} reached", options.max_messages);
-    } else if (options.max_seconds > 0 &&
-               std::chrono::duration<double>(Clock::now() - begin).count() >= options.max_seconds) {
-      reason = fmt::format("--max-seconds {} reached", options.max_seconds);
+    } else if (options.maxMessages > 0 && context.exchangesDone() >= options.maxMessages) {
+      reason = fmt::format("--max-messages {} reached", options.maxMessages);
+    } else if (options.maxSeconds > 0 &&
+               std::chrono::duration<double>(Clock::now() - begin).count() >= options.maxSeconds) {
+      reason = fmt::format("--max-seconds {} reached", options.maxSeconds);
     }
   }
   log.log(LoggingLevel::Info, fmt::format("stopping: {}", reason));

@@ -12,13 +12,13 @@ namespace dromedary::cli {
 struct RunOptions {
   std::vector<std::string> paths;       ///< route files and directories
   std::vector<std::string> properties;  ///< extra .properties files, loaded first
-  uint64_t max_messages = 0;            ///< 0: no limit
-  double max_seconds = 0;               ///< 0: no limit
-  std::string log_level = "INFO";
-  int management_port = 0;               ///< 0: no management server
-  std::string management_host = "127.0.0.1";
-  std::string management_token;          ///< else $DROMEDARY_MANAGEMENT_TOKEN
-  bool management_loopback_control = false;
+  uint64_t maxMessages = 0;            ///< 0: no limit
+  double maxSeconds = 0;               ///< 0: no limit
+  std::string logLevel = "INFO";
+  int managementPort = 0;               ///< 0: no management server
+  std::string managementHost = "127.0.0.1";
+  std::string managementToken;          ///< else $DROMEDARY_MANAGEMENT_TOKEN
+  bool managementLoopbackControl = false;
 };
 
 /// Loads, starts and runs until SIGINT/SIGTERM, --max-messages or --max-seconds, then stops

@@ -28,7 +28,7 @@ class ScenarioRun {
 struct Scenario {
   std::string name;
   std::function<std::unique_ptr<ScenarioRun>()> make;
-  int max_threads = 1;  // >1: also measured with 2 threads sharing one run (e.g. mt_10)
+  int maxThreads = 1;  // >1: also measured with 2 threads sharing one run (e.g. mt_10)
 };
 
 std::vector<Scenario>& scenarios();

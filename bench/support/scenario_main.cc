@@ -130,7 +130,7 @@ double median(std::vector<double> v) {
 int runScaling(const std::string& name, int pairs, long slice_ms) {
   for (const Scenario& s : scenarios()) {
     if (s.name != name) continue;
-    if (s.max_threads < 2) {
+    if (s.maxThreads < 2) {
       std::fprintf(stderr, "scenario '%s' is not meant to run on 2 threads at once\n",
                    name.c_str());
       return 2;
@@ -200,7 +200,7 @@ int main(int argc, char** argv) {
     auto* b = benchmark::RegisterBenchmark(s.name.c_str(), [&s](benchmark::State& state) {
       runBenchmark(state, s);
     });
-    if (s.max_threads > 1) b->Threads(1)->Threads(s.max_threads)->UseRealTime();
+    if (s.maxThreads > 1) b->Threads(1)->Threads(s.maxThreads)->UseRealTime();
   }
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

@@ -81,14 +81,14 @@ struct TypeConverterRegistry::State {
   std::mutex mutex;
   std::map<Key, std::unique_ptr<Converter>> registered;
   // Converters and tables that readers may still hold: kept until the registry dies.
-  std::vector<std::unique_ptr<Converter>> keep_converters;
-  std::vector<std::unique_ptr<Table>> keep_tables;
+  std::vector<std::unique_ptr<Converter>> keepConverters;
+  std::vector<std::unique_ptr<Table>> keepTables;
   std::atomic<const Table*> current{nullptr};
   std::atomic<uint64_t> misses{0};
 
   void publish(std::unique_ptr<Table> table) {
     current.store(table.get(), std::memory_order_release);
-    keep_tables.push_back(std::move(table));
+    keepTables.push_back(std::move(table));
   }
 
   const Converter* direct(Key key) const {
@@ -116,7 +116,7 @@ struct TypeConverterRegistry::State {
       return (*second)(text, out);
     });
     const Converter* result = composed.get();
-    keep_converters.push_back(std::move(composed));
+    keepConverters.push_back(std::move(composed));
     return result;
   }
 };
@@ -135,7 +135,7 @@ TypeConverterRegistry::~TypeConverterRegistry() = default;
 void TypeConverterRegistry::add(TypeId from, TypeId to, Converter converter) {
   std::lock_guard lock(state_->mutex);
   auto& slot = state_->registered[{from, to}];
-  if (slot) state_->keep_converters.push_back(std::move(slot));
+  if (slot) state_->keepConverters.push_back(std::move(slot));
   slot = std::make_unique<Converter>(std::move(converter));
   state_->publish(std::make_unique<Table>());  // a new converter invalidates cached misses
 }

@@ -12,7 +12,7 @@ namespace dromedary {
 namespace {
 
 struct Number {
-  bool is_int;
+  bool isInt;
   int64_t i;
   double d;
 };
@@ -68,7 +68,7 @@ int compareDigitTexts(std::string_view a, std::string_view b) noexcept {
 }
 
 int compareNumbers(const Number& a, const Number& b) noexcept {
-  if (a.is_int && b.is_int) return a.i < b.i ? -1 : a.i > b.i ? 1 : 0;
+  if (a.isInt && b.isInt) return a.i < b.i ? -1 : a.i > b.i ? 1 : 0;
   return a.d < b.d ? -1 : a.d > b.d ? 1 : 0;
 }
 

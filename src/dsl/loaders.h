@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "dsl/route_source.h"
+#include "dsl/file_source.h"
 
 namespace dromedary::dsl {
 

@@ -12,7 +12,7 @@
 
 #include <dromedary/engine/context.h>
 
-#include "dsl/route_source.h"
+#include "dsl/file_source.h"
 #include "engine/rest_routes.h"
 
 namespace dromedary::dsl {

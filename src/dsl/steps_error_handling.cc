@@ -6,7 +6,7 @@
 
 #include "core/text.h"
 #include "dsl/translator.h"
-#include "engine/error_handling.h"
+#include "engine/failure_path.h"
 
 namespace dromedary::dsl {
 

@@ -3,7 +3,7 @@
 // becomes the parameter's value in every text of the route (URIs, options, expressions), so
 // the route is then validated and built like any other. Placeholders naming no parameter are
 // left for the context's properties, as Camel resolves them.
-#include "dsl/route_source.h"
+#include "dsl/file_source.h"
 
 namespace dromedary::dsl {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// The translator from what a route file says (route_source.h) to routes, through the C++ DSL,
+// The translator from what a route file says (file_source.h) to routes, through the C++ DSL,
 // so that files and C++ make the same model. It is a generic walker over the EIPs' schemas
 // (src/eip/eip_schema.h): translator.cc checks each step against its schema and hands it to
 // the step's translation, found by its key in the tables of the steps_*.cc files, one file
@@ -18,7 +18,7 @@
 #include <string_view>
 #include <vector>
 
-#include "dsl/route_source.h"
+#include "dsl/file_source.h"
 #include "eip/eip_schema.h"
 
 namespace dromedary::dsl {

@@ -7,7 +7,7 @@
 #include "core/text.h"
 #include "core/type_names.h"
 #include "eip/models.h"
-#include "engine/route.h"
+#include "engine/compiled_route.h"
 #include "eip/eip_schema.h"
 
 namespace dromedary::eip {

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // doTry / doCatch / doFinally, as Java's try/catch/finally. The try body, each doCatch and
-// the doFinally are blocks; the executor's failure path (error_handling.cc) picks the
+// the doFinally are blocks; the executor's failure path (engine/failure_path.cc) picks the
 // doCatch. The try body and each doCatch end with a step that turns their frame into the
 // doFinally's, so a failure inside doFinally is never offered to the same doCatch clauses;
 // the doFinally ends with a step that passes on a failure no doCatch took.
 #include "eip/models.h"
-#include "engine/error_handling.h"
+#include "engine/failure_path.h"
 #include "engine/executor.h"
 #include "engine/failure_state.h"
 #include "eip/eip_schema.h"

@@ -12,7 +12,7 @@
 #include "eip/aggregation.h"
 #include "eip/models.h"
 
-#include "engine/error_handling.h"
+#include "engine/failure_path.h"
 #include "engine/executor.h"
 
 namespace dromedary::detail {

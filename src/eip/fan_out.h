@@ -20,9 +20,9 @@
 #include <dromedary/core/exchange.h>
 #include <dromedary/engine/aggregation_strategy.h>
 
-#include "engine/error_handling.h"
+#include "engine/failure_path.h"
 #include "engine/executor.h"
-#include "engine/route.h"
+#include "engine/compiled_route.h"
 #include "engine/route_model.h"
 #include "engine/step.h"
 

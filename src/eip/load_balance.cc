@@ -20,7 +20,7 @@
 #include "eip/fan_out.h"
 #include "eip/models.h"
 #include "engine/context_impl.h"
-#include "engine/error_handling.h"
+#include "engine/failure_path.h"
 #include "engine/executor.h"
 #include "eip/eip_schema.h"
 

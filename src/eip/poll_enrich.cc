@@ -33,12 +33,12 @@ Result<PollingConsumer*> resolvePolling(Context& context, std::string_view uri) 
 PollingConsumer* cachedPolling(Context& context, std::string_view uri, Exchange& ex,
                                bool ignore_invalid) noexcept {
   struct Last {
-    uint64_t context_uid = 0;
+    uint64_t contextUid = 0;
     std::string uri;
     PollingConsumer* consumer = nullptr;
   };
   thread_local Last last;
-  if (last.consumer && last.context_uid == context.uid() && last.uri == uri) {
+  if (last.consumer && last.contextUid == context.uid() && last.uri == uri) {
     return last.consumer;
   }
   try {
@@ -49,7 +49,7 @@ PollingConsumer* cachedPolling(Context& context, std::string_view uri, Exchange&
       }
       return nullptr;
     }
-    last.context_uid = context.uid();
+    last.contextUid = context.uid();
     last.uri.assign(uri.data(), uri.size());
     last.consumer = *consumer;
     return *consumer;

@@ -5,7 +5,7 @@
 
 #include "core/text.h"
 #include "eip/models.h"
-#include "engine/route.h"
+#include "engine/compiled_route.h"
 #include "eip/eip_schema.h"
 
 namespace dromedary::eip {

@@ -4,7 +4,7 @@
 // PatternHelper) are compiled once here, never per message.
 #include "core/name_pattern.h"
 #include "eip/models.h"
-#include "engine/route.h"
+#include "engine/compiled_route.h"
 #include "eip/eip_schema.h"
 
 namespace dromedary::eip {

@@ -2,7 +2,7 @@
 // setBody(expr) / transform(expr): replaces the body with the expression's value.
 #include "core/scratch.h"
 #include "eip/models.h"
-#include "engine/route.h"
+#include "engine/compiled_route.h"
 #include "eip/eip_schema.h"
 
 namespace dromedary::eip {

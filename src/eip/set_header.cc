@@ -3,7 +3,7 @@
 // headers or the exchange's properties.
 #include "core/scratch.h"
 #include "eip/models.h"
-#include "engine/route.h"
+#include "engine/compiled_route.h"
 #include "eip/eip_schema.h"
 
 namespace dromedary::eip {

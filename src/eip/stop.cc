@@ -2,7 +2,7 @@
 // stop(): ends the exchange here, successfully; no further step of any route runs.
 #include "eip/models.h"
 #include "engine/exec_state.h"
-#include "engine/route.h"
+#include "engine/compiled_route.h"
 #include "eip/eip_schema.h"
 
 namespace dromedary::eip {

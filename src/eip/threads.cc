@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "eip/models.h"
-#include "engine/route.h"
+#include "engine/compiled_route.h"
 #include "engine/worker_pool.h"
 #include "eip/eip_schema.h"
 

@@ -11,9 +11,9 @@
 #include "eip/eip_schema.h"
 #include "eip/models.h"
 #include "engine/context_impl.h"
-#include "engine/error_handling.h"
+#include "engine/failure_path.h"
 #include "engine/exception_registry.h"
-#include "engine/route.h"
+#include "engine/compiled_route.h"
 
 namespace dromedary::eip {
 

@@ -15,8 +15,8 @@
 #include "core/text.h"
 #include "engine/expression_spec.h"
 #include "engine/context_impl.h"
-#include "engine/error_handling.h"
-#include "engine/route.h"
+#include "engine/failure_path.h"
+#include "engine/compiled_route.h"
 #include "engine/rest_routes.h"
 #include "engine/route_model.h"
 #include "engine/statistics.h"
@@ -53,7 +53,7 @@ Context::~Context() {
   if (auto* loop = dynamic_cast<detail::TimerLoop*>(impl_->scheduler.get())) loop->shutdown();
   // Routes (and their consumers) go before the producers and endpoints they use.
   impl_->routes.clear();
-  impl_->producers_by_text.clear();
+  impl_->producersByText.clear();
   impl_->producers.clear();
   impl_->endpoints.clear();
   impl_->scheduler.reset();
@@ -93,7 +93,7 @@ Language* Context::language(std::string_view name) const noexcept {
 }
 
 Scheduler& Context::scheduler() noexcept {
-  std::call_once(impl_->scheduler_once, [this] {
+  std::call_once(impl_->schedulerOnce, [this] {
     if (!impl_->scheduler) impl_->scheduler = std::make_shared<detail::TimerLoop>();
   });
   return *impl_->scheduler;
@@ -103,15 +103,15 @@ void Context::setScheduler(std::shared_ptr<Scheduler> scheduler) {
   impl_->scheduler = std::move(scheduler);
 }
 
-void Context::setWorkerThreads(size_t threads) { impl_->worker_threads = threads; }
+void Context::setWorkerThreads(size_t threads) { impl_->workerThreads = threads; }
 
 void Context::submit(Scheduler::Task task) noexcept {
   if (scheduler().runsWorkInline()) {
     task.fn(task.arg);
     return;
   }
-  std::call_once(impl_->workers_once, [this] {
-    size_t n = impl_->worker_threads;
+  std::call_once(impl_->workersOnce, [this] {
+    size_t n = impl_->workerThreads;
     if (n == 0) n = std::max<size_t>(1, std::thread::hardware_concurrency());
     impl_->workers = std::make_unique<detail::WorkerPool>(n);
   });
@@ -166,14 +166,14 @@ std::vector<std::string> Context::endpointUris() const {
 }
 
 int64_t Context::uptimeMillis() const noexcept {
-  return impl_->started ? since(impl_->started_at).count() : 0;
+  return impl_->started ? since(impl_->startedAt).count() : 0;
 }
 
 Result<Producer*> Context::producer(std::string_view uri) {
   {
     std::lock_guard lock(impl_->mutex);
-    auto it = impl_->producers_by_text.find(std::string(uri));
-    if (it != impl_->producers_by_text.end()) return it->second;
+    auto it = impl_->producersByText.find(std::string(uri));
+    if (it != impl_->producersByText.end()) return it->second;
   }
   DROMEDARY_TRY(e, endpoint(uri));
   std::lock_guard lock(impl_->mutex);
@@ -183,7 +183,7 @@ Result<Producer*> Context::producer(std::string_view uri) {
     DROMEDARY_TRY_VOID(created->start());
     slot = std::move(created);
   }
-  impl_->producers_by_text.emplace(std::string(uri), slot.get());
+  impl_->producersByText.emplace(std::string(uri), slot.get());
   return slot.get();
 }
 
@@ -203,7 +203,7 @@ Result<detail::Block*> RouteCompiler::compileBlock(const detail::BlockModel& mod
   raw->kind = kind;
   raw->route = &route_;
   route_.blocks.push_back(std::move(block));
-  auto& counters = context_.implForEngine().node_counters;
+  auto& counters = context_.implForEngine().nodeCounters;
   for (const auto& step_model : model.steps) {
     const size_t blocks_before = route_.blocks.size();
     // A generated id is numbered before the step's children compile, so that numbers go
@@ -253,10 +253,10 @@ Result<void> compileRoute(Context& context, Route& route) {
   route.steps.clear();
   route.blocks.clear();
   RouteCompiler compiler(context, route);
-  auto from = context.endpoint(route.from_uri);
+  auto from = context.endpoint(route.fromUri);
   if (!from) {
     Error e = from.error();
-    e.message += fmt::format(" (in route '{}', from[{}])", route.id, route.from_uri);
+    e.message += fmt::format(" (in route '{}', from[{}])", route.id, route.fromUri);
     if (e.where.line == 0 && route.model) e.where = route.model->where;  // the file's `from`
     return e;
   }
@@ -368,7 +368,7 @@ Result<void> Context::addRoutes(RouteBuilder& builder) {
     model.builderErrorHandler = builder.errorHandlerForEngine();
     model.builderOnExceptions = builder_clauses;
     model.builderOnCompletions = builder_completions;
-    std::string id = model.id.empty() ? fmt::format("route{}", ++impl_->route_counter) : model.id;
+    std::string id = model.id.empty() ? fmt::format("route{}", ++impl_->routeCounter) : model.id;
     if (!model.misuse.empty()) {
       Error e = makeError(ErrorCode::InvalidRoute,
                           fmt::format("{} (in route '{}' from '{}')", model.misuse.front(), id,
@@ -395,7 +395,7 @@ Result<void> Context::addRoutes(RouteBuilder& builder) {
     }
     auto route = std::make_unique<Route>(*this);
     route->id = std::move(id);
-    route->from_uri = model.from;
+    route->fromUri = model.from;
     route->description = model.description;
     route->autoStartup = model.autoStartup;
     // The model moves into the route, so the builder can be reused or destroyed.
@@ -457,7 +457,7 @@ Result<StopReport> Context::stopRoute(std::string_view route_id) {
   StopReport report;
   if (r->consumer) r->consumer->stop();
   r->setStatus(RouteStatus::Stopped);
-  report.forced = drain({r}, impl_->shutdown_timeout, impl_->log);
+  report.forced = drain({r}, impl_->shutdownTimeout, impl_->log);
   report.graceful = report.forced.empty();
   for (auto& step : r->steps) step->routeStopping();
   report.took = since(begin);
@@ -473,7 +473,7 @@ Result<StopReport> Context::suspendRoute(std::string_view route_id) {
   auto begin = Clock::now();
   if (r->consumer) r->consumer->stop();
   r->setStatus(RouteStatus::Suspended);
-  report.forced = drain({r}, impl_->shutdown_timeout, impl_->log);
+  report.forced = drain({r}, impl_->shutdownTimeout, impl_->log);
   report.graceful = report.forced.empty();
   report.took = since(begin);
   impl_->log.log(LoggingLevel::Info, fmt::format("Route: {} suspended", r->id));
@@ -521,10 +521,10 @@ Context::FailureCounts Context::failureCounts(std::string_view route_id) const {
 }
 
 void Context::setErrorHandler(ErrorHandlerDefinition handler) {
-  impl_->error_handler = handler.modelForEngine();
+  impl_->errorHandler = handler.modelForEngine();
 }
 
-void Context::setMessageHistory(bool enabled) { impl_->message_history = enabled; }
+void Context::setMessageHistory(bool enabled) { impl_->messageHistory = enabled; }
 
 Result<void> Context::registerExceptionType(std::string name, std::string_view parent,
                                             ExceptionMatcher matcher) {
@@ -543,7 +543,7 @@ Result<void> Context::compileRoutes() {
 Result<void> Context::start() {
   if (impl_->started) return {};
   auto begin = Clock::now();
-  if (impl_->stopped_before) {
+  if (impl_->stoppedBefore) {
     std::lock_guard lock(impl_->mutex);
     for (auto& [endpoint, producer] : impl_->producers) DROMEDARY_TRY_VOID(producer->start());
   }
@@ -562,7 +562,7 @@ Result<void> Context::start() {
     started.push_back(r.get());
   }
   impl_->started = true;
-  impl_->started_at = Clock::now();
+  impl_->startedAt = Clock::now();
   const Logger& log = impl_->log;
   if (log.enabled(LoggingLevel::Info)) {
     log.log(LoggingLevel::Info,
@@ -593,12 +593,12 @@ StopReport Context::stop() {
   for (auto& r : impl_->routes) routes.push_back(r.get());
   log.log(LoggingLevel::Info,
           fmt::format("Starting to graceful shutdown {} routes (timeout {}ms)", routes.size(),
-                      impl_->shutdown_timeout.count()));
+                      impl_->shutdownTimeout.count()));
   // Consumers first, in reverse start order: no new work comes in while in-flight drains.
   for (auto it = routes.rbegin(); it != routes.rend(); ++it) {
     if ((*it)->consumer) (*it)->consumer->stop();
   }
-  report.forced = drain(routes, impl_->shutdown_timeout, log);
+  report.forced = drain(routes, impl_->shutdownTimeout, log);
   report.graceful = report.forced.empty();
   if (!report.graceful) {
     log.log(LoggingLevel::Warn,
@@ -618,11 +618,11 @@ StopReport Context::stop() {
   }
   impl_->started = false;
   impl_->stopping.store(false, std::memory_order_relaxed);
-  impl_->stopped_before = true;
+  impl_->stoppedBefore = true;
   report.took = since(begin);
   log.log(LoggingLevel::Info,
           fmt::format("Dromedary {} ({}) shutdown in {}ms (uptime {}ms)", kVersion, impl_->name,
-                      report.took.count(), since(impl_->started_at).count()));
+                      report.took.count(), since(impl_->startedAt).count()));
   return report;
 }
 
@@ -633,11 +633,11 @@ bool Context::isStopping() const noexcept {
 }
 
 void Context::setShutdownTimeout(std::chrono::milliseconds timeout) noexcept {
-  impl_->shutdown_timeout = timeout;
+  impl_->shutdownTimeout = timeout;
 }
 
 std::chrono::milliseconds Context::shutdownTimeout() const noexcept {
-  return impl_->shutdown_timeout;
+  return impl_->shutdownTimeout;
 }
 
 ExchangePtr Context::createExchange() noexcept { return acquireExchange(this); }

@@ -22,7 +22,7 @@
 
 #include "engine/error_handler_model.h"
 #include "engine/exception_registry.h"
-#include "engine/route.h"
+#include "engine/compiled_route.h"
 #include "engine/worker_pool.h"
 
 namespace dromedary {
@@ -49,33 +49,33 @@ struct ContextImpl {
   mutable std::mutex mutex;
   std::unordered_map<std::string, std::unique_ptr<Endpoint>> endpoints;  // by normalised URI
   std::unordered_map<const Endpoint*, std::unique_ptr<Producer>> producers;
-  std::unordered_map<std::string, Producer*> producers_by_text;
+  std::unordered_map<std::string, Producer*> producersByText;
 
   std::vector<std::unique_ptr<Route>> routes;
-  std::map<std::string, int, std::less<>> node_counters;
-  int route_counter = 0;
+  std::map<std::string, int, std::less<>> nodeCounters;
+  int routeCounter = 0;
   bool started = false;
   std::atomic<bool> stopping{false};
 
   // Time and threads: created on first use.
-  std::once_flag scheduler_once;
+  std::once_flag schedulerOnce;
   std::shared_ptr<Scheduler> scheduler;
-  std::once_flag workers_once;
+  std::once_flag workersOnce;
   std::unique_ptr<WorkerPool> workers;
-  size_t worker_threads = 0;  // 0: the number of cores
-  bool stopped_before = false;  // a restart must start the producers stop() stopped
+  size_t workerThreads = 0;  // 0: the number of cores
+  bool stoppedBefore = false;  // a restart must start the producers stop() stopped
 
   // Error handling (configured before routes start; read without locks afterwards).
   ExceptionRegistry exceptions;
-  std::shared_ptr<const ErrorHandlerModel> error_handler;  // null: the default one
-  bool message_history = false;
-  bool capture_original = false;  // some route uses useOriginalMessage/useOriginalBody
+  std::shared_ptr<const ErrorHandlerModel> errorHandler;  // null: the default one
+  bool messageHistory = false;
+  bool captureOriginal = false;  // some route uses useOriginalMessage/useOriginalBody
 
   // Statistics (read per exchange, changed at any time).
-  std::atomic<uint8_t> statistics_level{static_cast<uint8_t>(StatisticsLevel::Default)};
-  std::atomic<uint32_t> timing_sample{0};  // 0: one per thread per coarse-clock tick
-  std::chrono::steady_clock::time_point started_at;
-  std::chrono::milliseconds shutdown_timeout{45000};  // Camel's default
+  std::atomic<uint8_t> statisticsLevel{static_cast<uint8_t>(StatisticsLevel::Default)};
+  std::atomic<uint32_t> timingSample{0};  // 0: one per thread per coarse-clock tick
+  std::chrono::steady_clock::time_point startedAt;
+  std::chrono::milliseconds shutdownTimeout{45000};  // Camel's default
 
   Route* findRoute(std::string_view id) const {
     for (const auto& r : routes) {

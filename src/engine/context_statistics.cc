@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "engine/context_impl.h"
-#include "engine/route.h"
+#include "engine/compiled_route.h"
 #include "engine/statistics.h"
 
 namespace dromedary {
@@ -14,15 +14,15 @@ namespace dromedary {
 using detail::Route;
 
 void Context::setStatisticsLevel(StatisticsLevel level) noexcept {
-  impl_->statistics_level.store(static_cast<uint8_t>(level), std::memory_order_relaxed);
+  impl_->statisticsLevel.store(static_cast<uint8_t>(level), std::memory_order_relaxed);
 }
 
 StatisticsLevel Context::statisticsLevel() const noexcept {
-  return static_cast<StatisticsLevel>(impl_->statistics_level.load(std::memory_order_relaxed));
+  return static_cast<StatisticsLevel>(impl_->statisticsLevel.load(std::memory_order_relaxed));
 }
 
 void Context::setStatisticsTimingSample(uint32_t every) noexcept {
-  impl_->timing_sample.store(every, std::memory_order_relaxed);
+  impl_->timingSample.store(every, std::memory_order_relaxed);
 }
 
 namespace {
@@ -84,7 +84,7 @@ std::optional<RouteStats> Context::routeStatistics(std::string_view route_id) co
   if (!r) return std::nullopt;
   RouteStats s;
   s.id = r->id;
-  s.from = r->from_uri;
+  s.from = r->fromUri;
   s.state = std::string(statusName(r->status));
   const auto& b = r->baseline;
   uint64_t completed = r->counters.completed_total();

@@ -2,7 +2,7 @@
 #pragma once
 
 // The models of error handlers, onException clauses and onCompletion, as the DSLs build
-// them; compiled per route by error_handling.cc.
+// them; compiled per route by compile_error_handler.cc.
 
 #include <memory>
 #include <optional>

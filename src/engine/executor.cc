@@ -2,7 +2,8 @@
 #include "engine/executor.h"
 
 #include "engine/context_impl.h"
-#include "engine/error_handling.h"
+#include "engine/failure_path.h"
+#include "engine/message_history.h"
 #include "engine/one_shot_event.h"
 #include "engine/statistics.h"
 
@@ -27,7 +28,7 @@ namespace {
 StatisticsLevel levelOf(const Exchange& ex) noexcept {
   Context* c = ex.context();
   return c ? static_cast<StatisticsLevel>(
-                 c->implForEngine().statistics_level.load(std::memory_order_relaxed))
+                 c->implForEngine().statisticsLevel.load(std::memory_order_relaxed))
            : StatisticsLevel::Off;
 }
 
@@ -346,6 +347,12 @@ Status continueAfterStep(Exchange& ex, const Step* step, Status s) noexcept {
   return runFrames(ex);
 }
 
+const Step* lastStep(const ExecState& st) noexcept {
+  if (st.depth == 0) return nullptr;
+  const Frame& f = st.frames[st.depth - 1];
+  return f.index > 0 ? f.block->steps[f.index - 1] : nullptr;
+}
+
 bool failTooDeep(Exchange& ex, const Block& block) noexcept {
   ex.fail(ErrorCode::LimitExceeded, "Blocks and routes nested deeper than 32 levels",
           block.route ? std::string_view(block.route->id) : std::string_view());
@@ -366,9 +373,9 @@ namespace {
     if (route.captureOriginal) [[unlikely]] captureOriginal(ex);
     // The exchange's first route decides whether it is one of the timed sample.
     const ContextImpl& impl = route.context.implForEngine();
-    auto level = static_cast<StatisticsLevel>(impl.statistics_level.load(std::memory_order_relaxed));
+    auto level = static_cast<StatisticsLevel>(impl.statisticsLevel.load(std::memory_order_relaxed));
     if (level != StatisticsLevel::Off &&
-        timeThisExchange(impl.timing_sample.load(std::memory_order_relaxed), ex.createdMillis())) {
+        timeThisExchange(impl.timingSample.load(std::memory_order_relaxed), ex.createdMillis())) {
       st.timed = level == StatisticsLevel::Default ? 2 : 1;
     }
   }

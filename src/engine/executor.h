@@ -13,7 +13,7 @@
 #include <dromedary/core/exchange.h>
 
 #include "engine/exec_state.h"
-#include "engine/route.h"
+#include "engine/compiled_route.h"
 
 namespace dromedary::detail {
 
@@ -35,6 +35,9 @@ void countResumed(Exchange& exchange) noexcept;
 
 /// Pops frames down to `depth` (route frames count their route as finished).
 void unwindTo(Exchange& exchange, uint32_t depth, bool failed) noexcept;
+
+/// The step the top frame ran last (the one that failed or suspended), or null.
+const Step* lastStep(const ExecState& state) noexcept;
 
 /// The route of the innermost route frame, or null.
 const Route* currentRoute(const ExecState& state) noexcept;

@@ -5,7 +5,7 @@
 // comes from the exchange pool, so nothing is allocated in steady state.
 #include <fmt/format.h>
 
-#include "engine/error_handling.h"
+#include "engine/failure_path.h"
 #include "engine/executor.h"
 #include "engine/failure_state.h"
 

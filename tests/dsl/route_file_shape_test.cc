@@ -11,7 +11,7 @@
 
 #include <dromedary/dsl/route_loader.h>
 
-#include "dsl/route_source.h"
+#include "dsl/file_source.h"
 #include "support/route_file_fixture.h"
 
 namespace dromedary::testing {

@@ -19,23 +19,23 @@ using testing::RouteHarness;
 // Throws the first `failures` times it runs, after changing the message (which a
 // redelivery must undo); records the body and headers it saw each time.
 struct Flaky {
-  explicit Flaky(int failures) : failures_left(failures) {}
+  explicit Flaky(int failures) : failuresLeft(failures) {}
   std::function<void(Exchange&)> processor() {
     return [this](Exchange& ex) {
-      seen_bodies.push_back(ex.message().body().as<std::string>());
-      seen_marks.push_back(ex.message().getHeader("mark") != nullptr);
+      seenBodies.push_back(ex.message().body().as<std::string>());
+      seenMarks.push_back(ex.message().getHeader("mark") != nullptr);
       ex.message().setBody("changed by the failing step");
       ex.message().setHeader("mark", true);
       ++runs;
-      if (failures_left-- > 0) throw std::runtime_error("flaky failure");
+      if (failuresLeft-- > 0) throw std::runtime_error("flaky failure");
       ex.message().setBody("done");
       ex.message().removeHeader("mark");
     };
   }
-  int failures_left;
+  int failuresLeft;
   int runs = 0;
-  std::vector<std::string> seen_bodies;
-  std::vector<bool> seen_marks;
+  std::vector<std::string> seenBodies;
+  std::vector<bool> seenMarks;
 };
 
 TEST(ErrorHandlerTest, DefaultHandlerLogsTheFailureWithHistoryAndTheCallerSeesIt) {
@@ -88,8 +88,8 @@ TEST(ErrorHandlerTest, RedeliveryRestoresTheMessageAsItWasBeforeTheFailingStep) 
   });
   ASSERT_TRUE(h.producer.sendBody("direct:in", "x"));
   EXPECT_EQ(flaky.runs, 3);
-  EXPECT_EQ(flaky.seen_bodies, (std::vector<std::string>{"original", "original", "original"}));
-  EXPECT_EQ(flaky.seen_marks, (std::vector<bool>{false, false, false}));
+  EXPECT_EQ(flaky.seenBodies, (std::vector<std::string>{"original", "original", "original"}));
+  EXPECT_EQ(flaky.seenMarks, (std::vector<bool>{false, false, false}));
   auto received = h.mock("mock:out").receivedExchanges();
   ASSERT_EQ(received.size(), 1u);
   const Message& m = received[0]->message();
@@ -304,7 +304,7 @@ TEST(ErrorHandlerTest, NoErrorHandlerLetsTheCallingRouteRedeliverItsStep) {
   EXPECT_EQ(flaky.runs, 2);
   EXPECT_EQ(saw_header, (std::vector<bool>{false, false})) << "the sub route ran again from a "
                                                                "restored message";
-  EXPECT_EQ(flaky.seen_bodies, (std::vector<std::string>{"original", "original"}));
+  EXPECT_EQ(flaky.seenBodies, (std::vector<std::string>{"original", "original"}));
   EXPECT_EQ(h.mock("mock:out").receivedCount(), 1u);
 }
 

@@ -2,7 +2,7 @@
 // The redelivery delays, computed as Camel's RedeliveryPolicy computes them (no wall time).
 #include <gtest/gtest.h>
 
-#include "engine/error_handling.h"
+#include "engine/failure_path.h"
 
 namespace dromedary::detail {
 namespace {

@@ -68,7 +68,7 @@ void ExchangeFormatter::format(const Exchange& ex, std::string& out) const {
   const FormatOptions& o = options_;
   const Message& in = ex.message();
   if (o.plain) {
-    appendBody(in.body(), o.skip_body_line_separator, out);
+    appendBody(in.body(), o.skipBodyLineSeparator, out);
     return;
   }
   std::string sb;
@@ -89,14 +89,14 @@ void ExchangeFormatter::format(const Exchange& ex, std::string& out) const {
     }
     return sb;
   };
-  if (o.show_all || o.show_exchange_id) label("Id") += ex.exchangeId();
-  if (o.show_all || o.show_route_id) label("RouteId") += ex.routeId();
-  if (o.show_all || o.show_exchange_pattern) label("ExchangePattern") += patternName(ex.pattern());
-  if (o.show_all || o.show_properties) appendSorted(ex.properties(), label("Properties"));
-  if (o.show_all || o.show_headers) appendSorted(in.headers(), label("Headers"));
-  if (o.show_all || o.show_body_type) label("BodyType") += in.body().typeName();
-  if (o.show_all || o.show_body) appendBody(in.body(), o.skip_body_line_separator, label("Body"));
-  if ((o.show_all || o.show_exception) && ex.failed()) {
+  if (o.showAll || o.showExchangeId) label("Id") += ex.exchangeId();
+  if (o.showAll || o.showRouteId) label("RouteId") += ex.routeId();
+  if (o.showAll || o.showExchangePattern) label("ExchangePattern") += patternName(ex.pattern());
+  if (o.showAll || o.showProperties) appendSorted(ex.properties(), label("Properties"));
+  if (o.showAll || o.showHeaders) appendSorted(in.headers(), label("Headers"));
+  if (o.showAll || o.showBodyType) label("BodyType") += in.body().typeName();
+  if (o.showAll || o.showBody) appendBody(in.body(), o.skipBodyLineSeparator, label("Body"));
+  if ((o.showAll || o.showException) && ex.failed()) {
     const ExchangeError& e = ex.error();
     std::string type(errorCodeName(e.code));
     if (e.exception) {
@@ -115,15 +115,15 @@ void ExchangeFormatter::format(const Exchange& ex, std::string& out) const {
   // Cut long fields (and split multiline output) the way Camel does.
   size_t head = out.size() + 9;
   out += "Exchange[";
-  bool cut = o.multiline || (o.max_chars > 0 && static_cast<int64_t>(sb.size()) > o.max_chars);
+  bool cut = o.multiline || (o.maxChars > 0 && static_cast<int64_t>(sb.size()) > o.maxChars);
   if (cut) {
     size_t start = 0;
     for (;;) {
       size_t end = sb.find(kSeparator, start);
       std::string_view part(sb.data() + start,
                             (end == std::string::npos ? sb.size() : end) - start);
-      if (o.max_chars > 0 && static_cast<int64_t>(part.size()) > o.max_chars) {
-        out += part.substr(0, static_cast<size_t>(o.max_chars));
+      if (o.maxChars > 0 && static_cast<int64_t>(part.size()) > o.maxChars) {
+        out += part.substr(0, static_cast<size_t>(o.maxChars));
         out += "...";
       } else {
         out += part;

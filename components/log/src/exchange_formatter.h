@@ -13,20 +13,20 @@
 namespace dromedary::component::log {
 
 struct FormatOptions {
-  bool show_all = false;
-  bool show_exchange_id = false;
-  bool show_route_id = false;
-  bool show_exchange_pattern = true;
-  bool show_properties = false;
-  bool show_headers = false;
-  bool show_body_type = true;
-  bool show_body = true;
-  bool show_exception = false;
-  bool show_stack_trace = false;
+  bool showAll = false;
+  bool showExchangeId = false;
+  bool showRouteId = false;
+  bool showExchangePattern = true;
+  bool showProperties = false;
+  bool showHeaders = false;
+  bool showBodyType = true;
+  bool showBody = true;
+  bool showException = false;
+  bool showStackTrace = false;
   bool multiline = false;
-  bool skip_body_line_separator = true;
+  bool skipBodyLineSeparator = true;
   bool plain = false;
-  int64_t max_chars = 10000;
+  int64_t maxChars = 10000;
   enum class Style { Default, Tab, Fixed } style = Style::Default;
 };
 

@@ -63,19 +63,19 @@ class LogEndpoint final : public Endpoint {
   Result<std::unique_ptr<Producer>> createProducer() override {
     const EndpointOptions& o = options();
     FormatOptions f;
-    f.show_all = o.getBool("showAll");
-    f.show_body = o.getBool("showBody");
-    f.show_body_type = o.getBool("showBodyType");
-    f.show_exchange_pattern = o.getBool("showExchangePattern");
-    f.show_headers = o.getBool("showHeaders");
-    f.show_properties = o.getBool("showProperties");
-    f.show_exchange_id = o.getBool("showExchangeId");
-    f.show_route_id = o.getBool("showRouteId");
-    f.show_exception = o.getBool("showException");
-    f.show_stack_trace = o.getBool("showStackTrace");
+    f.showAll = o.getBool("showAll");
+    f.showBody = o.getBool("showBody");
+    f.showBodyType = o.getBool("showBodyType");
+    f.showExchangePattern = o.getBool("showExchangePattern");
+    f.showHeaders = o.getBool("showHeaders");
+    f.showProperties = o.getBool("showProperties");
+    f.showExchangeId = o.getBool("showExchangeId");
+    f.showRouteId = o.getBool("showRouteId");
+    f.showException = o.getBool("showException");
+    f.showStackTrace = o.getBool("showStackTrace");
     f.multiline = o.getBool("multiline");
-    f.skip_body_line_separator = o.getBool("skipBodyLineSeparator");
-    f.max_chars = o.getInt("maxChars");
+    f.skipBodyLineSeparator = o.getBool("skipBodyLineSeparator");
+    f.maxChars = o.getInt("maxChars");
     f.plain = o.getBool("plain");
     const std::string& style = o.getString("style");
     f.style = style == "Tab"     ? FormatOptions::Style::Tab

@@ -24,7 +24,7 @@ TEST(ExchangeFormatterTest, HeadersAreSortedIgnoringCase) {
   ex->message().setHeader("b", "two");
   ex->message().setHeader("A", 1);
   FormatOptions o;
-  o.show_headers = true;
+  o.showHeaders = true;
   EXPECT_EQ(format(o, *ex),
             "Exchange[ExchangePattern: InOnly, Headers: {A=1, b=two}, BodyType: Long, Body: 42]");
 }
@@ -47,8 +47,8 @@ TEST(ExchangeFormatterTest, BodyLineSeparatorsAreSkippedByDefault) {
   ExchangePtr ex = acquireExchange(nullptr);
   ex->message().setBody("a\nb");
   FormatOptions o;
-  o.show_exchange_pattern = false;
-  o.show_body_type = false;
+  o.showExchangePattern = false;
+  o.showBodyType = false;
   EXPECT_EQ(format(o, *ex), "Exchange[Body: ab]");
 }
 
@@ -56,9 +56,9 @@ TEST(ExchangeFormatterTest, MaxCharsCutsLongOutput) {
   ExchangePtr ex = acquireExchange(nullptr);
   ex->message().setBody(std::string(50, 'x'));
   FormatOptions o;
-  o.show_exchange_pattern = false;
-  o.show_body_type = false;
-  o.max_chars = 12;
+  o.showExchangePattern = false;
+  o.showBodyType = false;
+  o.maxChars = 12;
   EXPECT_EQ(format(o, *ex), "Exchange[Body: xxxx...]");  // Camel cuts before dropping ", "
 }
 
@@ -75,8 +75,8 @@ TEST(ExchangeFormatterTest, ShowsTheFailure) {
   ex->message().setBody("x");
   ex->fail(ErrorCode::NoConsumers, "No consumers available on endpoint", "direct://a");
   FormatOptions o;
-  o.show_exception = true;
-  o.show_body_type = false;
+  o.showException = true;
+  o.showBodyType = false;
   EXPECT_EQ(format(o, *ex),
             "Exchange[ExchangePattern: InOnly, Body: x, ExceptionType: NoConsumers, "
             "ExceptionMessage: No consumers available on endpoint: direct://a]");

@@ -255,10 +255,10 @@ class Queue {
 struct ProducerSettings {
   WaitMode wait;
   std::chrono::milliseconds timeout;
-  bool block_when_full;
-  std::chrono::milliseconds offer_timeout;
-  bool discard_if_none;
-  bool fail_if_none;
+  bool blockWhenFull;
+  std::chrono::milliseconds offerTimeout;
+  bool discardIfNone;
+  bool failIfNone;
 };
 
 void timeoutReply(void* arg) noexcept {
@@ -280,8 +280,8 @@ class SedaProducer final : public Producer {
 
   Status process(Exchange& ex) noexcept override {
     if (!queue_.anyConsumer()) {
-      if (settings_.discard_if_none) return Status::Continue;
-      if (settings_.fail_if_none) {
+      if (settings_.discardIfNone) return Status::Continue;
+      if (settings_.failIfNone) {
         ex.fail(ErrorCode::NoConsumers, "No consumers available on endpoint", uri_);
         return Status::Fail;
       }
@@ -294,15 +294,15 @@ class SedaProducer final : public Producer {
     for (; reserved < n; ++reserved) {
       Subscription& s = queue_.subscription(reserved);
       if (reserved > 0 && !s.attached()) continue;
-      if (!s.reserve(settings_.block_when_full, settings_.offer_timeout)) break;
+      if (!s.reserve(settings_.blockWhenFull, settings_.offerTimeout)) break;
     }
     if (reserved < n) {
       for (size_t i = 0; i < reserved; ++i) {
         Subscription& s = queue_.subscription(i);
         if (i == 0 || s.attached()) s.unreserve();
       }
-      ex.fail(settings_.block_when_full ? ErrorCode::Timeout : ErrorCode::LimitExceeded,
-              settings_.block_when_full ? "Queue full: no room within offerTimeout" : "Queue full",
+      ex.fail(settings_.blockWhenFull ? ErrorCode::Timeout : ErrorCode::LimitExceeded,
+              settings_.blockWhenFull ? "Queue full: no room within offerTimeout" : "Queue full",
               uri_);
       return Status::Fail;
     }

@@ -35,9 +35,9 @@ struct TimerSettings {
   std::string name;
   std::chrono::milliseconds period;
   std::chrono::milliseconds delay;
-  int64_t repeat_count;
-  bool fixed_rate;
-  bool include_metadata;
+  int64_t repeatCount;
+  bool fixedRate;
+  bool includeMetadata;
 };
 
 // What the scheduled and submitted tasks of one timer share. Reference-counted by hand so that
@@ -94,7 +94,7 @@ class TimerState {
     if (self->stopping_.load()) return self->release();
     int64_t counter = ++self->fired_;
     Exchange* ex = self->context_.createExchange().release();
-    if (self->settings_.include_metadata) {
+    if (self->settings_.includeMetadata) {
       try {
         int64_t now = self->context_.scheduler().epochMillis();
         ex->setProperty("CamelTimerName", Value(std::string_view(self->settings_.name)));
@@ -120,13 +120,13 @@ class TimerState {
     }
     ExchangeRecycler{}(&ex);
     const TimerSettings& s = self->settings_;
-    if (self->stopping_.load() || (s.repeat_count > 0 && self->fired_ >= s.repeat_count)) {
+    if (self->stopping_.load() || (s.repeatCount > 0 && self->fired_ >= s.repeatCount)) {
       return self->release();
     }
     {
       std::lock_guard lock(self->mutex_);
       Scheduler::TimePoint now = self->context_.scheduler().now();
-      self->next_ = s.fixed_rate ? self->next_ + s.period : now + s.period;
+      self->next_ = s.fixedRate ? self->next_ + s.period : now + s.period;
       self->scheduleNextLocked();
     }
     self->release();  // this fire's reference; the next task holds its own
@@ -183,8 +183,8 @@ struct Flavour {
   std::span<const OptionSpec> options;
   std::string_view period;      // the option between fires
   std::string_view first;       // the option before the first fire
-  std::string_view fixed_rate;  // the option choosing fixed rate
-  bool fixed_rate_inverted;     // scheduler's useFixedDelay=true means not fixed rate
+  std::string_view fixedRate;  // the option choosing fixed rate
+  bool fixedRateInverted;     // scheduler's useFixedDelay=true means not fixed rate
 };
 constexpr Flavour kTimer{"timer", kOptions, "period", "delay", "fixedRate", false};
 constexpr Flavour kScheduler{"scheduler", kSchedulerOptions, "delay", "initialDelay",
@@ -205,9 +205,9 @@ class TimerEndpoint final : public Endpoint {
   Result<std::unique_ptr<Consumer>> createConsumer(Processor& processor) override {
     TimerSettings s{std::string(parsedUri().path()), options().getDuration(flavour_.period),
                     options().getDuration(flavour_.first), options().getInt("repeatCount"),
-                    options().getBool(flavour_.fixed_rate) != flavour_.fixed_rate_inverted,
+                    options().getBool(flavour_.fixedRate) != flavour_.fixedRateInverted,
                     options().getBool("includeMetadata")};
-    if (s.period.count() <= 0 && s.repeat_count != 1) {
+    if (s.period.count() <= 0 && s.repeatCount != 1) {
       return makeError(ErrorCode::InvalidOption,
                        fmt::format("{} must be positive for '{}' (or repeatCount=1)",
                                    flavour_.period, uri()));

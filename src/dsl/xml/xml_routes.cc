@@ -17,7 +17,7 @@
 #include <fmt/format.h>
 
 #include "dsl/loaders.h"
-#include "dsl/route_source.h"
+#include "dsl/file_source.h"
 
 namespace dromedary::dsl {
 

@@ -28,7 +28,7 @@
 #include <vector>
 
 #include "dsl/loaders.h"
-#include "dsl/route_source.h"
+#include "dsl/file_source.h"
 #include "eip/eip_schema.h"
 
 namespace dromedary::dsl {

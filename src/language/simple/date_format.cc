@@ -72,9 +72,9 @@ std::optional<TimeZone> parseTimeZone(std::string_view text) {
   if (!parse(h, hours) || hours > 18 || (!m.empty() && (!parse(m, minutes) || minutes > 59))) {
     return std::nullopt;
   }
-  zone.offset_seconds = sign * (hours * 3600 + minutes * 60);
+  zone.offsetSeconds = sign * (hours * 3600 + minutes * 60);
   zone.name = "GMT";
-  appendOffset(zone.name, zone.offset_seconds, true);
+  appendOffset(zone.name, zone.offsetSeconds, true);
   return zone;
 }
 
@@ -152,15 +152,15 @@ bool DateFormat::format(int64_t millis, const TimeZone& zone, std::string& out) 
   thread_local LastSecond last_local;
   thread_local LastSecond last_fixed;
   LastSecond& last = zone.local ? last_local : last_fixed;
-  if (last.seconds != seconds || (!zone.local && last.offset != zone.offset_seconds)) {
+  if (last.seconds != seconds || (!zone.local && last.offset != zone.offsetSeconds)) {
     last.seconds = seconds;
-    last.offset = zone.offset_seconds;
+    last.offset = zone.offsetSeconds;
     std::tm* ok = nullptr;
     if (zone.local) {
       std::time_t t = static_cast<std::time_t>(seconds);
       ok = localtime_r(&t, &last.tm);
     } else {
-      std::time_t t = static_cast<std::time_t>(seconds + zone.offset_seconds);
+      std::time_t t = static_cast<std::time_t>(seconds + zone.offsetSeconds);
       ok = gmtime_r(&t, &last.tm);
     }
     if (!ok) {
@@ -169,7 +169,7 @@ bool DateFormat::format(int64_t millis, const TimeZone& zone, std::string& out) 
     }
   }
   const std::tm& tm = last.tm;
-  int32_t offset = zone.offset_seconds;
+  int32_t offset = zone.offsetSeconds;
   std::string_view zone_name = zone.name;
   if (zone.local) {
     offset = static_cast<int32_t>(tm.tm_gmtoff);

@@ -16,7 +16,7 @@ namespace dromedary::simplelang {
 
 struct TimeZone {
   bool local = true;
-  int32_t offset_seconds = 0;  ///< when not local
+  int32_t offsetSeconds = 0;  ///< when not local
   std::string name;            ///< shown by the `z` letter when not local ("UTC", "GMT+08:00")
 };
 

@@ -24,8 +24,8 @@ enum class Method {
 struct MethodSpec {
   std::string_view name;
   Method method;
-  size_t min_args;
-  size_t max_args;
+  size_t minArgs;
+  size_t maxArgs;
 };
 constexpr MethodSpec kMethods[] = {
     {"length", Method::Length, 0, 0},           {"size", Method::Size, 0, 0},
@@ -46,10 +46,10 @@ enum class StepKind { Key, Index, Method };
 
 struct NavStep {
   StepKind kind;
-  bool null_safe = false;
+  bool nullSafe = false;
   std::string key;         // Key, and Getter's key
   int64_t index = 0;       // Index: from the start, or from the end when from_last
-  bool from_last = false;
+  bool fromLast = false;
   Method method = Method::Length;
   std::vector<ExprPtr> args;
   std::string text;        // as written, for errors
@@ -76,7 +76,7 @@ class NavigationNode final : public Expression {
       for (const NavStep& step : steps_) {
         if (!cur) return nullptr;
         if (cur->isNull()) {
-          if (step.null_safe) return &nullValue();
+          if (step.nullSafe) return &nullValue();
           return fail(ex, step, "cannot navigate on null (use ?. to allow null)");
         }
         cur = lookup(ex, step, *cur);
@@ -92,7 +92,7 @@ class NavigationNode final : public Expression {
     int root = cur == buffers[0] ? 0 : -1;
     for (const NavStep& step : steps_) {
       if (cur->isNull()) {
-        if (step.null_safe) return &nullValue();
+        if (step.nullSafe) return &nullValue();
         return fail(ex, step, "cannot navigate on null (use ?. to allow null)");
       }
       if (step.kind != StepKind::Method) {
@@ -140,7 +140,7 @@ class NavigationNode final : public Expression {
     if (v.isList() && step.kind == StepKind::Index && step.key.empty()) {
       const ValueList& list = v.getList();
       int64_t size = static_cast<int64_t>(list.size());
-      int64_t i = step.from_last ? size - 1 - step.index : step.index;
+      int64_t i = step.fromLast ? size - 1 - step.index : step.index;
       if (i < 0 || i >= size) {
         return fail(ex, step, fmt::format("index {} is out of bounds for a list of size {}",
                                           i, size));
@@ -295,7 +295,7 @@ ExprPtr parseNavigation(Parser& parser, ExprPtr base, std::string_view chain,
     NavStep step;
     std::string_view start = rest;
     if (rest.starts_with("?.")) {
-      step.null_safe = true;
+      step.nullSafe = true;
       rest.remove_prefix(2);
     } else if (rest.starts_with('.')) {
       rest.remove_prefix(1);
@@ -307,7 +307,7 @@ ExprPtr parseNavigation(Parser& parser, ExprPtr base, std::string_view chain,
       if (auto quoted = unquote(inside)) {
         step.key = std::string(*quoted);
       } else if (inside == "last" || inside.starts_with("last-")) {
-        step.from_last = true;
+        step.fromLast = true;
         std::string_view n = inside.substr(4);
         if (!n.empty()) {
           n.remove_prefix(1);
@@ -362,13 +362,13 @@ ExprPtr parseNavigation(Parser& parser, ExprPtr base, std::string_view chain,
                     meant.empty() ? fmt::format("Simple supports {}", kMethodNames)
                                   : fmt::format("did you mean '{}()'?", meant));
       } else {
-        if (args.size() < spec->min_args || args.size() > spec->max_args) {
+        if (args.size() < spec->minArgs || args.size() > spec->maxArgs) {
           parser.fail(name, fmt::format("method '{}()' takes {} argument{}, not {}", name,
-                                        spec->min_args == spec->max_args
-                                            ? std::to_string(spec->min_args)
-                                            : fmt::format("{} or {}", spec->min_args,
-                                                          spec->max_args),
-                                        spec->max_args == 1 ? "" : "s", args.size()));
+                                        spec->minArgs == spec->maxArgs
+                                            ? std::to_string(spec->minArgs)
+                                            : fmt::format("{} or {}", spec->minArgs,
+                                                          spec->maxArgs),
+                                        spec->maxArgs == 1 ? "" : "s", args.size()));
         }
         step.method = spec->method;
         for (std::string_view a : args) step.args.push_back(parser.parseArgument(a));

@@ -9,7 +9,7 @@
 
 #include "core/text.h"
 #include "engine/context_impl.h"
-#include "engine/error_handling.h"
+#include "engine/failure_path.h"
 #include "engine/executor.h"
 
 namespace dromedary::detail {
@@ -186,7 +186,7 @@ Result<void> compileErrorHandling(RouteCompiler& compiler, Route& route) {
 
   const ErrorHandlerModel* ehm = model.errorHandler          ? model.errorHandler.get()
                                  : model.builderErrorHandler ? model.builderErrorHandler.get()
-                                                             : impl.error_handler.get();
+                                                             : impl.errorHandler.get();
   static const ErrorHandlerModel kDefault;
   if (!ehm) ehm = &kDefault;
   route.errorHandler.reset();
@@ -293,13 +293,13 @@ Result<void> compileErrorHandling(RouteCompiler& compiler, Route& route) {
       s.flags |= kStepCheckpoint;
       s.checkpoint = atomic ? Checkpoint::None : Checkpoint::Armed;
     }
-    if (impl.message_history) s.flags |= kStepHistory;
+    if (impl.messageHistory) s.flags |= kStepHistory;
   }
-  if (route.errorHandler && route.errorHandler->needsOriginal && !impl.capture_original) {
-    impl.capture_original = true;
+  if (route.errorHandler && route.errorHandler->needsOriginal && !impl.captureOriginal) {
+    impl.captureOriginal = true;
     for (auto& r : impl.routes) r->captureOriginal = true;
   }
-  route.captureOriginal = impl.capture_original;
+  route.captureOriginal = impl.captureOriginal;
   return {};
 }
 

@@ -1,19 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// Error handling at run time (DESIGN §6): what the executor does when a step fails.
-//
-// A failure is offered to the frames on the exchange's stack, innermost first: a doTry
-// body tries its doCatch clauses, a doCatch or doFinally passes it on after running the
-// doFinally, an onException block or dead letter endpoint that fails ends the handling
-// (Camel's fatal fallback), and a route's top frame hands it to the route's error handler.
-// A route without one (noErrorHandler) passes it to the step that called the route.
-//
-// The error handler picks the closest onException clause, then redelivers (restoring the
-// message saved before the failing step; see Checkpoint in exchange.h), or, once
-// exhausted, runs the clause's steps or the dead letter endpoint as a block on top of the
-// failing frames. That block ends with a FailureEpilogue step that applies handled /
-// continued / not handled. Everything is resolved when the route starts.
+// A route's error handling as compiled when the route starts (from engine/
+// error_handler_model.h, by compile_error_handler.cc): redelivery policies, onException
+// clauses with their resolved exception types, doTry data and onCompletion blocks. What
+// runs with them when a step fails is engine/failure_path.h.
 
 #include <memory>
 #include <string>
@@ -25,7 +16,7 @@
 
 #include "engine/error_handler_model.h"
 #include "engine/exception_registry.h"
-#include "engine/route.h"
+#include "engine/compiled_route.h"
 
 namespace dromedary {
 class RouteCompiler;
@@ -122,30 +113,8 @@ Result<std::vector<const ExceptionType*>> resolveExceptionTypes(
 /// passed on (see FailureContext).
 std::unique_ptr<Step> makeFailureEpilogue();
 
-/// Registers the route's onCompletion blocks on the exchange (once each).
-void registerOnCompletions(Exchange& exchange, const Route& route) noexcept;
-
-/// Evaluates a predicate on a failed exchange: the failure moves to caughtError() while it
-/// runs, so `${exception.message}` sees it; a predicate that fails counts as false.
-bool matchesOnFailure(Exchange& exchange, const Predicate& predicate) noexcept;
-
 /// Compiles `route.model`'s error handler and clauses into `route.errorHandler`, and marks
 /// the route's steps for checkpoints / message history. Called after the route's body.
 Result<void> compileErrorHandling(RouteCompiler& compiler, Route& route);
-
-/// The executor's failure path: the exchange's error slot is set and its top frame's last
-/// step failed. Returns Continue when the exchange goes on (redelivered, caught, a failure
-/// block pushed), Suspend when a delayed redelivery was scheduled, Fail when the failure
-/// leaves the loop's frames (they are unwound).
-Status handleFailure(Exchange& exchange, uint32_t base) noexcept;
-
-/// Before a step marked kStepHistory: records it in the message history.
-void recordHistory(Exchange& exchange, const Step& step) noexcept;
-
-/// At the first route entry: saves the original message when some route needs it.
-void captureOriginal(Exchange& exchange) noexcept;
-
-/// The message history block of a failure log (Camel's "Message History").
-std::string messageHistory(Exchange& exchange, const Step* failing);
 
 }  // namespace dromedary::detail

@@ -65,7 +65,7 @@ struct Route {
 
   Context& context;
   std::string id;
-  std::string from_uri;
+  std::string fromUri;
   std::string description;
   bool autoStartup = true;
   std::unique_ptr<RouteModel> model;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "dsl/route_source.h"
+#include "dsl/file_source.h"
 
 #include <set>
 

@@ -2,7 +2,7 @@
 #pragma once
 
 // What a route file says, before it becomes a route: the shape both file front ends (YAML,
-// XML) read into, with the position of everything, so that one translator (route_source.cc)
+// XML) read into, with the position of everything, so that one translator (file_source.cc)
 // validates steps, keys and expressions the same way for both and builds the same route
 // model as the C++ DSL.
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "engine/error_handling.h"
+#include "engine/failure_path.h"
+#include "engine/message_history.h"
 
 #include <fmt/format.h>
 
@@ -12,32 +13,6 @@
 #include "engine/statistics.h"
 
 namespace dromedary {
-
-// --- the exchange's failure state --------------------------------------------------------
-
-namespace detail {
-
-void FailureStateDeleter::operator()(FailureState* state) const noexcept { delete state; }
-
-FailureState& failureState(Exchange& ex) {
-  auto& slot = detail::exec(ex).failure;
-  if (!slot) slot.reset(new FailureState());
-  return *slot;
-}
-
-void resetFailureState(FailureState& fs) noexcept {
-  fs.hasOriginal = false;
-  fs.redeliveryCounter = 0;
-  fs.lastDelayMs = 0;
-  fs.lastFailingBlock = nullptr;
-  fs.lastFailingIndex = 0;
-  fs.contexts.clear();
-  fs.pending.clear();
-  fs.hasCaught = false;
-  fs.historyCount = 0;
-}
-
-}  // namespace detail
 
 namespace detail {
 
@@ -79,11 +54,6 @@ void wakeForRedelivery(void* arg) noexcept {
   ex->context()->submit({&resumeExchange, ex});
 }
 
-const Step* lastStep(const ExecState& st) noexcept {
-  if (st.depth == 0) return nullptr;
-  const Frame& f = st.frames[st.depth - 1];
-  return f.index > 0 ? f.block->steps[f.index - 1] : nullptr;
-}
 
 // --- clause selection ----------------------------------------------------------------------
 
@@ -495,16 +465,6 @@ Status handleFailure(Exchange& ex, uint32_t base) noexcept try {
   return Status::Fail;
 }
 
-void recordHistory(Exchange& ex, const Step& step) noexcept {
-  FailureState& fs = failureState(ex);
-  int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                    std::chrono::steady_clock::now().time_since_epoch())
-                    .count();
-  fs.history[fs.historyCount % kHistorySize] =
-      HistoryEntry{currentRoute(detail::exec(ex)), &step, now};
-  ++fs.historyCount;
-}
-
 void captureOriginal(Exchange& ex) noexcept {
   FailureState& fs = failureState(ex);
   const Message& m = ex.messageForEngine();
@@ -514,62 +474,6 @@ void captureOriginal(Exchange& ex) noexcept {
 }
 
 std::unique_ptr<Step> makeFailureEpilogue() { return std::make_unique<FailureEpilogue>(); }
-
-// --- message history -----------------------------------------------------------------------
-
-std::string messageHistory(Exchange& ex, const Step* failing) {
-  const ExchangeError* e = ex.failed() ? &ex.error() : ex.caughtError();
-  ExecState& st = detail::exec(ex);
-  FailureState& fs = failureState(ex);
-  if (!failing && e) {
-    const Step* top = lastStep(st);
-    if (top && top->id == e->nodeId) failing = top;
-  }
-  const int64_t now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                             std::chrono::system_clock::now().time_since_epoch())
-                             .count();
-  auto row = [](std::string_view source, std::string_view id, std::string_view processor,
-                std::string_view elapsed) {
-    return fmt::format("{:<40} {:<30} {:<50} {:>12}\n", source, id, processor, elapsed);
-  };
-  auto source_of = [](const Step* s) -> std::string {
-    if (!s || !s->model || s->model->where.line == 0) return {};
-    const SourceRef& w = s->model->where;
-    return fmt::format("{}:{}", w.file, w.line);
-  };
-  std::string out;
-  const bool kept = fs.historyCount > 0;
-  out += kept ? "Message History\n" : "Message History (message history is disabled)\n";
-  out += std::string(136, '-') + "\n";
-  out += row("Source", "ID", "Processor", "Elapsed (ms)");
-  const Route* from_route = st.fromRoute;
-  if (from_route) {
-    out += row("", fmt::format("{}/{}", from_route->id, from_route->id),
-               fmt::format("from[{}]", from_route->from_uri),
-               std::to_string(std::max<int64_t>(0, now_ms - ex.createdMillis())));
-  }
-  if (kept) {
-    uint32_t n = std::min(fs.historyCount, kHistorySize);
-    uint32_t first = fs.historyCount - n;
-    int64_t end = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                      std::chrono::steady_clock::now().time_since_epoch())
-                      .count();
-    if (first > 0) out += row("", "...", fmt::format("({} earlier steps)", first), "");
-    for (uint32_t k = first; k < fs.historyCount; ++k) {
-      const HistoryEntry& h = fs.history[k % kHistorySize];
-      int64_t next = k + 1 < fs.historyCount ? fs.history[(k + 1) % kHistorySize].startNanos : end;
-      std::string label = h.step->model ? h.step->model->describe() : h.step->id;
-      out += row(source_of(h.step), fmt::format("{}/{}", h.route ? h.route->id : "", h.step->id),
-                 label, std::to_string((next - h.startNanos) / 1000000));
-    }
-  } else if (e && !e->nodeId.empty()) {
-    const Step* s = failing;
-    std::string label(e->nodeId);
-    if (s && s->model) label = s->model->describe();
-    out += row(source_of(s), fmt::format("{}/{}", e->routeId, e->nodeId), label, "0");
-  }
-  return out;
-}
 
 }  // namespace detail
 }  // namespace dromedary
