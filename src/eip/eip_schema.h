@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
@@ -93,6 +94,15 @@ inline constexpr std::array<AttributeSchema, 2> kDynamicEndpointAttributes{{
      "Skip a URI that names no endpoint rather than fail"},
     {"cacheSize", AttributeType::Integer, "1000", "Endpoints kept per thread (-1: no bound)"},
 }};
+
+/// The default of `attribute` in `schema` (or in a shared group it joins), typed: how a
+/// model's default member initializer reads its schema (models.h), so that the model, the C++
+/// builder that makes it and the file DSLs that fill it start from the same values. An
+/// attribute the schema lacks, or whose default is not of the type asked, throws
+/// std::logic_error: a programming error, which the schema test's models all meet.
+int64_t integerDefault(const EipSchema& schema, std::string_view attribute);
+bool booleanDefault(const EipSchema& schema, std::string_view attribute);
+std::string textDefault(const EipSchema& schema, std::string_view attribute);
 
 /// Every EIP the file DSLs know, in the order of the reference.
 std::span<const EipSchema* const> eipSchemas() noexcept;

@@ -1,51 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 // The schema list: every EIP the file DSLs know, each declared by its own file in src/eip/.
 // Adding an EIP adds its schema there and one line here. The reference is printed from them.
-#include "eip/eip_schema.h"
+#include "eip/eip_schemas.h"
 
+#include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <initializer_list>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
 namespace dromedary::eip {
-
-extern const EipSchema kToSchema;
-extern const EipSchema kToDSchema;
-extern const EipSchema kSetBodySchema;
-extern const EipSchema kTransformSchema;
-extern const EipSchema kSetHeaderSchema;
-extern const EipSchema kSetPropertySchema;
-extern const EipSchema kRemoveHeaderSchema;
-extern const EipSchema kRemoveHeadersSchema;
-extern const EipSchema kRemovePropertySchema;
-extern const EipSchema kRemovePropertiesSchema;
-extern const EipSchema kConvertBodyToSchema;
-extern const EipSchema kFilterSchema;
-extern const EipSchema kChoiceSchema;
-extern const EipSchema kLogSchema;
-extern const EipSchema kStopSchema;
-extern const EipSchema kThrowExceptionSchema;
-extern const EipSchema kDelaySchema;
-extern const EipSchema kThrottleSchema;
-extern const EipSchema kThreadsSchema;
-extern const EipSchema kProcessSchema;
-extern const EipSchema kDoTrySchema;
-extern const EipSchema kSplitSchema;
-extern const EipSchema kMulticastSchema;
-extern const EipSchema kRecipientListSchema;
-extern const EipSchema kRoutingSlipSchema;
-extern const EipSchema kDynamicRouterSchema;
-extern const EipSchema kWireTapSchema;
-extern const EipSchema kLoopSchema;
-extern const EipSchema kPipelineSchema;
-extern const EipSchema kLoadBalanceSchema;
-extern const EipSchema kSortSchema;
-extern const EipSchema kResequenceSchema;
-extern const EipSchema kEnrichSchema;
-extern const EipSchema kPollEnrichSchema;
-extern const EipSchema kSampleSchema;
-extern const EipSchema kIdempotentConsumerSchema;
-extern const EipSchema kAggregateSchema;
 
 namespace {
 
@@ -101,6 +67,48 @@ const EipSchema* findEipSchema(std::string_view name) noexcept {
     }
   }
   return nullptr;
+}
+
+namespace {
+const AttributeSchema& defaulted(const EipSchema& schema, std::string_view attribute,
+                                 std::initializer_list<AttributeType> types) {
+  const AttributeSchema* a = schema.attribute(attribute);
+  if (!a) {
+    throw std::logic_error(fmt::format("EIP '{}' has no attribute '{}'", schema.key, attribute));
+  }
+  if (std::find(types.begin(), types.end(), a->type) == types.end()) {
+    throw std::logic_error(fmt::format("EIP '{}': attribute '{}' is a {}", schema.key, attribute,
+                                       attributeTypeName(a->type)));
+  }
+  return *a;
+}
+}  // namespace
+
+int64_t integerDefault(const EipSchema& schema, std::string_view attribute) {
+  const AttributeSchema& a =
+      defaulted(schema, attribute, {AttributeType::Integer, AttributeType::Duration});
+  int64_t value = 0;
+  auto [end, ec] = std::from_chars(a.defaultValue.data(),
+                                   a.defaultValue.data() + a.defaultValue.size(), value);
+  if (ec != std::errc() || end != a.defaultValue.data() + a.defaultValue.size()) {
+    throw std::logic_error(fmt::format("EIP '{}': attribute '{}' has no whole-number default",
+                                       schema.key, attribute));
+  }
+  return value;
+}
+
+bool booleanDefault(const EipSchema& schema, std::string_view attribute) {
+  const AttributeSchema& a = defaulted(schema, attribute, {AttributeType::Boolean});
+  if (a.defaultValue != "true" && a.defaultValue != "false") {
+    throw std::logic_error(
+        fmt::format("EIP '{}': attribute '{}' has no default", schema.key, attribute));
+  }
+  return a.defaultValue == "true";
+}
+
+std::string textDefault(const EipSchema& schema, std::string_view attribute) {
+  return std::string(
+      defaulted(schema, attribute, {AttributeType::Text, AttributeType::Enum}).defaultValue);
 }
 
 std::string camelCaseOf(std::string_view name) {

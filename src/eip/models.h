@@ -16,6 +16,7 @@
 #include <dromedary/engine/idempotent_repository.h>
 #include <dromedary/spi/processor.h>
 
+#include "eip/eip_schemas.h"
 #include "engine/route_model.h"
 
 namespace dromedary::eip {
@@ -156,9 +157,9 @@ struct DelayModel final : StepModel {
 
 /// threads(poolSize, maxPoolSize): the rest of the route runs on this step's own pool.
 struct ThreadsModel final : StepModel {
-  int poolSize = 10;
+  int poolSize = static_cast<int>(integerDefault(kThreadsSchema, "poolSize"));
   int maxPoolSize = 20;
-  int maxQueueSize = 1000;
+  int maxQueueSize = static_cast<int>(integerDefault(kThreadsSchema, "maxQueueSize"));
   std::string_view kind() const override { return "threads"; }
   Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
 };
@@ -169,8 +170,8 @@ struct ThrottleModel final : StepModel {
   bool failureAtomic() const override { return true; }
   explicit ThrottleModel(ExpressionDefinition m) : maximum(std::move(m)) {}
   ExpressionDefinition maximum;
-  std::chrono::milliseconds period{1000};
-  bool reject = false;
+  std::chrono::milliseconds period{integerDefault(kThrottleSchema, "timePeriodMillis")};
+  bool reject = booleanDefault(kThrottleSchema, "rejectExecution");
   bool concurrent = false;  ///< ConcurrentRequests mode: at most N exchanges in flight
   std::string_view kind() const override { return "throttle"; }
   std::string describe() const override { return "throttle[" + maximum.describe() + "]"; }
@@ -209,14 +210,16 @@ struct LogModel final : StepModel {
 struct FanOutOptions;
 
 /// The aggregation and threading options shared by split, multicast and recipientList.
+/// Its defaults are the fan-out group's (kFanOutAttributes), which split, multicast and
+/// recipientList share: read through split's schema.
 struct AggregationOptionsModel {
   std::shared_ptr<AggregationStrategy> strategy;
   std::string strategyRef;  // a strategy bound in the context, or one of Camel's class names
-  bool parallelProcessing = false;
-  bool stopOnException = false;
-  bool streaming = false;
-  bool shareUnitOfWork = false;
-  int64_t timeoutMillis = 0;
+  bool parallelProcessing = booleanDefault(kSplitSchema, "parallelProcessing");
+  bool stopOnException = booleanDefault(kSplitSchema, "stopOnException");
+  bool streaming = booleanDefault(kSplitSchema, "streaming");
+  bool shareUnitOfWork = booleanDefault(kSplitSchema, "shareUnitOfWork");
+  int64_t timeoutMillis = integerDefault(kSplitSchema, "timeout");
   /// The options to run with; `useOriginalByDefault` for split (Camel keeps its input).
   Result<FanOutOptions> compile(RouteCompiler& compiler, const StepModel& step,
                                 bool useOriginalByDefault) const;
@@ -255,9 +258,9 @@ struct PipelineModel final : StepModel {
 struct RecipientListModel final : StepModel {
   explicit RecipientListModel(ExpressionDefinition e) : expression(std::move(e)) {}
   ExpressionDefinition expression;
-  std::string delimiter = ",";
-  bool ignoreInvalidEndpoints = false;
-  int cacheSize = 1000;
+  std::string delimiter = textDefault(kRecipientListSchema, "delimiter");
+  bool ignoreInvalidEndpoints = booleanDefault(kRecipientListSchema, "ignoreInvalidEndpoints");
+  int cacheSize = static_cast<int>(integerDefault(kRecipientListSchema, "cacheSize"));
   AggregationOptionsModel options;
   std::string_view kind() const override { return "recipientList"; }
   std::string describe() const override { return "recipientList[" + expression.describe() + "]"; }
@@ -271,8 +274,8 @@ struct RoutingSlipModel final : StepModel {
       : dynamic(dynamic_router), expression(std::move(e)) {}
   bool dynamic;
   ExpressionDefinition expression;
-  std::string delimiter = ",";
-  bool ignoreInvalidEndpoints = false;
+  std::string delimiter = textDefault(kRoutingSlipSchema, "uriDelimiter");
+  bool ignoreInvalidEndpoints = booleanDefault(kRoutingSlipSchema, "ignoreInvalidEndpoints");
   std::string_view kind() const override { return dynamic ? "dynamicRouter" : "routingSlip"; }
   std::string describe() const override {
     return std::string(kind()) + "[" + expression.describe() + "]";
@@ -284,7 +287,7 @@ struct RoutingSlipModel final : StepModel {
 struct WireTapModel final : StepModel {
   bool failureAtomic() const override { return true; }
   std::string uri;
-  bool dynamicUri = true;  // Camel's wireTap URIs are toD templates
+  bool dynamicUri = booleanDefault(kWireTapSchema, "dynamicUri");  // toD templates, as Camel's
   std::string_view kind() const override { return "wireTap"; }
   std::string describe() const override { return "wireTap[" + uri + "]"; }
   Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
@@ -295,7 +298,7 @@ struct LoopModel final : StepModel {
   explicit LoopModel(ExpressionDefinition e) : count(std::move(e)) {}
   ExpressionDefinition count;             // the number of iterations
   std::optional<PredicateDefinition> whilePredicate;  // doWhile: loop while it holds
-  bool copy = false;  // each iteration starts from a copy of the input message
+  bool copy = booleanDefault(kLoopSchema, "copy");  // each iteration starts from a copy
   BlockModel body;
   std::string_view kind() const override { return "loop"; }
   std::string describe() const override {
@@ -311,15 +314,18 @@ struct AggregateModel final : StepModel {
   ExpressionDefinition correlation;
   std::shared_ptr<AggregationStrategy> strategy;
   std::string strategyRef;
-  int64_t completionSize = 0;
-  int64_t completionTimeoutMillis = 0;
-  int64_t completionIntervalMillis = 0;
-  int64_t timeoutCheckerIntervalMillis = 1000;
+  int64_t completionSize = integerDefault(kAggregateSchema, "completionSize");
+  int64_t completionTimeoutMillis = integerDefault(kAggregateSchema, "completionTimeout");
+  int64_t completionIntervalMillis = integerDefault(kAggregateSchema, "completionInterval");
+  int64_t timeoutCheckerIntervalMillis =
+      integerDefault(kAggregateSchema, "completionTimeoutCheckerInterval");
   std::optional<PredicateDefinition> completionPredicate;
-  bool completionFromBatchConsumer = false;
-  bool eagerCheckCompletion = false;
-  bool forceCompletionOnStop = false;
-  bool discardOnCompletionTimeout = false;
+  bool completionFromBatchConsumer =
+      booleanDefault(kAggregateSchema, "completionFromBatchConsumer");
+  bool eagerCheckCompletion = booleanDefault(kAggregateSchema, "eagerCheckCompletion");
+  bool forceCompletionOnStop = booleanDefault(kAggregateSchema, "forceCompletionOnStop");
+  bool discardOnCompletionTimeout =
+      booleanDefault(kAggregateSchema, "discardOnCompletionTimeout");
   int64_t closeCorrelationKeyOnCompletion = -1;  // -1: keys stay open; 0: no limit; N: LRU
   std::shared_ptr<AggregationRepository> repository;  // null: memory only
   std::string repositoryRef;                          // or one bound in the context
@@ -337,10 +343,10 @@ struct IdempotentConsumerModel final : StepModel {
   ExpressionDefinition key;
   std::shared_ptr<IdempotentRepository> repository;
   std::string repositoryRef;
-  bool eager = true;
-  bool skipDuplicate = true;
-  bool removeOnFailure = true;
-  bool completionEager = false;
+  bool eager = booleanDefault(kIdempotentConsumerSchema, "eager");
+  bool skipDuplicate = booleanDefault(kIdempotentConsumerSchema, "skipDuplicate");
+  bool removeOnFailure = booleanDefault(kIdempotentConsumerSchema, "removeOnFailure");
+  bool completionEager = booleanDefault(kIdempotentConsumerSchema, "completionEager");
   BlockModel body;
   std::string_view kind() const override { return "idempotentConsumer"; }
   std::string describe() const override {
@@ -382,7 +388,7 @@ struct SortModel final : StepModel {
 /// N); the others stop there, successfully.
 struct SampleModel final : StepModel {
   bool failureAtomic() const override { return true; }
-  int64_t periodMillis = 1000;
+  int64_t periodMillis = integerDefault(kSampleSchema, "samplePeriod");
   int64_t messageFrequency = 0;  // > 0: frequency mode
   std::string_view kind() const override { return "sample"; }
   Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
@@ -397,10 +403,11 @@ struct EnrichModel final : StepModel {
   ExpressionDefinition uri;
   std::shared_ptr<AggregationStrategy> strategy;
   std::string strategyRef;
-  bool aggregateOnException = false;
-  bool ignoreInvalidEndpoint = false;
+  bool aggregateOnException = booleanDefault(kEnrichSchema, "aggregateOnException");
+  bool ignoreInvalidEndpoint = booleanDefault(kEnrichSchema, "ignoreInvalidEndpoint");
   bool poll = false;
-  int64_t timeoutMillis = -1;  // pollEnrich: negative = wait for ever, 0 = no wait
+  // pollEnrich: negative = wait for ever, 0 = no wait
+  int64_t timeoutMillis = integerDefault(kPollEnrichSchema, "timeout");
   std::string_view kind() const override { return poll ? "pollEnrich" : "enrich"; }
   std::string describe() const override {
     return std::string(kind()) + "[" + uri.describe() + "]";

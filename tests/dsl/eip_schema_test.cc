@@ -110,6 +110,16 @@ TEST(EipSchemaTest, TheBuildersDefaultsAreTheSchemas) {
   EXPECT_EQ(list->delimiter, attributeOf("recipientList", "delimiter").defaultValue);
   EXPECT_EQ(list->cacheSize, defaultOf("recipientList", "cacheSize"));
 
+  def.routingSlip(header("slip"));
+  auto* slip = dynamic_cast<eip::RoutingSlipModel*>(last());
+  ASSERT_NE(slip, nullptr);
+  EXPECT_EQ(slip->delimiter, attributeOf("routingSlip", "uriDelimiter").defaultValue);
+
+  def.pollEnrich(header("from"));
+  auto* poll_dynamic = dynamic_cast<eip::EnrichModel*>(last());
+  ASSERT_NE(poll_dynamic, nullptr);
+  EXPECT_EQ(poll_dynamic->timeoutMillis, defaultOf("pollEnrich", "timeout"));
+
   def.log("x");
   auto* log = dynamic_cast<eip::LogModel*>(last());
   ASSERT_NE(log, nullptr);
@@ -120,6 +130,40 @@ TEST(EipSchemaTest, TheBuildersDefaultsAreTheSchemas) {
   ASSERT_NE(aggregate, nullptr);
   EXPECT_EQ(aggregate->timeoutCheckerIntervalMillis,
             defaultOf("aggregate", "completionTimeoutCheckerInterval"));
+}
+
+// The models read their defaults from the schemas (models.h): a model made with no options
+// has each one, whichever schema of a shared group it reads.
+TEST(EipSchemaTest, AModelLeftAloneHasItsSchemasDefaults) {
+  eip::AggregationOptionsModel o;  // split's, multicast's and recipientList's
+  EXPECT_EQ(o.parallelProcessing, false);
+  EXPECT_EQ(attributeOf("multicast", "parallelProcessing").defaultValue, "false");
+  EXPECT_EQ(o.timeoutMillis, defaultOf("multicast", "timeout"));
+  EXPECT_EQ(o.stopOnException, attributeOf("multicast", "stopOnException").defaultValue == "true");
+  EXPECT_EQ(o.shareUnitOfWork, attributeOf("multicast", "shareUnitOfWork").defaultValue == "true");
+  eip::WireTapModel tap;
+  EXPECT_EQ(tap.dynamicUri, attributeOf("wireTap", "dynamicUri").defaultValue == "true");
+
+  RouteBuilder b;
+  RouteDefinition& def = b.from("direct:a");
+  def.idempotentConsumer(header("id"), std::string("seen"));
+  auto* idempotent = dynamic_cast<eip::IdempotentConsumerModel*>(def.lastStepForEngine());
+  ASSERT_NE(idempotent, nullptr);
+  EXPECT_EQ(idempotent->eager, attributeOf("idempotentConsumer", "eager").defaultValue == "true");
+  EXPECT_EQ(idempotent->skipDuplicate,
+            attributeOf("idempotentConsumer", "skipDuplicate").defaultValue == "true");
+  def.aggregate(header("id"));
+  auto* aggregate = dynamic_cast<eip::AggregateModel*>(def.lastStepForEngine());
+  ASSERT_NE(aggregate, nullptr);
+  EXPECT_EQ(aggregate->completionSize, defaultOf("aggregate", "completionSize"));
+  EXPECT_EQ(aggregate->completionTimeoutMillis, defaultOf("aggregate", "completionTimeout"));
+}
+
+// A model naming an attribute its schema lacks is caught on its first construction.
+TEST(EipSchemaTest, ADefaultNamingNoAttributeIsAProgrammingError) {
+  EXPECT_THROW(eip::integerDefault(eip::kThreadsSchema, "poolSise"), std::logic_error);
+  EXPECT_THROW(eip::booleanDefault(eip::kThreadsSchema, "poolSize"), std::logic_error);
+  EXPECT_EQ(eip::integerDefault(eip::kThreadsSchema, "poolSize"), 10);
 }
 
 TEST(EipSchemaTest, CamelsKebabCaseStepsAndKeysLoadFromYaml) {
