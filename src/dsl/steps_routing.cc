@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "dsl/translator.h"
+#include "eip/eip_schemas.h"
 
 namespace dromedary::dsl {
 
@@ -143,18 +144,14 @@ Result<void> Translator::resequence(RouteDefinition& def, const StepSource& s,
   }
   const StepSource* c = s.policies.empty() ? nullptr : &s.policies[0];
   const bool stream = c && c->kind == "streamConfig";
-  if (c) {
-    std::vector<std::string_view> keys =
-        stream ? std::vector<std::string_view>{"capacity", "timeout", "rejectOld",
-                                               "ignoreInvalidExchanges", "deliveryAttemptInterval"}
-               : std::vector<std::string_view>{"batchSize", "batchTimeout", "allowDuplicates",
-                                               "reverse", "ignoreInvalidExchanges"};
-    DROMEDARY_TRY_VOID(checkKeys(*c, keys, {}, false));
-  }
+  const std::string_view clause = stream ? "streamConfig" : "batchConfig";
+  const eip::ClauseSchema& schema = *eip::kResequenceSchema.clause(clause);
+  if (c) DROMEDARY_TRY_VOID(checkKeys(*c, clauseKeys(schema), {}, false));
   StepSource none;
   const StepSource& o = c ? *c : none;
-  auto positive = [&](std::string_view key, int64_t fallback) -> Result<int64_t> {
-    DROMEDARY_TRY(v, number(o, key, fallback));
+  // Left out: the schema's default.
+  auto positive = [&](std::string_view key) -> Result<int64_t> {
+    DROMEDARY_TRY(v, number(o, key, eip::integerDefault(eip::kResequenceSchema, clause, key)));
     if (v < 1) {
       return fileError(attribute(o.attributes, key)->where,
                        fmt::format("{} must be at least 1, not {}", key, v));
@@ -162,14 +159,14 @@ Result<void> Translator::resequence(RouteDefinition& def, const StepSource& s,
     return v;
   };
   if (stream) {
-    DROMEDARY_TRY(capacity, positive("capacity", 1000));
-    DROMEDARY_TRY(timeout, positive("timeout", 1000));
+    DROMEDARY_TRY(capacity, positive("capacity"));
+    DROMEDARY_TRY(timeout, positive("timeout"));
     def.stream(capacity, std::chrono::milliseconds(timeout));
     DROMEDARY_TRY(reject, flag(o, "rejectOld"));
     if (reject) def.rejectOld();
   } else {
-    DROMEDARY_TRY(size, positive("batchSize", 100));
-    DROMEDARY_TRY(timeout, positive("batchTimeout", 1000));
+    DROMEDARY_TRY(size, positive("batchSize"));
+    DROMEDARY_TRY(timeout, positive("batchTimeout"));
     def.batch(size, std::chrono::milliseconds(timeout));
     DROMEDARY_TRY(duplicates, flag(o, "allowDuplicates"));
     if (duplicates) def.allowDuplicates();
@@ -193,13 +190,13 @@ Result<void> Translator::loadBalance(RouteDefinition& def, const StepSource& s) 
   if (!s.policies.empty()) {
     const StepSource& p = s.policies[0];
     const std::string& k = p.kind;
+    const eip::ClauseSchema* schema = eip::kLoadBalanceSchema.clause(k);
     std::vector<std::string_view> keys = {"id"};
     std::vector<std::string_view> predicates;
-    if (k == "failover")
-      keys = {"id", "maximumFailoverAttempts", "roundRobin", "sticky", "inheritErrorHandler"};
-    if (k == "weighted")
-      keys = {"id", "distributionRatio", "distributionRatioDelimiter", "roundRobin"};
-    if (k == "sticky") predicates = {"correlationExpression"};
+    if (schema) {
+      for (std::string_view a : clauseKeys(*schema)) keys.push_back(a);
+      predicates.assign(schema->expressions.begin(), schema->expressions.end());
+    }
     DROMEDARY_TRY_VOID(checkKeys(p, keys, predicates, false));
     if (!p.steps.empty())
       return fileError(p.steps.front().where, fmt::format("{} takes no steps", k));
@@ -212,7 +209,9 @@ Result<void> Translator::loadBalance(RouteDefinition& def, const StepSource& s) 
       def.random();
     } else if (k == "failover") {
       DROMEDARY_TRY(types, exceptionNames(p));
-      DROMEDARY_TRY(attempts, number(p, "maximumFailoverAttempts", -1));
+      DROMEDARY_TRY(attempts, number(p, "maximumFailoverAttempts",
+                                     eip::integerDefault(eip::kLoadBalanceSchema, "failover",
+                                                         "maximumFailoverAttempts")));
       if (attempts < -1) {
         return fileError(
             attribute(p.attributes, "maximumFailoverAttempts")->where,
@@ -225,7 +224,8 @@ Result<void> Translator::loadBalance(RouteDefinition& def, const StepSource& s) 
       const Scalar* ratio = attribute(p.attributes, "distributionRatio");
       if (!ratio) return fileError(p.where, "weighted needs 'distributionRatio'");
       DROMEDARY_TRY(r, resolve(*ratio));
-      std::string delimiter = ",";
+      std::string delimiter =
+          eip::textDefault(eip::kLoadBalanceSchema, "weighted", "distributionRatioDelimiter");
       if (const Scalar* d = attribute(p.attributes, "distributionRatioDelimiter")) {
         DROMEDARY_TRY(v, resolve(*d));
         delimiter = v;

@@ -23,6 +23,13 @@
 
 namespace dromedary::dsl {
 
+/// The attribute names of a clause's schema, for checkKeys.
+inline std::vector<std::string_view> clauseKeys(const eip::ClauseSchema& clause) {
+  std::vector<std::string_view> keys;
+  for (const eip::AttributeSchema& a : clause.attributes) keys.push_back(a.name);
+  return keys;
+}
+
 class Translator;
 
 /// How one step of a file becomes part of a route: its schema's key, and the function that

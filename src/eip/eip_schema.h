@@ -33,6 +33,23 @@ struct AttributeSchema {
   std::span<const std::string_view> values = {};  ///< Enum: the values allowed
 };
 
+/// A clause with options of its own (resequence's batchConfig, loadBalance's failover): its
+/// key and its attributes, as an EIP's.
+struct ClauseSchema {
+  std::string_view key;
+  std::string_view description;
+  std::span<const AttributeSchema> attributes = {};
+  /// Expressions it takes by name (sticky's correlationExpression).
+  std::span<const std::string_view> expressions = {};
+
+  const AttributeSchema* attribute(std::string_view name) const noexcept {
+    for (const AttributeSchema& a : attributes) {
+      if (a.name == name) return &a;
+    }
+    return nullptr;
+  }
+};
+
 enum class ExpressionUse : unsigned char {
   None,        ///< takes none
   Expression,  ///< requires an expression (a value: setBody, split ...)
@@ -52,6 +69,15 @@ struct EipSchema {
   std::string_view shorthand = {};
   /// What else it holds, for the reference: "when, otherwise", "doCatch, doFinally" ...
   std::string_view clauses = {};
+  /// The clauses among them that take options (checked and defaulted from here).
+  std::span<const ClauseSchema> clauseSchemas = {};
+
+  const ClauseSchema* clause(std::string_view name) const noexcept {
+    for (const ClauseSchema& c : clauseSchemas) {
+      if (c.key == name) return &c;
+    }
+    return nullptr;
+  }
 
   const AttributeSchema* attribute(std::string_view name) const noexcept {
     for (const AttributeSchema& a : attributes) {
@@ -103,6 +129,12 @@ inline constexpr std::array<AttributeSchema, 2> kDynamicEndpointAttributes{{
 int64_t integerDefault(const EipSchema& schema, std::string_view attribute);
 bool booleanDefault(const EipSchema& schema, std::string_view attribute);
 std::string textDefault(const EipSchema& schema, std::string_view attribute);
+/// The same for an attribute of one of its clauses.
+int64_t integerDefault(const EipSchema& schema, std::string_view clause,
+                       std::string_view attribute);
+bool booleanDefault(const EipSchema& schema, std::string_view clause, std::string_view attribute);
+std::string textDefault(const EipSchema& schema, std::string_view clause,
+                        std::string_view attribute);
 
 /// Every EIP the file DSLs know, in the order of the reference.
 std::span<const EipSchema* const> eipSchemas() noexcept;

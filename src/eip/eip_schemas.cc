@@ -71,8 +71,13 @@ const EipSchema* findEipSchema(std::string_view name) noexcept {
 
 namespace {
 const AttributeSchema& defaulted(const EipSchema& schema, std::string_view attribute,
-                                 std::initializer_list<AttributeType> types) {
-  const AttributeSchema* a = schema.attribute(attribute);
+                                 std::initializer_list<AttributeType> types,
+                                 std::string_view clause = {}) {
+  const ClauseSchema* c = clause.empty() ? nullptr : schema.clause(clause);
+  if (!clause.empty() && !c) {
+    throw std::logic_error(fmt::format("EIP '{}' has no clause '{}'", schema.key, clause));
+  }
+  const AttributeSchema* a = c ? c->attribute(attribute) : schema.attribute(attribute);
   if (!a) {
     throw std::logic_error(fmt::format("EIP '{}' has no attribute '{}'", schema.key, attribute));
   }
@@ -85,8 +90,17 @@ const AttributeSchema& defaulted(const EipSchema& schema, std::string_view attri
 }  // namespace
 
 int64_t integerDefault(const EipSchema& schema, std::string_view attribute) {
+  return integerDefault(schema, {}, attribute);
+}
+
+bool booleanDefault(const EipSchema& schema, std::string_view attribute) {
+  return booleanDefault(schema, {}, attribute);
+}
+
+int64_t integerDefault(const EipSchema& schema, std::string_view clause,
+                       std::string_view attribute) {
   const AttributeSchema& a =
-      defaulted(schema, attribute, {AttributeType::Integer, AttributeType::Duration});
+      defaulted(schema, attribute, {AttributeType::Integer, AttributeType::Duration}, clause);
   int64_t value = 0;
   auto [end, ec] = std::from_chars(a.defaultValue.data(),
                                    a.defaultValue.data() + a.defaultValue.size(), value);
@@ -97,8 +111,8 @@ int64_t integerDefault(const EipSchema& schema, std::string_view attribute) {
   return value;
 }
 
-bool booleanDefault(const EipSchema& schema, std::string_view attribute) {
-  const AttributeSchema& a = defaulted(schema, attribute, {AttributeType::Boolean});
+bool booleanDefault(const EipSchema& schema, std::string_view clause, std::string_view attribute) {
+  const AttributeSchema& a = defaulted(schema, attribute, {AttributeType::Boolean}, clause);
   if (a.defaultValue != "true" && a.defaultValue != "false") {
     throw std::logic_error(
         fmt::format("EIP '{}': attribute '{}' has no default", schema.key, attribute));
@@ -107,8 +121,14 @@ bool booleanDefault(const EipSchema& schema, std::string_view attribute) {
 }
 
 std::string textDefault(const EipSchema& schema, std::string_view attribute) {
+  return textDefault(schema, {}, attribute);
+}
+
+std::string textDefault(const EipSchema& schema, std::string_view clause,
+                        std::string_view attribute) {
   return std::string(
-      defaulted(schema, attribute, {AttributeType::Text, AttributeType::Enum}).defaultValue);
+      defaulted(schema, attribute, {AttributeType::Text, AttributeType::Enum}, clause)
+          .defaultValue);
 }
 
 std::string camelCaseOf(std::string_view name) {
@@ -137,6 +157,26 @@ std::string_view attributeTypeName(AttributeType type) noexcept {
   return "text";
 }
 
+namespace {
+// The attributes' rows, under the table's head (an EIP's own, or a clause's).
+std::string attributeTable(std::span<const AttributeSchema> attributes) {
+  std::string out = "| attribute | type | default | description |\n| --- | --- | --- | --- |\n";
+  for (const AttributeSchema& a : attributes) {
+    std::string type(attributeTypeName(a.type));
+    if (a.type == AttributeType::Enum) {
+      type = "one of";
+      for (size_t i = 0; i < a.values.size(); ++i) {
+        type += fmt::format("{}`{}`", i == 0 ? " " : ", ", a.values[i]);
+      }
+    }
+    out += fmt::format("| `{}`{} | {} | {} | {} |\n", a.name, a.required ? " (required)" : "", type,
+                       a.defaultValue.empty() ? "" : fmt::format("`{}`", a.defaultValue),
+                       a.description);
+  }
+  return out;
+}
+}  // namespace
+
 std::string eipReference(const EipSchema& s) {
   std::string out = fmt::format("## {}\n\n{}.\n\n", s.key, s.description);
   if (!s.aliases.empty()) {
@@ -156,21 +196,20 @@ std::string eipReference(const EipSchema& s) {
   if (!s.shorthand.empty()) {
     out += fmt::format("Short form: `{}: VALUE` sets `{}`.\n\n", s.key, s.shorthand);
   }
-  out += "| attribute | type | default | description |\n| --- | --- | --- | --- |\n";
-  for (const AttributeSchema& a : s.attributes) {
-    std::string type(attributeTypeName(a.type));
-    if (a.type == AttributeType::Enum) {
-      type = "one of";
-      for (size_t i = 0; i < a.values.size(); ++i) {
-        type += fmt::format("{}`{}`", i == 0 ? " " : ", ", a.values[i]);
-      }
-    }
-    out += fmt::format("| `{}`{} | {} | {} | {} |\n", a.name, a.required ? " (required)" : "",
-                       type, a.defaultValue.empty() ? "" : fmt::format("`{}`", a.defaultValue),
-                       a.description);
-  }
+  out += attributeTable(s.attributes);
   out += "| `id` | text | | the step's id (statistics, errors) |\n";
   out += "| `description` | text | | |\n";
+  for (const ClauseSchema& c : s.clauseSchemas) {
+    out += fmt::format("\n`{}`: {}.", c.key, c.description);
+    for (size_t i = 0; i < c.expressions.size(); ++i) {
+      out += fmt::format("{}`{}`", i == 0 ? " Takes the expression " : ", ", c.expressions[i]);
+    }
+    out += c.expressions.empty() ? "\n" : ".\n";
+    if (!c.attributes.empty()) {
+      out += '\n';
+      out += attributeTable(c.attributes);
+    }
+  }
   return out;
 }
 

@@ -230,6 +230,30 @@ constexpr std::string_view kLoadBalanceAliases[] = {"load-balance"};
 constexpr AttributeSchema kLoadBalanceAttributes[] = {
     {"inheritErrorHandler", AttributeType::Boolean, "true", "Accepted for Camel's files"},
 };
+constexpr AttributeSchema kFailoverAttributes[] = {
+    {"maximumFailoverAttempts", AttributeType::Integer, "-1",
+     "Failovers allowed (-1: no limit: each branch once, or round and round with roundRobin; 0: "
+     "none)"},
+    {"roundRobin", AttributeType::Boolean, "false", "Start at the next branch each time"},
+    {"sticky", AttributeType::Boolean, "false", "Start where the last success was"},
+    {"inheritErrorHandler", AttributeType::Boolean, "true", "Accepted for Camel's files"},
+};
+constexpr AttributeSchema kWeightedAttributes[] = {
+    {"distributionRatio", AttributeType::Text, "", "Each branch's weight: \"4,2,1\"", true},
+    {"distributionRatioDelimiter", AttributeType::Text, ",", "What separates the weights"},
+    {"roundRobin", AttributeType::Boolean, "false",
+     "Interleave the branches by weight instead of choosing at random by weight"},
+};
+constexpr std::string_view kStickyExpressions[] = {"correlationExpression"};
+constexpr ClauseSchema kLoadBalanceClauses[] = {
+    {"roundRobin", "Each branch in turn (the default)"},
+    {"random", "A branch at random"},
+    {"failover",
+     "The first branch, then the next when one fails (with `exception`: only for those types)",
+     kFailoverAttributes},
+    {"weighted", "Branches in proportion to their weights", kWeightedAttributes},
+    {"sticky", "The same branch for the same correlation key", {}, kStickyExpressions},
+};
 }  // namespace
 
 extern const EipSchema kLoadBalanceSchema{
@@ -239,6 +263,7 @@ extern const EipSchema kLoadBalanceSchema{
     .attributes = kLoadBalanceAttributes,
     .steps = true,
     .clauses = "one of roundRobin (the default), random, failover, weighted, sticky",
+    .clauseSchemas = kLoadBalanceClauses,
 };
 
 }  // namespace dromedary::eip

@@ -359,14 +359,17 @@ struct IdempotentConsumerModel final : StepModel {
 struct LoadBalanceModel final : StepModel {
   enum class Policy { RoundRobin, Random, Failover, Weighted, Sticky };
   Policy policy = Policy::RoundRobin;
-  int maximumFailoverAttempts = -1;  // failover: -1 = no limit (each branch once unless
-                                     // roundRobin), 0 = none
-  bool roundRobin = false;           // failover: start at the next branch each time
-  bool sticky = false;               // failover: start where the last success was
+  // failover: -1 = no limit (each branch once unless roundRobin), 0 = none
+  int maximumFailoverAttempts =
+      static_cast<int>(integerDefault(kLoadBalanceSchema, "failover", "maximumFailoverAttempts"));
+  // failover: start at the next branch each time; start where the last success was
+  bool roundRobin = booleanDefault(kLoadBalanceSchema, "failover", "roundRobin");
+  bool sticky = booleanDefault(kLoadBalanceSchema, "failover", "sticky");
   std::vector<std::string> exceptions;  // failover: only on these (none = any failure)
-  bool weightedRoundRobin = false;
+  bool weightedRoundRobin = booleanDefault(kLoadBalanceSchema, "weighted", "roundRobin");
   std::string distributionRatio;  // weighted: "4,2,1"
-  std::string distributionRatioDelimiter = ",";
+  std::string distributionRatioDelimiter =
+      textDefault(kLoadBalanceSchema, "weighted", "distributionRatioDelimiter");
   std::optional<ExpressionDefinition> correlation;  // sticky
   BlockModel body;
   std::string_view kind() const override { return "loadBalance"; }
@@ -422,14 +425,17 @@ struct ResequenceModel final : StepModel {
   explicit ResequenceModel(ExpressionDefinition e) : expression(std::move(e)) {}
   ExpressionDefinition expression;
   bool stream = false;
-  int64_t batchSize = 100;         // batch
-  int64_t batchTimeoutMillis = 1000;
-  bool allowDuplicates = false;
-  bool reverse = false;
-  int64_t capacity = 1000;         // stream
-  int64_t streamTimeoutMillis = 1000;
-  bool rejectOld = false;
-  bool ignoreInvalidExchanges = false;
+  // batch mode (the schema's batchConfig)
+  int64_t batchSize = integerDefault(kResequenceSchema, "batchConfig", "batchSize");
+  int64_t batchTimeoutMillis = integerDefault(kResequenceSchema, "batchConfig", "batchTimeout");
+  bool allowDuplicates = booleanDefault(kResequenceSchema, "batchConfig", "allowDuplicates");
+  bool reverse = booleanDefault(kResequenceSchema, "batchConfig", "reverse");
+  // stream mode (streamConfig)
+  int64_t capacity = integerDefault(kResequenceSchema, "streamConfig", "capacity");
+  int64_t streamTimeoutMillis = integerDefault(kResequenceSchema, "streamConfig", "timeout");
+  bool rejectOld = booleanDefault(kResequenceSchema, "streamConfig", "rejectOld");
+  bool ignoreInvalidExchanges =
+      booleanDefault(kResequenceSchema, "batchConfig", "ignoreInvalidExchanges");
   BlockModel body;
   std::string_view kind() const override { return "resequence"; }
   std::string describe() const override { return "resequence[" + expression.describe() + "]"; }

@@ -278,13 +278,43 @@ Result<std::unique_ptr<Step>> ResequenceModel::compile(RouteCompiler& compiler) 
 }
 
 // The file DSLs' schemas (eip_schema.h): what route files may write for this step.
+namespace {
+constexpr AttributeSchema kBatchConfigAttributes[] = {
+    {"batchSize", AttributeType::Integer, "100", "Exchanges collected before they are sorted"},
+    {"batchTimeout", AttributeType::Duration, "1000",
+     "How long a batch collects before it is released, in ms"},
+    {"allowDuplicates", AttributeType::Boolean, "false", "Keep exchanges with the same order"},
+    {"reverse", AttributeType::Boolean, "false", "Release in descending order"},
+    {"ignoreInvalidExchanges", AttributeType::Boolean, "false",
+     "Drop an exchange whose expression fails instead of failing it"},
+};
+constexpr AttributeSchema kStreamConfigAttributes[] = {
+    {"capacity", AttributeType::Integer, "1000", "Exchanges held waiting for a gap to close"},
+    {"timeout", AttributeType::Duration, "1000", "How long a gap may stay open, in ms"},
+    {"rejectOld", AttributeType::Boolean, "false",
+     "Fail an exchange older than the last released one"},
+    {"ignoreInvalidExchanges", AttributeType::Boolean, "false",
+     "Drop an exchange whose expression fails instead of failing it"},
+    {"deliveryAttemptInterval", AttributeType::Duration, "1000",
+     "Accepted for Camel's files: gaps are checked when exchanges arrive and on timeout"},
+};
+constexpr ClauseSchema kResequenceClauses[] = {
+    {"batchConfig", "Sorts batches collected by size or time (the default)",
+     kBatchConfigAttributes},
+    {"streamConfig", "Releases each exchange as soon as its predecessor has gone",
+     kStreamConfigAttributes},
+};
+}  // namespace
+
 extern const EipSchema kResequenceSchema{
     .key = "resequence",
-    .description = "Puts exchanges back in the order of the expression's value before the nested "
-                   "steps",
+    .description =
+        "Puts exchanges back in the order of the expression's value before the nested "
+        "steps",
     .expression = ExpressionUse::Expression,
     .steps = true,
     .clauses = "batchConfig or streamConfig (batch by default)",
+    .clauseSchemas = kResequenceClauses,
 };
 
 }  // namespace dromedary::eip

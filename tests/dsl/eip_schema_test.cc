@@ -2,19 +2,17 @@
 // The EIPs' schemas (src/eip/): every step of the file DSLs has one, Camel's aliases and
 // kebab-case reach it, typed attributes are checked when the file loads, the C++ builder's
 // defaults are the schemas', and docs/eip-reference.md is what the schemas print.
+#include <dromedary/dromedary.h>
+#include <dromedary/dsl/route_loader.h>
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 
 #include <fstream>
 #include <iterator>
 #include <set>
 
-#include <fmt/format.h>
-
-#include <dromedary/dromedary.h>
-#include <dromedary/dsl/route_loader.h>
-
 #include "dsl/translator.h"
-#include "eip/eip_schema.h"
+#include "eip/eip_schemas.h"
 #include "eip/models.h"
 #include "support/route_harness.h"
 
@@ -119,6 +117,23 @@ TEST(EipSchemaTest, TheBuildersDefaultsAreTheSchemas) {
   auto* poll_dynamic = dynamic_cast<eip::EnrichModel*>(last());
   ASSERT_NE(poll_dynamic, nullptr);
   EXPECT_EQ(poll_dynamic->timeoutMillis, defaultOf("pollEnrich", "timeout"));
+
+  def.resequence(header("n")).batch();
+  auto* batch = dynamic_cast<eip::ResequenceModel*>(last());
+  ASSERT_NE(batch, nullptr);
+  EXPECT_EQ(batch->batchSize,
+            eip::integerDefault(eip::kResequenceSchema, "batchConfig", "batchSize"));
+  EXPECT_EQ(batch->batchTimeoutMillis,
+            eip::integerDefault(eip::kResequenceSchema, "batchConfig", "batchTimeout"));
+  def.end();
+  def.resequence(header("n")).stream();
+  auto* stream = dynamic_cast<eip::ResequenceModel*>(last());
+  ASSERT_NE(stream, nullptr);
+  EXPECT_EQ(stream->capacity,
+            eip::integerDefault(eip::kResequenceSchema, "streamConfig", "capacity"));
+  EXPECT_EQ(stream->streamTimeoutMillis,
+            eip::integerDefault(eip::kResequenceSchema, "streamConfig", "timeout"));
+  def.end();
 
   def.log("x");
   auto* log = dynamic_cast<eip::LogModel*>(last());
