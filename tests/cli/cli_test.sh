@@ -14,7 +14,7 @@ check() {  # check NAME CONDITION-EXIT-CODE
 # validate: every example is valid; a broken file fails with exit 1 and file:line:column.
 "$bin" validate "$src/examples/hello" "$src/examples/spring-xml" "$src/examples/error-handling" \
   "$src/examples/batch-orders" "$src/examples/templates" "$src/examples/rest" \
-  > "$tmp/out" 2>&1
+  "$src/examples/file-drop" > "$tmp/out" 2>&1
 check "validate examples exits 0" $?
 cat > "$tmp/broken.yaml" <<'YAML'
 - from:
@@ -67,6 +67,17 @@ code=$?
 [ $code -eq 0 ] && grep -q "line 0 of 3 in batch 1: A-1,1" "$tmp/out" &&
   grep -qF 'batch 1 complete (size): ["A-1,1","B-1,2","C-1,3"]' "$tmp/out"
 check "run examples/batch-orders: split then aggregate (got $code)" $?
+
+# The file example, in a folder of its own: files written, picked up once complete, written
+# again to the outbox, and moved to .done only after that.
+mkdir -p "$tmp/file-drop"
+(cd "$tmp/file-drop" && timeout 60 "$bin" run "$src/examples/file-drop" --max-messages 6) \
+  > "$tmp/out" 2>&1
+code=$?
+[ $code -eq 0 ] && grep -q "picked up order-1.csv (14 bytes" "$tmp/out" &&
+  [ "$(cat "$tmp/file-drop/target/file-drop/outbox/order-1.txt")" = "$(printf 'sku,qty\nA-1,1')" ] &&
+  [ -f "$tmp/file-drop/target/file-drop/inbox/.done/order-1.csv" ]
+check "run examples/file-drop: files in, out, and moved once done (got $code)" $?
 
 # The templates example: two routes from one template; pollEnrich takes their readings.
 timeout 60 "$bin" run "$src/examples/templates" --max-messages 12 > "$tmp/out" 2>&1

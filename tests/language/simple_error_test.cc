@@ -147,7 +147,7 @@ TEST_F(SimpleErrorTest, UnknownDateCommand) {
             "unknown date command 'today' at column 8 in simple expression\n"
             "  ${date:today:yyyy}\n"
             "         ^\n"
-            "expected now, millis, exchangeCreated, header.NAME or exchangeProperty.NAME, "
+            "expected now, millis, exchangeCreated, file, header.NAME or exchangeProperty.NAME, "
             "optionally with offsets such as now-24h or now+1h30m");
 }
 

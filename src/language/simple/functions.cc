@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "language/simple/functions.h"
 
+#include "language/simple/file_functions.h"
+
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -402,12 +404,15 @@ ExprPtr parseDate(Parser& parser, std::string_view fn, std::string_view spec, bo
     source = DateSource::Header;
     name = std::string(command.substr(command.find('.') + 1));
     if (command.starts_with("in.")) name = std::string(command.substr(10));
+  } else if (command == "file") {
+    source = DateSource::Header;  // the consumed file's last-modified time
+    name = "CamelFileLastModified";
   } else if (command.starts_with("exchangeProperty.")) {
     source = DateSource::Property;
     name = std::string(command.substr(17));
   } else {
     parser.fail(command.empty() ? fn : command, fmt::format("unknown date command '{}'", command),
-                "expected now, millis, exchangeCreated, header.NAME or exchangeProperty.NAME, "
+                "expected now, millis, exchangeCreated, file, header.NAME or exchangeProperty.NAME, "
                 "optionally with offsets such as now-24h or now+1h30m");
   }
   if (command == "millis" && !rest.empty()) parser.fail(rest, "date:millis takes no pattern");
@@ -795,6 +800,9 @@ ExprPtr parseFunction(Parser& parser, std::string_view fn) {
     parser.fail(fn.substr(9), fmt::format("unsupported '{}' on an exception", fn.substr(9)),
                 "use exception, exception.message or exception.stacktrace");
   }
+
+  // Camel's File language: what the file consumer's headers say.
+  if (fn.starts_with("file:")) return parseFileFunction(parser, fn.substr(5));
 
   // Dates.
   if (fn.starts_with("date:")) return parseDate(parser, fn, fn.substr(5), false);

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "file_producer.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "file_io.h"
+#include "file_names.h"
+
+namespace dromedary::component::file {
+
+namespace {
+
+std::string evaluateText(Exchange& ex, const Expression& expr, std::string_view what) {
+  Value scratch;
+  const Value* v = expr.evaluate(ex, scratch);
+  if (!v) throw std::runtime_error(fmt::format("{}: {}", what, ex.error().message()));
+  return v->toString();
+}
+
+void writeAll(int fd, std::string_view data, const std::string& path) {
+  while (!data.empty()) {
+    ssize_t n = ::write(fd, data.data(), data.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      throw std::runtime_error(fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
+    }
+    data.remove_prefix(static_cast<size_t>(n));
+  }
+}
+
+bool exists(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+class FileProducer final : public Producer {
+ public:
+  explicit FileProducer(std::shared_ptr<ProducerSettings> s) : s_(std::move(s)) {}
+
+  Status process(Exchange& ex) override {
+    try {
+      write(ex);
+    } catch (const std::exception& e) {
+      ex.failWithDetail(ErrorCode::Io, "Cannot write file", e.what());
+      return Status::Fail;
+    }
+    return ex.failed() ? Status::Fail : Status::Continue;
+  }
+
+ private:
+  void write(Exchange& ex) {
+    std::string name = s_->fileName ? evaluateText(ex, *s_->fileName, "fileName") : "";
+    if (name.empty()) {
+      const Value* header = ex.message().getHeader("CamelFileName");
+      name = header && !header->isNull() ? header->toString() : ex.exchangeId();
+    }
+    if (s_->flatten) name = std::string(onlyName(name));
+    if (s_->jail && !staysInside(name)) {
+      throw std::runtime_error(fmt::format(
+          "the file name '{}' leaves the folder '{}' (jailStartingDirectory=true)", name,
+          s_->directory));
+    }
+    const std::string target = normalizePath(name.front() == '/' ? name : s_->directory + "/" + name);
+    const std::string folder(parentOf(target));
+    if (s_->autoCreate) createFolders(folder, s_->chmodDirectory);
+
+    bool append = false;
+    if (exists(target)) {
+      switch (s_->fileExist) {
+        case FileExist::Override:
+        case FileExist::TryRename: break;
+        case FileExist::Append: append = true; break;
+        case FileExist::Ignore: return;
+        case FileExist::Fail:
+          throw std::runtime_error(
+              fmt::format("the file '{}' exists already (fileExist=Fail)", target));
+        case FileExist::Move: {
+          // A plain name is a folder beside the file; the File tokens stand for the file.
+          std::string to = s_->moveExisting.find("${") == std::string::npos
+                               ? s_->moveExisting + "/" + std::string(onlyName(target))
+                               : replaceFileTokens(s_->moveExisting, onlyName(target));
+          if (to.front() != '/') to = folder + "/" + to;
+          renameInto(target, normalizePath(to));
+          break;
+        }
+      }
+    }
+
+    std::string temp;
+    if (!append && s_->tempFileName) {
+      temp = normalizePath(folder + "/" + evaluateText(ex, *s_->tempFileName, "tempFileName"));
+    } else if (!append && !s_->tempPrefix.empty()) {
+      temp = folder + "/" + s_->tempPrefix + std::string(onlyName(target));
+    }
+    const std::string& written = temp.empty() ? target : temp;
+    writeBody(ex, written, append);
+    if (!temp.empty()) {
+      if (s_->fileExist == FileExist::TryRename) {
+        // Only a rename, never a delete first: it fails when the target is there.
+        if (exists(target)) {
+          throw std::runtime_error(fmt::format("cannot rename '{}' to '{}': the target exists "
+                                               "(fileExist=TryRename)", temp, target));
+        }
+      } else if (s_->eagerDeleteTargetFile) {
+        removeFile(target);
+      }
+      renameInto(temp, target);
+    }
+    if (s_->keepLastModified) keepModified(ex, target);
+    if (!s_->doneFileName.empty()) writeDoneFile(target);
+    ex.message().setHeader("CamelFileNameProduced", Value(std::string_view(absolutePath(target))));
+  }
+
+  void writeBody(Exchange& ex, const std::string& path, bool append) {
+    int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC);
+    mode_t mode = s_->chmod.empty() ? 0644 : static_cast<mode_t>(std::stoul(s_->chmod, nullptr, 8));
+    int fd = ::open(path.c_str(), flags, mode);
+    if (fd < 0) {
+      throw std::runtime_error(fmt::format("cannot open '{}' for writing: {}", path,
+                                           std::strerror(errno)));
+    }
+    try {
+      const Value& body = std::as_const(ex).message().body();
+      if (body.isBytes()) {
+        writeAll(fd, body.getBytes().view(), path);
+      } else if (body.isString()) {
+        writeAll(fd, body.getString(), path);
+      } else if (!body.isNull()) {
+        std::string text;
+        body.appendTo(text);
+        writeAll(fd, text, path);
+      }
+      if (!s_->appendChars.empty()) writeAll(fd, s_->appendChars, path);
+      if (s_->forceWrites && ::fsync(fd) != 0) {
+        throw std::runtime_error(fmt::format("cannot sync '{}': {}", path, std::strerror(errno)));
+      }
+    } catch (...) {
+      ::close(fd);
+      throw;
+    }
+    if (!s_->chmod.empty()) ::fchmod(fd, mode);  // the umask does not apply to what was asked
+    ::close(fd);
+  }
+
+  void keepModified(Exchange& ex, const std::string& path) {
+    const Value* v = ex.message().getHeader("CamelFileLastModified");
+    if (!v || v->isNull()) return;
+    auto millis = v->tryAs<int64_t>();
+    if (!millis) return;
+    timespec times[2];
+    times[0].tv_sec = 0;
+    times[0].tv_nsec = UTIME_OMIT;
+    times[1].tv_sec = *millis / 1000;
+    times[1].tv_nsec = (*millis % 1000) * 1000000;
+    ::utimensat(AT_FDCWD, path.c_str(), times, 0);
+  }
+
+  void writeDoneFile(const std::string& target) {
+    std::string name = replaceFileTokens(s_->doneFileName, onlyName(target));
+    std::string done = std::string(parentOf(target)) + "/" + name;
+    int fd = ::open(done.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+      throw std::runtime_error(fmt::format("cannot write the done file '{}': {}", done,
+                                           std::strerror(errno)));
+    }
+    ::close(fd);
+  }
+
+  std::shared_ptr<ProducerSettings> s_;
+};
+
+}  // namespace
+
+std::unique_ptr<Producer> makeFileProducer(std::shared_ptr<ProducerSettings> settings) {
+  return std::make_unique<FileProducer>(std::move(settings));
+}
+
+}  // namespace dromedary::component::file
