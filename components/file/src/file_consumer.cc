@@ -258,8 +258,10 @@ class PollState {
       ex->setProperty("CamelBatchSize", Value(static_cast<int64_t>(batch_.size())));
       ex->setProperty("CamelBatchComplete", Value(index_ + 1 == batch_.size()));
       if (s_->idempotent) {
+        // The key is stored when the exchange completes, not now: a process killed
+        // mid-route must find the file new again, even with a repository that persists.
         key = idempotentKey(*ex, f);
-        if (!s_->idempotent->add(key)) {  // consumed meanwhile (another consumer)
+        if (s_->idempotent->contains(key)) {  // consumed meanwhile (a shared repository)
           if (!lock_file.empty()) ::unlink(lock_file.c_str());
           return false;
         }
@@ -300,20 +302,20 @@ class PollState {
           renameInto(f.facts.path, target(ex, *s_->move, "move"));
         }
         if (!f.doneFile.empty()) ::unlink(f.doneFile.c_str());
-        if (s_->idempotent && !f.key.empty()) s_->idempotent->confirm(f.key);
+        if (s_->idempotent && !f.key.empty()) {
+          s_->idempotent->add(f.key);
+          s_->idempotent->confirm(f.key);
+        }
       } else {
         warnFailed(ex, f.facts);
         if (s_->moveFailed) {
           renameInto(f.facts.path, target(ex, *s_->moveFailed, "moveFailed"));
           if (!f.doneFile.empty()) ::unlink(f.doneFile.c_str());
-        } else if (s_->idempotent && !f.key.empty()) {
-          s_->idempotent->remove(f.key);  // it stays: the next poll tries it again
-        }
+        }  // else it stays, and the next poll tries it again
       }
     } catch (const std::exception& e) {
       log(LoggingLevel::Error,
           fmt::format("file '{}': after its exchange: {}", f.facts.path, e.what()));
-      if (s_->idempotent && !f.key.empty() && ex.failed()) s_->idempotent->remove(f.key);
     }
     if (!f.lockFile.empty()) ::unlink(f.lockFile.c_str());
     changedSeen_.erase(f.facts.relative);
