@@ -24,7 +24,7 @@ TEST(ContextTest, UnknownComponentNamesItAndTheKnownOnes) {
   EXPECT_EQ(e.code, ErrorCode::UnknownComponent);
   EXPECT_EQ(e.message,
             "unknown component 'nope' in endpoint 'nope:x'; known components: amqp, direct, "
-            "file, log, mock, platform-http, rest, scheduler, seda, timer (in route 'route1', step to[nope:x])");
+            "file, log, mock, platform-http, rest, scheduler, seda, stream, timer (in route 'route1', step to[nope:x])");
 }
 
 TEST(ContextTest, MisspelledComponentSuggestsTheOneMeant) {

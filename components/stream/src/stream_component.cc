@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: Apache-2.0
+// stream:in, stream:out, stream:err: Camel's stream component for standard input and output.
+// stream:in reads lines from standard input on a thread of its own (never a worker: a read
+// may wait for ever), each line (or groupLines of them) one exchange, sent and waited for
+// before the next line, as Camel's; at the end of input it stops reading. stream:out and
+// stream:err write each body and a new line.
+#include <poll.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include <dromedary/core/logging.h>
+#include <dromedary/engine/context.h>
+#include <dromedary/spi/component.h>
+
+namespace dromedary {
+namespace component::stream {
+
+namespace {
+
+constexpr OptionSpec kOptions[] = {
+    {"delay", OptionType::Duration, "0",
+     "in: time between lines; out/err: time before each write"},
+    {"encoding", OptionType::String, "", "Accepted: lines are read and written as bytes"},
+    {"promptMessage", OptionType::String, "", "in: written to standard output before each line"},
+    {"promptDelay", OptionType::Duration, "0", "in: time before each prompt"},
+    {"initialPromptDelay", OptionType::Duration, "2000", "in: time before the first prompt"},
+    {"groupLines", OptionType::Int, "0", "in: this many lines per exchange, joined by new lines"},
+    {"scanStream", OptionType::Bool, "false",
+     "in: keep reading after the end of input (for input that grows)"},
+    {"scanStreamDelay", OptionType::Duration, "0", "in: with scanStream, the wait between tries"},
+    {"appendNewLine", OptionType::Bool, "true", "out/err: a new line after each body"},
+};
+
+// Writes all of `data` to `fd`, a write at a time (standard output may be a pipe).
+void writeAll(int fd, std::string_view data) {
+  while (!data.empty()) {
+    ssize_t n = ::write(fd, data.data(), data.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw std::runtime_error(fmt::format("cannot write to fd {}: {}", fd, errno));
+    data.remove_prefix(static_cast<size_t>(n));
+  }
+}
+
+std::mutex& outputMutex() {  // lines from several routes do not interleave
+  static std::mutex m;
+  return m;
+}
+
+class StreamProducer final : public Producer {
+ public:
+  StreamProducer(int fd, std::chrono::milliseconds delay, bool new_line)
+      : fd_(fd), delay_(delay), newLine_(new_line) {}
+
+  Status process(Exchange& ex) override {
+    if (delay_.count() > 0) std::this_thread::sleep_for(delay_);
+    try {
+      std::string text;
+      std::as_const(ex).message().body().appendTo(text);
+      if (newLine_) text += '\n';
+      std::lock_guard lock(outputMutex());
+      writeAll(fd_, text);
+    } catch (...) {
+      ex.setException(std::current_exception());
+      return Status::Fail;
+    }
+    return Status::Continue;
+  }
+
+ private:
+  int fd_;
+  std::chrono::milliseconds delay_;
+  bool newLine_;
+};
+
+struct InSettings {
+  std::chrono::milliseconds delay, promptDelay, initialPromptDelay, scanStreamDelay;
+  std::string prompt;
+  int64_t groupLines;
+  bool scanStream;
+};
+
+class StdinConsumer final : public Consumer {
+ public:
+  StdinConsumer(Context& context, Processor& processor, InSettings s)
+      : context_(context), processor_(processor), s_(std::move(s)) {}
+  ~StdinConsumer() override { stop(); }
+
+  Result<void> start() override {
+    stopping_ = false;
+    thread_ = std::thread([this] { run(); });
+    return {};
+  }
+  void stop() noexcept override {
+    stopping_ = true;
+    if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id()) thread_.join();
+  }
+
+ private:
+  // Waits up to `ms` for `stopping_`; false when it came.
+  bool pause(std::chrono::milliseconds ms) {
+    auto end = std::chrono::steady_clock::now() + ms;
+    while (!stopping_ && std::chrono::steady_clock::now() < end) {
+      std::this_thread::sleep_for(std::min<std::chrono::milliseconds>(
+          std::chrono::milliseconds(20),
+          std::chrono::duration_cast<std::chrono::milliseconds>(end - std::chrono::steady_clock::now())));
+    }
+    return !stopping_;
+  }
+
+  // The next line (without its new line); false at the end of input or on stop.
+  bool readLine(std::string& line) {
+    line.clear();
+    for (;;) {
+      size_t nl = buffer_.find('\n');
+      if (nl != std::string::npos) {
+        line.assign(buffer_, 0, nl);
+        buffer_.erase(0, nl + 1);
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        return true;
+      }
+      if (eof_) {
+        if (buffer_.empty()) return false;
+        line.swap(buffer_);  // a last line without a new line
+        buffer_.clear();
+        return true;
+      }
+      pollfd p{0, POLLIN, 0};
+      int r = ::poll(&p, 1, 100);  // wakes to see a stop
+      if (stopping_) return false;
+      if (r <= 0) continue;
+      char chunk[4096];
+      ssize_t n = ::read(0, chunk, sizeof chunk);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        if (s_.scanStream && !stopping_) {
+          if (!pause(std::max(s_.scanStreamDelay, std::chrono::milliseconds(100)))) return false;
+          continue;
+        }
+        eof_ = true;
+        continue;
+      }
+      buffer_.append(chunk, static_cast<size_t>(n));
+    }
+  }
+
+  void prompt(bool first) {
+    if (s_.prompt.empty()) return;
+    if (!pause(first ? s_.initialPromptDelay : s_.promptDelay)) return;
+    std::lock_guard lock(outputMutex());
+    writeAll(1, s_.prompt);
+  }
+
+  void run() {
+    std::string line;
+    bool first = true;
+    while (!stopping_) {
+      prompt(first);
+      first = false;
+      std::string body;
+      int64_t lines = 0;
+      const int64_t group = std::max<int64_t>(1, s_.groupLines);
+      while (lines < group && readLine(line)) {
+        if (lines > 0) body += '\n';
+        body += line;
+        ++lines;
+      }
+      if (lines == 0) break;  // the end of input: Camel's consumer stops reading
+      ExchangePtr ex = context_.createExchange();
+      ex->message().setBody(Value(std::move(body)));
+      processAndWait(*ex, processor_);
+      if (ex->failed()) {
+        Logger log = Logger::get("dromedary.stream");
+        if (log.enabled(LoggingLevel::Warn)) {
+          log.log(LoggingLevel::Warn, "stream:in exchange failed: " + ex->error().message());
+        }
+      }
+      if (s_.delay.count() > 0 && !pause(s_.delay)) break;
+    }
+  }
+
+  Context& context_;
+  Processor& processor_;
+  InSettings s_;
+  std::atomic<bool> stopping_{false};
+  std::thread thread_;
+  std::string buffer_;
+  bool eof_ = false;
+};
+
+class StreamEndpoint final : public Endpoint {
+ public:
+  using Endpoint::Endpoint;
+
+  Result<std::unique_ptr<Producer>> createProducer() override {
+    std::string_view kind = parsedUri().path();
+    if (kind != "out" && kind != "err") {
+      return makeError(ErrorCode::InvalidUri,
+                       fmt::format("cannot send to '{}': stream:out and stream:err take messages",
+                                   uri()));
+    }
+    return std::unique_ptr<Producer>(new StreamProducer(kind == "out" ? 1 : 2,
+                                                        options().getDuration("delay"),
+                                                        options().getBool("appendNewLine")));
+  }
+
+  Result<std::unique_ptr<Consumer>> createConsumer(Processor& processor) override {
+    if (parsedUri().path() != "in") {
+      return makeError(ErrorCode::InvalidUri,
+                       fmt::format("cannot consume from '{}': stream:in gives messages", uri()));
+    }
+    const EndpointOptions& o = options();
+    InSettings s{o.getDuration("delay"),       o.getDuration("promptDelay"),
+                 o.getDuration("initialPromptDelay"), o.getDuration("scanStreamDelay"),
+                 o.getString("promptMessage"), o.getInt("groupLines"),
+                 o.getBool("scanStream")};
+    return std::unique_ptr<Consumer>(new StdinConsumer(context(), processor, std::move(s)));
+  }
+};
+
+class StreamComponent final : public Component {
+ public:
+  std::string_view scheme() const override { return "stream"; }
+  std::span<const OptionSpec> endpointOptions() const override { return kOptions; }
+  Result<std::unique_ptr<Endpoint>> createEndpoint(const Uri& uri,
+                                                   EndpointOptions options) override {
+    std::string_view kind = uri.path();
+    if (kind != "in" && kind != "out" && kind != "err") {
+      return makeError(ErrorCode::InvalidUri,
+                       fmt::format("unknown stream '{}' in '{}': expected stream:in, stream:out "
+                                   "or stream:err",
+                                   kind, uri.text()));
+    }
+    return std::unique_ptr<Endpoint>(new StreamEndpoint(*this, uri, std::move(options)));
+  }
+};
+
+}  // namespace
+
+}  // namespace component::stream
+
+void registerStreamComponent(Context& context) {
+  context.addComponent(std::make_unique<component::stream::StreamComponent>());
+}
+
+}  // namespace dromedary
