@@ -29,6 +29,11 @@ int listComponents(const std::string& scheme) {
     std::fprintf(stderr, "dromedary: unknown component '%s'\n", scheme.c_str());
     return 1;
   }
+  if (!component->syntax().empty()) {
+    // The path's parts may also be given as parameters in route files.
+    std::printf("Syntax: `%.*s`\n\n", static_cast<int>(component->syntax().size()),
+                component->syntax().data());
+  }
   std::fputs(dromedary::describeOptions(component->scheme(), component->endpointOptions()).c_str(),
              stdout);
   return 0;

@@ -165,8 +165,39 @@ Result<std::string> Translator::resolve(const Scalar& s) { return resolveScalar(
 Result<std::string> Translator::withParameters(
     const Scalar& uri, const std::vector<std::pair<std::string, Scalar>>& params) {
   DROMEDARY_TRY(out, resolve(uri));
-  for (const auto& [key, value] : params) {
-    DROMEDARY_TRY(v, resolve(value));
+  // Parameter names as Camel's YAML DSL reads them: kebab-case is camelCase.
+  std::vector<std::pair<std::string, const Scalar*>> rest;
+  for (const auto& [key, value] : params) rest.emplace_back(eip::camelCaseOf(key), &value);
+  // Camel's path parameters: `uri: timer` with `timerName: tick` is `timer:tick`. Only a URI
+  // without a path takes them, in the order of the component's syntax.
+  const size_t colon = out.find(':');
+  const size_t query = out.find('?');
+  const bool has_path = colon != std::string::npos && colon + 1 < out.size() && colon + 1 != query;
+  const std::string scheme = out.substr(0, std::min(colon, query));
+  const Component* component = has_path ? nullptr : context_.component(scheme);
+  if (component && !component->syntax().empty()) {
+    std::string_view names = component->syntax();
+    names.remove_prefix(std::min(names.size(), names.find(':') + 1));
+    std::string path;
+    while (!names.empty()) {
+      size_t next = names.find(':');
+      std::string_view name = names.substr(0, next);
+      names.remove_prefix(next == std::string_view::npos ? names.size() : next + 1);
+      auto given =
+          std::find_if(rest.begin(), rest.end(), [&](const auto& p) { return p.first == name; });
+      if (given == rest.end()) continue;
+      DROMEDARY_TRY(v, resolve(*given->second));
+      if (!path.empty()) path += ':';
+      path += v;
+      rest.erase(given);
+    }
+    if (!path.empty()) {
+      std::string options = query == std::string::npos ? "" : out.substr(query);
+      out = scheme + ":" + path + options;
+    }
+  }
+  for (const auto& [key, value] : rest) {
+    DROMEDARY_TRY(v, resolve(*value));
     out += out.find('?') == std::string::npos ? '?' : '&';
     out += key;
     out += '=';

@@ -2,6 +2,8 @@
 // Camel's YAML DSL: the forms Camel documents, and every load error word for word.
 #include <dromedary/dsl/route_loader.h>
 
+#include <gmock/gmock.h>
+
 #include "support/route_file_fixture.h"
 
 namespace dromedary::testing {
@@ -78,6 +80,36 @@ TEST_F(YamlRoutesTest, ParametersAreMergedIntoTheUri) {
   ASSERT_TRUE(h.producer.sendBody("direct:in", "a"));
   ASSERT_TRUE(h.producer.sendBody("direct:in", "b"));
   EXPECT_EQ(h.mock("mock:out?retainFirst=1").receivedExchanges().size(), 1u);
+}
+
+// Camel's path parameters: `uri: timer` with `timerName: tick` is timer:tick, for every
+// component, in the order of its syntax; kebab-case parameter names are camelCase.
+TEST_F(YamlRoutesTest, PathPartsGivenAsParametersBecomeThePath) {
+  load(R"(
+- from:
+    uri: timer
+    parameters: {timerName: tick, period: 10, delay: 0, repeat-count: 2}
+    steps:
+      - to:
+          uri: direct
+          parameters: {name: next}
+- from:
+    uri: direct
+    parameters: {name: next}
+    steps:
+      - to:
+          uri: log
+          parameters: {loggerName: ticks, show-body-type: false}
+      - to:
+          uri: mock
+          parameters: {name: out}
+)");
+  h.mock("mock:out").expectedMessageCount(2);
+  EXPECT_TRUE(h.mock("mock:out").assertIsSatisfied(std::chrono::seconds(5)));
+  EXPECT_THAT(h.context.endpointUris(),
+              ::testing::IsSupersetOf({"timer://tick?delay=0&period=10&repeatCount=2",
+                                       "direct://next", "log://ticks?showBodyType=false",
+                                       "mock://out"}));
 }
 
 TEST_F(YamlRoutesTest, StepIdsBecomeNodeIdsAndStopEnds) {

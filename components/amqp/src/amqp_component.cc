@@ -152,6 +152,7 @@ class AmqpComponent final : public Component {
   ~AmqpComponent() override { client_.reset(); }
 
   std::string_view scheme() const override { return scheme_; }
+  std::string_view syntax() const override { return "amqp:destinationType:destinationName"; }
   std::span<const OptionSpec> endpointOptions() const override { return kOptions; }
 
   Result<std::unique_ptr<Endpoint>> createEndpoint(const Uri& uri,

@@ -32,6 +32,7 @@ class DirectComponent final : public Component {
  public:
   // Component
   std::string_view scheme() const override { return "direct"; }
+  std::string_view syntax() const override { return "direct:name"; }
   std::span<const OptionSpec> endpointOptions() const override;
   Result<std::unique_ptr<Endpoint>> createEndpoint(const Uri& uri,
                                                    EndpointOptions options) override;

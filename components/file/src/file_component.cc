@@ -228,6 +228,7 @@ class FileEndpoint final : public Endpoint {
 class FileComponent final : public Component {
  public:
   std::string_view scheme() const override { return "file"; }
+  std::string_view syntax() const override { return "file:directoryName"; }
   std::span<const OptionSpec> endpointOptions() const override { return kFileOptions; }
   Result<std::unique_ptr<Endpoint>> createEndpoint(const Uri& uri,
                                                    EndpointOptions options) override {

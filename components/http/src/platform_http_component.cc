@@ -154,6 +154,7 @@ class PlatformHttpComponent final : public Component {
       : config_(std::move(config)) {}
 
   std::string_view scheme() const override { return "platform-http"; }
+  std::string_view syntax() const override { return "platform-http:path"; }
   std::span<const OptionSpec> endpointOptions() const override { return kOptions; }
 
   Result<std::unique_ptr<Endpoint>> createEndpoint(const Uri& uri,
@@ -322,6 +323,7 @@ Result<std::unique_ptr<Endpoint>> PlatformHttpComponent::createEndpoint(const Ur
 class RestComponent final : public Component {
  public:
   std::string_view scheme() const override { return "rest"; }
+  std::string_view syntax() const override { return "rest:method:path:uriTemplate"; }
   std::span<const OptionSpec> endpointOptions() const override { return kRestOptions; }
 
   Result<std::unique_ptr<Endpoint>> createEndpoint(const Uri& uri,

@@ -95,6 +95,7 @@ class LogEndpoint final : public Endpoint {
 class LogComponent final : public Component {
  public:
   std::string_view scheme() const override { return "log"; }
+  std::string_view syntax() const override { return "log:loggerName"; }
   std::span<const OptionSpec> endpointOptions() const override { return kOptions; }
   Result<std::unique_ptr<Endpoint>> createEndpoint(const Uri& uri,
                                                    EndpointOptions options) override {

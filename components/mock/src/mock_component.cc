@@ -42,6 +42,7 @@ class MockProducer final : public Producer {
 class MockComponent final : public Component {
  public:
   std::string_view scheme() const override { return "mock"; }
+  std::string_view syntax() const override { return "mock:name"; }
   std::span<const OptionSpec> endpointOptions() const override { return kOptions; }
   Result<std::unique_ptr<Endpoint>> createEndpoint(const Uri& uri,
                                                    EndpointOptions options) override {

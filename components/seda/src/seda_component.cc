@@ -431,6 +431,7 @@ class SedaEndpoint final : public Endpoint {
 class SedaComponent final : public Component {
  public:
   std::string_view scheme() const override { return "seda"; }
+  std::string_view syntax() const override { return "seda:name"; }
   std::span<const OptionSpec> endpointOptions() const override { return kOptions; }
 
   Result<std::unique_ptr<Endpoint>> createEndpoint(const Uri& uri,

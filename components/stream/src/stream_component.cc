@@ -227,6 +227,7 @@ class StreamEndpoint final : public Endpoint {
 class StreamComponent final : public Component {
  public:
   std::string_view scheme() const override { return "stream"; }
+  std::string_view syntax() const override { return "stream:kind"; }
   std::span<const OptionSpec> endpointOptions() const override { return kOptions; }
   Result<std::unique_ptr<Endpoint>> createEndpoint(const Uri& uri,
                                                    EndpointOptions options) override {

@@ -180,15 +180,18 @@ constexpr OptionSpec kSchedulerOptions[] = {
 // What tells timer: and scheduler: apart: their scheme and option names.
 struct Flavour {
   std::string_view scheme;
+  std::string_view syntax;
   std::span<const OptionSpec> options;
   std::string_view period;      // the option between fires
   std::string_view first;       // the option before the first fire
   std::string_view fixedRate;  // the option choosing fixed rate
   bool fixedRateInverted;     // scheduler's useFixedDelay=true means not fixed rate
 };
-constexpr Flavour kTimer{"timer", kOptions, "period", "delay", "fixedRate", false};
-constexpr Flavour kScheduler{"scheduler", kSchedulerOptions, "delay", "initialDelay",
-                             "useFixedDelay", true};
+constexpr Flavour kTimer{"timer", "timer:timerName", kOptions, "period",
+                         "delay", "fixedRate",       false};
+constexpr Flavour kScheduler{"scheduler", "scheduler:name", kSchedulerOptions,
+                             "delay",     "initialDelay",   "useFixedDelay",
+                             true};
 
 class TimerEndpoint final : public Endpoint {
  public:
@@ -223,6 +226,7 @@ class TimerComponent final : public Component {
  public:
   explicit TimerComponent(const Flavour& flavour) : flavour_(flavour) {}
   std::string_view scheme() const override { return flavour_.scheme; }
+  std::string_view syntax() const override { return flavour_.syntax; }
   std::span<const OptionSpec> endpointOptions() const override { return flavour_.options; }
   Result<std::unique_ptr<Endpoint>> createEndpoint(const Uri& uri,
                                                    EndpointOptions options) override {

@@ -111,6 +111,11 @@ class Component {
  public:
   virtual ~Component() = default;
   virtual std::string_view scheme() const = 0;
+  /// The URI syntax as Camel's catalog writes it: the scheme and the names of the path's
+  /// parts ("timer:timerName", "amqp:destinationType:destinationName"). Route files may give
+  /// those parts as parameters (`uri: timer` with `timerName: tick`); the loaders fold them
+  /// into the path in this order, leaving out parts not given.
+  virtual std::string_view syntax() const { return {}; }
   virtual std::span<const OptionSpec> endpointOptions() const = 0;
   /// Called once per normalised URI, after the options were validated against the table.
   virtual Result<std::unique_ptr<Endpoint>> createEndpoint(const Uri& uri,
