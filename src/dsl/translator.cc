@@ -164,10 +164,16 @@ Result<std::string> Translator::resolve(const Scalar& s) { return resolveScalar(
 
 Result<std::string> Translator::withParameters(
     const Scalar& uri, const std::vector<std::pair<std::string, Scalar>>& params) {
-  DROMEDARY_TRY(out, resolve(uri));
+  // An option whose value is an absent optional placeholder ({{?key}}) is dropped, as Camel's.
+  Scalar bare = uri;
+  bare.value = context_.properties().withoutAbsentOptionalOptions(uri.value);
+  DROMEDARY_TRY(out, resolve(bare));
   // Parameter names as Camel's YAML DSL reads them: kebab-case is camelCase.
   std::vector<std::pair<std::string, const Scalar*>> rest;
-  for (const auto& [key, value] : params) rest.emplace_back(eip::camelCaseOf(key), &value);
+  for (const auto& [key, value] : params) {
+    if (context_.properties().isAbsentOptional(value.value)) continue;
+    rest.emplace_back(eip::camelCaseOf(key), &value);
+  }
   // Camel's path parameters: `uri: timer` with `timerName: tick` is `timer:tick`. Only a URI
   // without a path takes them, in the order of the component's syntax.
   const size_t colon = out.find(':');

@@ -131,7 +131,7 @@ Result<std::string> Context::resolvePlaceholders(std::string_view text) const {
 }
 
 Result<Endpoint*> Context::endpoint(std::string_view text) {
-  DROMEDARY_TRY(resolved, resolvePlaceholders(text));
+  DROMEDARY_TRY(resolved, resolvePlaceholders(impl_->properties.withoutAbsentOptionalOptions(text)));
   DROMEDARY_TRY(uri, Uri::parse(resolved));
   Component* comp = component(uri.scheme());
   if (!comp) {

@@ -2,6 +2,9 @@
 // Property placeholders and .properties files.
 #include <fmt/format.h>
 
+#include <sys/utsname.h>
+#include <unistd.h>
+
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -156,8 +159,14 @@ Result<std::string> Properties::resolve(std::string_view text,
     std::string_view key = inner;
     std::optional<std::string_view> fallback;
     bool env = false;
+    bool sys = false;
+    const bool optional = !key.empty() && key.front() == '?';
+    if (optional) key.remove_prefix(1);
     if (key.substr(0, 4) == "env:" || key.substr(0, 4) == "env.") {
       env = true;
+      key.remove_prefix(4);
+    } else if (key.substr(0, 4) == "sys:") {
+      sys = true;
       key.remove_prefix(4);
     }
     if (size_t colon = key.find(':'); colon != std::string_view::npos) {
@@ -171,10 +180,13 @@ Result<std::string> Properties::resolve(std::string_view text,
     std::optional<std::string> value;
     if (env) {
       if (const char* v = std::getenv(std::string(key).c_str())) value = v;
+    } else if (sys) {
+      value = systemProperty(key);
     } else {
       value = get(key);
     }
     if (!value && fallback) value = std::string(*fallback);
+    if (!value && optional) value = std::string();
     if (!value) {
       std::string message =
           env ? fmt::format("property placeholder '{}' in '{}': environment variable '{}' is "
@@ -202,6 +214,60 @@ Result<std::string> Properties::resolve(std::string_view text,
     pos = close + 2;
   }
   return out;
+}
+
+bool Properties::isAbsentOptional(std::string_view value) const {
+  if (!value.starts_with("{{?") || !value.ends_with("}}") ||
+      value.find("{{", 1) != std::string_view::npos) {
+    return false;
+  }
+  std::string_view key = trim(value.substr(3, value.size() - 5));
+  return key.find(':') == std::string_view::npos && !get(key);  // a default makes it present
+}
+
+std::string Properties::withoutAbsentOptionalOptions(std::string_view uri) const {
+  size_t query = uri.find('?');
+  if (query == std::string_view::npos || uri.find("{{?", query) == std::string_view::npos) {
+    return std::string(uri);
+  }
+  std::string out(uri.substr(0, query));
+  char separator = '?';
+  std::string_view options = uri.substr(query + 1);
+  while (!options.empty()) {
+    size_t amp = options.find('&');
+    std::string_view option = options.substr(0, amp);
+    options.remove_prefix(amp == std::string_view::npos ? options.size() : amp + 1);
+    size_t eq = option.find('=');
+    std::string_view value = eq == std::string_view::npos ? std::string_view() : option.substr(eq + 1);
+    if (isAbsentOptional(value)) continue;  // dropped
+    out += separator;
+    out += option;
+    separator = '&';
+  }
+  return out;
+}
+
+std::optional<std::string> Properties::systemProperty(std::string_view name) {
+  auto env = [](const char* variable) -> std::optional<std::string> {
+    const char* v = std::getenv(variable);
+    return v ? std::optional<std::string>(v) : std::nullopt;
+  };
+  if (name == "line.separator") return "\n";
+  if (name == "file.separator") return "/";
+  if (name == "path.separator") return ":";
+  if (name == "user.name") return env("USER");
+  if (name == "user.home") return env("HOME");
+  if (name == "java.io.tmpdir") return env("TMPDIR").value_or("/tmp");
+  if (name == "user.dir") {
+    char buf[4096];
+    return getcwd(buf, sizeof(buf)) ? std::optional<std::string>(buf) : std::nullopt;
+  }
+  if (name == "os.name" || name == "os.arch" || name == "os.version") {
+    utsname u{};
+    if (uname(&u) != 0) return std::nullopt;
+    return std::string(name == "os.name" ? u.sysname : name == "os.arch" ? u.machine : u.release);
+  }
+  return std::nullopt;
 }
 
 }  // namespace dromedary

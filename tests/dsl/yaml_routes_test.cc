@@ -112,6 +112,21 @@ TEST_F(YamlRoutesTest, PathPartsGivenAsParametersBecomeThePath) {
                                        "mock://out"}));
 }
 
+TEST_F(YamlRoutesTest, AbsentOptionalPlaceholdersDropTheirOptions) {
+  h.context.properties().set("given", "1");
+  load(R"(
+- from:
+    uri: "direct:in?timeout={{?notSet}}"
+    steps:
+      - to:
+          uri: mock:out
+          parameters: {retainFirst: "{{?given}}", retainLast: "{{?notSet}}"}
+)");
+  ASSERT_TRUE(h.producer.sendBody("direct:in", "a"));
+  EXPECT_THAT(h.context.endpointUris(),
+              ::testing::IsSupersetOf({"direct://in", "mock://out?retainFirst=1"}));
+}
+
 TEST_F(YamlRoutesTest, StepIdsBecomeNodeIdsAndStopEnds) {
   load(R"(
 - route:

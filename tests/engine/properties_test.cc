@@ -21,6 +21,35 @@ TEST(PropertiesTest, ResolvesKeysDefaultsAndEnvironment) {
   EXPECT_EQ(*p.resolve("{{env:DROMEDARY_UNSET_VAR:dflt}}"), "dflt");
 }
 
+TEST(PropertiesTest, OptionalPlaceholdersAreEmptyWhenAbsent) {
+  Properties p;
+  p.set("set", "yes");
+  EXPECT_EQ(*p.resolve("[{{?nope}}]"), "[]");
+  EXPECT_EQ(*p.resolve("[{{?set}}]"), "[yes]");
+  EXPECT_EQ(*p.resolve("[{{?nope:fallback}}]"), "[fallback]");
+  EXPECT_EQ(*p.resolve("[{{?env:DROMEDARY_TEST_UNSET_VARIABLE}}]"), "[]");
+}
+
+TEST(PropertiesTest, SysReadsTheProcessesSystemProperties) {
+  Properties p;
+  const char* home = std::getenv("HOME");
+  std::string saved = home ? home : "";
+  ::setenv("HOME", "/home/camel", 1);
+  EXPECT_EQ(*p.resolve("{{sys:user.home}}"), "/home/camel");
+  if (home) ::setenv("HOME", saved.c_str(), 1); else ::unsetenv("HOME");
+  EXPECT_EQ(*p.resolve("{{sys:no.such.thing:dflt}}"), "dflt");
+  EXPECT_FALSE(p.resolve("{{sys:no.such.thing}}"));
+}
+
+TEST(PropertiesTest, AnOptionWhoseValueIsAnAbsentOptionalPlaceholderIsDropped) {
+  Properties p;
+  p.set("size", "5");
+  EXPECT_EQ(p.withoutAbsentOptionalOptions("seda:a?timeout={{?t}}&size={{?size}}&block={{?b}}"),
+            "seda:a?size={{?size}}");
+  EXPECT_EQ(p.withoutAbsentOptionalOptions("seda:a?timeout={{?t:9}}"), "seda:a?timeout={{?t:9}}");
+  EXPECT_EQ(p.withoutAbsentOptionalOptions("seda:a"), "seda:a");
+}
+
 TEST(PropertiesTest, ResolvesNestedPlaceholders) {
   Properties p;
   p.set("host", "localhost");

@@ -65,8 +65,19 @@ class Properties {
   Result<void> load(const std::string& path);
   /// Replaces every placeholder in `text`, recursively (a value may contain placeholders);
   /// fails naming the key and the text when a key is missing, a placeholder is not closed,
-  /// or properties refer to each other in a cycle.
+  /// or properties refer to each other in a cycle. Camel's forms: `{{key}}`,
+  /// `{{key:default}}`, `{{?key}}` (optional: empty when absent), `{{env:NAME}}` and
+  /// `{{sys:NAME}}` (user.home, user.dir, os.name ... from the process), each with a default.
   Result<std::string> resolve(std::string_view text) const;
+  /// Whether `value` is one optional placeholder (`{{?key}}`) whose key is not set.
+  bool isAbsentOptional(std::string_view value) const;
+  /// `uri` without the options whose whole value is an absent optional placeholder
+  /// (`?timeout={{?t}}` when t is not set), as Camel drops them.
+  std::string withoutAbsentOptionalOptions(std::string_view uri) const;
+  /// A JVM-style system property of this process (user.home, user.dir, user.name, os.name,
+  /// os.arch, os.version, line.separator, file.separator, path.separator, java.io.tmpdir), or
+  /// nothing.
+  static std::optional<std::string> systemProperty(std::string_view name);
 
  private:
   Result<std::string> resolve(std::string_view text, std::vector<std::string>& chain) const;

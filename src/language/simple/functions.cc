@@ -627,29 +627,10 @@ std::string sourceOf(std::string_view fn) { return fmt::format("${{{}}}", fn); }
 
 ExprPtr literal(Value v) { return std::make_unique<LiteralNode>(std::move(v)); }
 
-// Java system properties that have a meaning for a native process.
+// Java system properties that have a meaning for a native process (as placeholders' sys:).
 Value systemProperty(std::string_view name) {
-  if (name == "line.separator") return Value("\n");
-  if (name == "file.separator") return Value("/");
-  if (name == "path.separator") return Value(":");
-  if (name == "user.name") {
-    const char* u = std::getenv("USER");
-    return u ? Value(u) : Value();
-  }
-  if (name == "user.home") {
-    const char* h = std::getenv("HOME");
-    return h ? Value(h) : Value();
-  }
-  if (name == "user.dir") {
-    char buf[4096];
-    return getcwd(buf, sizeof(buf)) ? Value(buf) : Value();
-  }
-  if (name == "os.name" || name == "os.arch" || name == "os.version") {
-    utsname u{};
-    if (uname(&u) != 0) return Value();
-    return Value(name == "os.name" ? u.sysname : name == "os.arch" ? u.machine : u.release);
-  }
-  return Value();
+  std::optional<std::string> v = Properties::systemProperty(name);
+  return v ? Value(std::move(*v)) : Value();
 }
 
 // Constants of org.apache.camel.Exchange that route files refer to with ${type:...}.
