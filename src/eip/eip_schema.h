@@ -41,6 +41,8 @@ struct ClauseSchema {
   std::span<const AttributeSchema> attributes = {};
   /// Expressions it takes by name (sticky's correlationExpression).
   std::span<const std::string_view> expressions = {};
+  /// Other names Camel reads for it (Camel 4's roundRobinLoadBalancer for roundRobin).
+  std::span<const std::string_view> aliases = {};
 
   const AttributeSchema* attribute(std::string_view name) const noexcept {
     for (const AttributeSchema& a : attributes) {
@@ -72,9 +74,13 @@ struct EipSchema {
   /// The clauses among them that take options (checked and defaulted from here).
   std::span<const ClauseSchema> clauseSchemas = {};
 
+  /// The clause with options whose key or alias is `name`, or null.
   const ClauseSchema* clause(std::string_view name) const noexcept {
     for (const ClauseSchema& c : clauseSchemas) {
       if (c.key == name) return &c;
+      for (std::string_view alias : c.aliases) {
+        if (alias == name) return &c;
+      }
     }
     return nullptr;
   }
@@ -141,6 +147,9 @@ std::span<const EipSchema* const> eipSchemas() noexcept;
 
 /// The schema whose key or alias is `name`, or null.
 const EipSchema* findEipSchema(std::string_view name) noexcept;
+/// The clause with options `name` (key or alias) of the EIP `eip`, or null: how the readers
+/// tell a loadBalance policy or a resequence config from the step's other keys.
+const ClauseSchema* findClause(std::string_view eip, std::string_view name) noexcept;
 
 /// `name` in camelCase when written in kebab-case ("logging-level" -> "loggingLevel"), as
 /// Camel's YAML DSL accepts; else `name`.

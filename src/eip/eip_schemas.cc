@@ -131,6 +131,11 @@ std::string textDefault(const EipSchema& schema, std::string_view clause,
           .defaultValue);
 }
 
+const ClauseSchema* findClause(std::string_view eip, std::string_view name) noexcept {
+  const EipSchema* schema = findEipSchema(eip);
+  return schema ? schema->clause(name) : nullptr;
+}
+
 std::string camelCaseOf(std::string_view name) {
   std::string out;
   out.reserve(name.size());
@@ -201,6 +206,10 @@ std::string eipReference(const EipSchema& s) {
   out += "| `description` | text | | |\n";
   for (const ClauseSchema& c : s.clauseSchemas) {
     out += fmt::format("\n`{}`: {}.", c.key, c.description);
+    for (size_t i = 0; i < c.aliases.size(); ++i) {
+      out += fmt::format("{}`{}`", i == 0 ? " Also written " : ", ", c.aliases[i]);
+    }
+    if (!c.aliases.empty()) out += '.';
     for (size_t i = 0; i < c.expressions.size(); ++i) {
       out += fmt::format("{}`{}`", i == 0 ? " Takes the expression " : ", ", c.expressions[i]);
     }

@@ -245,14 +245,22 @@ constexpr AttributeSchema kWeightedAttributes[] = {
      "Interleave the branches by weight instead of choosing at random by weight"},
 };
 constexpr std::string_view kStickyExpressions[] = {"correlationExpression"};
+// Camel 4's names for the policies.
+constexpr std::string_view kRoundRobinAliases[] = {"roundRobinLoadBalancer"};
+constexpr std::string_view kRandomAliases[] = {"randomLoadBalancer"};
+constexpr std::string_view kFailoverAliases[] = {"failoverLoadBalancer"};
+constexpr std::string_view kWeightedAliases[] = {"weightedLoadBalancer"};
+constexpr std::string_view kStickyAliases[] = {"stickyLoadBalancer"};
 constexpr ClauseSchema kLoadBalanceClauses[] = {
-    {"roundRobin", "Each branch in turn (the default)"},
-    {"random", "A branch at random"},
+    {"roundRobin", "Each branch in turn (the default)", {}, {}, kRoundRobinAliases},
+    {"random", "A branch at random", {}, {}, kRandomAliases},
     {"failover",
      "The first branch, then the next when one fails (with `exception`: only for those types)",
-     kFailoverAttributes},
-    {"weighted", "Branches in proportion to their weights", kWeightedAttributes},
-    {"sticky", "The same branch for the same correlation key", {}, kStickyExpressions},
+     kFailoverAttributes, {}, kFailoverAliases},
+    {"weighted", "Branches in proportion to their weights", kWeightedAttributes, {},
+     kWeightedAliases},
+    {"sticky", "The same branch for the same correlation key", {}, kStickyExpressions,
+     kStickyAliases},
 };
 }  // namespace
 

@@ -306,6 +306,33 @@ TEST_F(EipRoutesTest, XmlWeightedAndStickyBalancers) {
   EXPECT_EQ(h.mock("mock:c").receivedCount() * h.mock("mock:d").receivedCount(), 0u);
 }
 
+// Camel 4 names the policies roundRobinLoadBalancer, failoverLoadBalancer ... in both DSLs.
+TEST_F(EipRoutesTest, Camel4LoadBalancerNames) {
+  loadYaml(R"(
+- from:
+    uri: direct:y
+    steps:
+      - loadBalance:
+          weightedLoadBalancer: {distributionRatio: "2,1", roundRobin: true}
+          steps: [{to: mock:a}, {to: mock:b}]
+)");
+  loadXml(R"(<routes>
+  <route>
+    <from uri="direct:x"/>
+    <loadBalance>
+      <roundRobinLoadBalancer/>
+      <to uri="mock:c"/>
+      <to uri="mock:d"/>
+    </loadBalance>
+  </route>
+</routes>)");
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(h.producer.sendBody("direct:y", "x"));
+  EXPECT_EQ(h.mock("mock:a").receivedCount(), 2u);
+  for (int i = 0; i < 4; ++i) ASSERT_TRUE(h.producer.sendBody("direct:x", "x"));
+  EXPECT_EQ(h.mock("mock:c").receivedCount(), 2u);
+  EXPECT_EQ(h.mock("mock:d").receivedCount(), 2u);
+}
+
 TEST_F(EipRoutesTest, TwoBalancerPoliciesAreReported) {
   std::string e = yamlError(R"(
 - from:

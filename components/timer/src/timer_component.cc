@@ -4,7 +4,8 @@
 // fires of one timer never overlap: the next is scheduled when the exchange completes
 // (fixedRate: at start + n * period, catching up when late; else period after completion).
 // Metadata (CamelTimerName, CamelTimerFiredTime, CamelTimerPeriod, CamelTimerCounter as
-// properties, CamelMessageTimestamp as a header) is set with includeMetadata=true.
+// properties; CamelTimerFiredTime and CamelMessageTimestamp as headers, as Camel 4) is set
+// with includeMetadata=true.
 // A failed exchange is logged at WARN until error handlers exist (issue #6).
 #include <atomic>
 #include <mutex>
@@ -102,6 +103,7 @@ class TimerState {
         ex->setProperty("CamelTimerPeriod", Value(int64_t{self->settings_.period.count()}));
         ex->setProperty("CamelTimerCounter", Value(counter));
         ex->message().setHeader("CamelMessageTimestamp", Value(now));
+        ex->message().setHeader("CamelTimerFiredTime", Value(now));  // Camel 4 sets both
       } catch (...) {
         ex->setException(std::current_exception());
       }

@@ -27,6 +27,8 @@ TEST(TimerComponentTest, IncludeMetadataSetsCamelsProperties) {
   const Exchange& first = *h.mock("mock:out").receivedExchanges().at(0);
   EXPECT_EQ(*first.getProperty("CamelTimerPeriod"), Value(int64_t{10}));
   EXPECT_NE(first.message().getHeader("CamelMessageTimestamp"), nullptr);
+  ASSERT_NE(first.message().getHeader("CamelTimerFiredTime"), nullptr);
+  EXPECT_EQ(*first.message().getHeader("CamelTimerFiredTime"), *first.getProperty("CamelTimerFiredTime"));
 }
 
 TEST(TimerComponentTest, WithoutMetadataNoPropertiesAreSet) {

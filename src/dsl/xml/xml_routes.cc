@@ -16,6 +16,7 @@
 
 #include <fmt/format.h>
 
+#include "eip/eip_schema.h"
 #include "dsl/loaders.h"
 #include "dsl/file_source.h"
 
@@ -553,11 +554,9 @@ class XmlReader {
     for (pugi::xml_node child : node.children()) {
       if (child.type() != pugi::node_element) continue;
       std::string_view name = localName(child);
-      if ((s.kind == "loadBalance" && (name == "roundRobin" || name == "random" ||
-                                       name == "failover" || name == "weighted" ||
-                                       name == "sticky")) ||
-          (s.kind == "resequence" && (name == "batchConfig" || name == "streamConfig"))) {
-        DROMEDARY_TRY(p, step(child));
+      if (const eip::ClauseSchema* clause = eip::findClause(s.kind, name)) {
+        DROMEDARY_TRY(p, step(child));  // a loadBalance policy, a resequence config
+        p.kind = std::string(clause->key);
         s.policies.push_back(std::move(p));
       } else if (name == "exception" &&
                  (s.kind == "onException" || s.kind == "doCatch" || s.kind == "failover")) {

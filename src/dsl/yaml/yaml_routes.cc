@@ -562,10 +562,9 @@ class YamlReader {
         DROMEDARY_TRY_VOID(predicate(kv.first, kv.second, s));
       } else if (key == "redeliveryPolicy") {
         DROMEDARY_TRY_VOID(parameters(kv.second, s.policy));
-      } else if ((s.kind == "loadBalance" && isBalancePolicy(key)) ||
-                 (s.kind == "resequence" && (key == "batchConfig" || key == "streamConfig"))) {
-        StepSource p;
-        p.kind = key;
+      } else if (const eip::ClauseSchema* clause = eip::findClause(s.kind, key)) {
+        StepSource p;  // a loadBalance policy, a resequence config: its options
+        p.kind = std::string(clause->key);
         p.where = at(kv.first);
         DROMEDARY_TRY_VOID(stepBody(kv.second, p));
         s.policies.push_back(std::move(p));
@@ -598,11 +597,6 @@ class YamlReader {
       choice.whens.push_back(std::move(w));
     }
     return {};
-  }
-
-  static bool isBalancePolicy(std::string_view key) {
-    return key == "roundRobin" || key == "random" || key == "failover" || key == "weighted" ||
-           key == "sticky";
   }
 
   static bool isExpressionKey(std::string_view key) {
