@@ -59,6 +59,19 @@ Result<std::chrono::milliseconds> parseDuration(std::string_view text) {
   return std::chrono::milliseconds(total);
 }
 
+namespace {
+// An option name as written in a URI against the table's: case-insensitively, as Camel's, and
+// with the dashes of Camel's kebab-case left out (show-body-type is showBodyType).
+bool sameOptionName(std::string_view spec, std::string_view written) {
+  if (written.find('-') == std::string_view::npos) return equalsIgnoreCaseAscii(spec, written);
+  std::string bare;
+  for (char c : written) {
+    if (c != '-') bare += c;
+  }
+  return equalsIgnoreCaseAscii(spec, bare);
+}
+}  // namespace
+
 Result<EndpointOptions> EndpointOptions::resolve(std::span<const OptionSpec> specs,
                                                  const Uri& uri) {
   EndpointOptions options;
@@ -69,7 +82,7 @@ Result<EndpointOptions> EndpointOptions::resolve(std::span<const OptionSpec> spe
   for (const auto& [name, value] : uri.options()) {
     Entry* entry = nullptr;
     for (Entry& e : options.entries_) {
-      if (equalsIgnoreCaseAscii(e.spec->name, name)) entry = &e;
+      if (sameOptionName(e.spec->name, name)) entry = &e;
     }
     if (!entry) {
       std::vector<std::string_view> names;

@@ -40,6 +40,14 @@ TEST(OptionTableTest, ParsesGivenValuesAndMatchesNamesIgnoringCase) {
   EXPECT_TRUE(o->isSet("block"));
 }
 
+TEST(OptionTableTest, KebabCaseNamesAreTheCamelCaseOnes) {
+  constexpr OptionSpec kCamelCase[] = {{"showBodyType", OptionType::Bool, "true", "shown"}};
+  auto o = EndpointOptions::resolve(kCamelCase, *Uri::parse("x:a?show-body-type=false"));
+  ASSERT_TRUE(o) << o.error().message;
+  EXPECT_FALSE(o->getBool("showBodyType"));
+  EXPECT_FALSE(EndpointOptions::resolve(kCamelCase, *Uri::parse("x:a?show-body-kind=false")));
+}
+
 TEST(OptionTableTest, UnknownOptionSuggestsTheOneMeant) {
   auto o = resolve("direct:a?timout=5");
   ASSERT_FALSE(o);
