@@ -31,6 +31,13 @@ TEST(RouteFileErrorsTest, AutoStartupMustBeABoolean) {
             "autoStartup must be true or false, not 'maybe' at r.yaml:2:5");
 }
 
+// A misspelt key is reported as one even when its value is a map (not as a shape mistake).
+TEST(RouteFileErrorsTest, AnUnknownKeyHoldingAMapIsAnUnknownKey) {
+  EXPECT_EQ(yamlError("- from:\n    uri: direct:a\n    steps:\n      - log:\n"
+                      "          mesage: {a: 1}\n"),
+            "unknown key 'mesage' in log at r.yaml:5:11; did you mean 'message'?");
+}
+
 TEST(RouteFileErrorsTest, RouteNeedsFrom) {
   EXPECT_EQ(yamlError("- route:\n    id: x\n"), "route needs 'from' at r.yaml:2:5");
 }
