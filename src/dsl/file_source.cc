@@ -46,6 +46,33 @@ namespace {
 
 using Templates = std::map<std::string, RouteTemplate, std::less<>>;
 
+// A routeTemplate is checked when it is loaded, even if nothing instantiates it: its route is
+// translated once, with each parameter's default or a stand-in that typed checks let through.
+// Only a mistake of the template's own (an unknown step, key or language) fails the load; what
+// depends on the values waits for them.
+Result<void> checkTemplate(Context& context, const RouteTemplateSource& t,
+                           const std::vector<RouteConfigurationSource>& configs) {
+  std::map<std::string, std::string, std::less<>> values;
+  for (const TemplateParameterSource& p : t.parameters) {
+    values[p.name.value] = p.defaultValue ? p.defaultValue->value
+                                          : fmt::format("{0}{1}{0}", kTemplateStandIn, p.name.value);
+  }
+  RouteSource route = t.route;
+  substituteTemplateParameters(route, values);
+  RouteBuilder scratch;
+  Translator translator(context);
+  auto checked = translator.route(scratch, route, configs);
+  if (checked) return {};
+  const std::string& m = checked.error().message;
+  const bool own = !isTemplateStandIn(m) &&
+                   (m.starts_with("unknown step") || m.starts_with("unknown key") ||
+                    m.starts_with("unknown language") || m.starts_with("unknown exchange pattern"));
+  if (!own) return {};
+  Error e = checked.error();
+  e.message += fmt::format(" (in route template '{}')", t.id.value);
+  return e;
+}
+
 // The load's routeTemplates, as templates whose build translates a copy of the route with the
 // parameters put in (positions kept, so a mistake points into the template).
 Result<Templates> routeTemplates(Context& context, const FileSources& sources) {
@@ -70,6 +97,7 @@ Result<Templates> routeTemplates(Context& context, const FileSources& sources) {
       parameter.description = p.description;
       made.parameters.push_back(std::move(parameter));
     }
+    DROMEDARY_TRY_VOID(checkTemplate(context, t, *configs));
     auto source = std::make_shared<RouteTemplateSource>(t);
     made.build = [&context, source, configs](RouteBuilder& builder,
                                              const TemplateParameters& values) -> Result<void> {

@@ -305,6 +305,7 @@ Result<void> Translator::typed(const AttributeSchema& a, const Scalar& value) {
     return {};
   }
   DROMEDARY_TRY(v, resolve(value));
+  if (isTemplateStandIn(v)) return {};  // a template checked before it has values
   if (a.type == AttributeType::Boolean) {
     if (v != "true" && v != "false") {
       return fileError(value.where, fmt::format("{} must be true or false, not '{}'", a.name, v));
@@ -328,6 +329,7 @@ Result<int64_t> Translator::number(const StepSource& s, std::string_view key, in
   const Scalar* a = attribute(s.attributes, key);
   if (!a) return fallback;
   DROMEDARY_TRY(v, resolve(*a));
+  if (isTemplateStandIn(v)) return fallback;
   auto n = parseInteger(v);
   if (!n) return fileError(a->where, fmt::format("{} must be a whole number, not '{}'", key, v));
   return *n;
@@ -337,6 +339,7 @@ Result<bool> Translator::flag(const StepSource& s, std::string_view key) {
   const Scalar* a = attribute(s.attributes, key);
   if (!a) return false;
   DROMEDARY_TRY(v, resolve(*a));
+  if (isTemplateStandIn(v)) return false;
   if (v != "true" && v != "false") {
     return fileError(a->where, fmt::format("{} must be true or false, not '{}'", key, v));
   }

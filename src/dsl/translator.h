@@ -23,6 +23,14 @@
 
 namespace dromedary::dsl {
 
+/// What stands for a template parameter that has no default while a routeTemplate is checked
+/// at load (before anything instantiates it): typed checks let it through, so that only the
+/// template's own mistakes (a misspelt step or key) fail the load.
+inline constexpr char kTemplateStandIn = '\x01';
+inline bool isTemplateStandIn(std::string_view value) {
+  return value.find(kTemplateStandIn) != std::string_view::npos;
+}
+
 /// The attribute names of a clause's schema, for checkKeys.
 inline std::vector<std::string_view> clauseKeys(const eip::ClauseSchema& clause) {
   std::vector<std::string_view> keys;

@@ -129,6 +129,49 @@ TEST_F(RouteTemplateTest, AMistakeInTheTemplateIsReportedInTheTemplate) {
       << e;
 }
 
+// A typo in a template fails the load even when nothing instantiates the template yet.
+TEST_F(RouteTemplateTest, AMistakeInAnUnusedTemplateFailsTheLoad) {
+  std::string e = yamlError(R"(
+- routeTemplate:
+    id: unused
+    parameters:
+      - name: who
+    from:
+      uri: direct:{{who}}
+      steps:
+        - setBodyy: {simple: "hi {{who}}"}
+)");
+  EXPECT_EQ(e, "unknown step 'setBodyy' at routes.yaml:9:11; did you mean 'setBody'? (in route "
+               "template 'unused')");
+  e = xmlError(R"(<camelContext xmlns="http://camel.apache.org/schema/spring">
+  <routeTemplate id="x"><templateParameter name="to"/>
+    <route><from uri="direct:x"/><log mesage="m"/><to uri="{{to}}"/></route>
+  </routeTemplate></camelContext>)");
+  EXPECT_NE(e.find("unknown key 'mesage' in log"), std::string::npos) << e;
+}
+
+// What depends on a parameter's value waits for the value: a template whose typed keys are
+// parameters without defaults loads.
+TEST_F(RouteTemplateTest, AnUnusedTemplateWhoseTypedKeysAreParametersLoads) {
+  loadYaml(R"(
+- routeTemplate:
+    id: timed
+    parameters:
+      - name: period
+      - name: copies
+      - name: flag
+        defaultValue: "true"
+    from:
+      uri: timer:{{period}}
+      steps:
+        - loop:
+            constant: "{{copies}}"
+            copy: "{{flag}}"
+            steps: [{to: mock:x}]
+        - delay: {constant: "{{period}}", asyncDelayed: "{{copies}}"}
+)");
+}
+
 TEST_F(RouteTemplateTest, BadTemplateEntriesAreReported) {
   EXPECT_NE(yamlError(R"(
 - routeTemplate:
