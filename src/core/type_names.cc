@@ -16,6 +16,8 @@ constexpr TypeName kConversionTargets[] = {
     {"int", ValueType::Int},          {"Long", ValueType::Int},
     {"java.lang.Long", ValueType::Int}, {"long", ValueType::Int},
     {"Short", ValueType::Int},        {"short", ValueType::Int},
+    {"java.lang.Short", ValueType::Int}, {"Byte", ValueType::Int},
+    {"java.lang.Byte", ValueType::Int}, {"byte", ValueType::Int},
     {"Double", ValueType::Double},    {"java.lang.Double", ValueType::Double},
     {"double", ValueType::Double},    {"Float", ValueType::Double},
     {"float", ValueType::Double},     {"Boolean", ValueType::Bool},
@@ -56,6 +58,17 @@ std::optional<ValueType> conversionTargetByName(std::string_view name) noexcept 
   for (const TypeName& t : kConversionTargets) {
     if (t.name == name) return t.type;
   }
+  return std::nullopt;
+}
+
+std::optional<std::pair<int64_t, int64_t>> integerBounds(std::string_view name) noexcept {
+  if (name.size() >= 2 && (name.front() == '\'' || name.front() == '"')) {
+    name = name.substr(1, name.size() - 2);
+  }
+  if (name.starts_with("java.lang.")) name.remove_prefix(10);
+  if (name == "Byte" || name == "byte") return std::pair<int64_t, int64_t>{INT8_MIN, INT8_MAX};
+  if (name == "Short" || name == "short") return std::pair<int64_t, int64_t>{INT16_MIN, INT16_MAX};
+  if (name == "Integer" || name == "int") return std::pair<int64_t, int64_t>{INT32_MIN, INT32_MAX};
   return std::nullopt;
 }
 

@@ -17,6 +17,10 @@ namespace dromedary {
 std::optional<ValueType> conversionTargetByName(std::string_view name) noexcept;
 /// Every name conversionTargetByName() knows, for "did you mean" and error texts.
 std::vector<std::string_view> conversionTargetNames();
+/// The range of a Java whole-number type narrower than the 64-bit integers values hold
+/// ("Short" -> -32768..32767; "Integer", "Byte" and their spellings), or nullopt (Long, or not
+/// a whole number): a converted value outside it fails, as Java's conversion does.
+std::optional<std::pair<int64_t, int64_t>> integerBounds(std::string_view name) noexcept;
 
 /// A type test for the `is` operator: "String", "Number", "List", "java.util.Map" ...
 struct TypeTest {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "dsl/file_source.h"
 
+#include <algorithm>
 #include <set>
 
 #include <fmt/format.h>
@@ -9,10 +10,23 @@
 #include <dromedary/engine/route_builder.h>
 
 #include "core/text.h"
+#include "dsl/loaders.h"
 #include "dsl/translator.h"
 #include "engine/route_model.h"
 
 namespace dromedary::dsl {
+
+Result<void> refuseNulBytes(std::string_view text, const std::string& file) {
+  size_t at = text.find('\0');
+  if (at == std::string_view::npos) return {};
+  size_t line_start = text.rfind('\n', at);
+  line_start = line_start == std::string_view::npos ? 0 : line_start + 1;
+  SourceRef where;
+  where.file = file;
+  where.line = static_cast<uint32_t>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n') + 1);
+  where.column = static_cast<uint32_t>(at - line_start + 1);
+  return fileError(where, "a NUL byte", "a route file is text: is this the file meant?");
+}
 
 std::string positionText(const SourceRef& where) {
   if (where.line == 0) return where.file;

@@ -11,6 +11,10 @@
 
 namespace dromedary::dsl {
 
+/// Fails at the first NUL byte of a route file's text, naming its line and column: no route
+/// file holds one, and the parsers would report something else somewhere else.
+Result<void> refuseNulBytes(std::string_view text, const std::string& file);
+
 /// Adds the file's routes, routeConfigurations and beans to `out`.
 Result<void> readYamlRoutes(std::string_view text, const std::string& file, FileSources& out);
 

@@ -77,6 +77,12 @@ Result<LoadReport> loadRoutes(Context& context, const std::vector<std::string>& 
       }
       files.push_back(path);
       property_dirs.insert(path.has_parent_path() ? path.parent_path() : fs::path("."));
+    } else if (fs::exists(path, ec)) {
+      // A FIFO or a device would block or never end: only regular files are read.
+      return makeError(ErrorCode::InvalidRoute,
+                       fmt::format("'{}' is not a regular file or a folder (a pipe, socket or "
+                                   "device): route files are read from regular files",
+                                   p));
     } else {
       return makeError(ErrorCode::NotFound, fmt::format("no such file or directory: '{}'", p));
     }

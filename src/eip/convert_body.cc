@@ -17,13 +17,16 @@ namespace {
 class ConvertBodyStep final : public Step {
  public:
   ConvertBodyStep(ValueType target, std::string type_name)
-      : target_(detail::builtinTypeId(target)), type_name_(std::move(type_name)) {}
+      : target_(detail::builtinTypeId(target)),
+        type_name_(std::move(type_name)),
+        bounds_(integerBounds(type_name_)) {}
 
   Status run(Exchange& ex) noexcept override {
     Value& body = ex.message().body();
-    if (body.typeId() == target_) return Status::Continue;
+    if (body.typeId() == target_ && !bounds_) return Status::Continue;
     ScratchValue scratch;
-    if (!detail::convertValue(body, target_, *scratch)) {
+    const bool same = body.typeId() == target_;
+    if (!same && !detail::convertValue(body, target_, *scratch)) {
       // The failure path may allocate: it builds the text the error handler will show.
       try {
         std::string shown = body.toString();
@@ -36,7 +39,19 @@ class ConvertBodyStep final : public Step {
       }
       return Status::Fail;
     }
-    std::swap(body, *scratch);
+    const Value& converted = same ? body : *scratch;
+    if (bounds_ && converted.isInt() &&
+        (converted.getInt() < bounds_->first || converted.getInt() > bounds_->second)) {
+      try {
+        ex.failWithDetail(ErrorCode::TypeConversion, "Cannot convert body",
+                          fmt::format("{} is out of range for {} ({} to {})", converted.getInt(),
+                                      type_name_, bounds_->first, bounds_->second));
+      } catch (...) {
+        ex.fail(ErrorCode::TypeConversion, "Cannot convert body");
+      }
+      return Status::Fail;
+    }
+    if (!same) std::swap(body, *scratch);
     return Status::Continue;
   }
 
@@ -44,6 +59,7 @@ class ConvertBodyStep final : public Step {
  private:
   TypeId target_;
   std::string type_name_;
+  std::optional<std::pair<int64_t, int64_t>> bounds_;
 };
 
 }  // namespace

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The remaining load errors of route files, word for word: step shapes, files and paths.
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -36,6 +37,21 @@ TEST(RouteFileErrorsTest, AnUnknownKeyHoldingAMapIsAnUnknownKey) {
   EXPECT_EQ(yamlError("- from:\n    uri: direct:a\n    steps:\n      - log:\n"
                       "          mesage: {a: 1}\n"),
             "unknown key 'mesage' in log at r.yaml:5:11; did you mean 'message'?");
+}
+
+TEST(RouteFileErrorsTest, ANulByteIsReportedWhereItIs) {
+  std::string yaml = "- from:\n    uri: direct:a";
+  yaml += '\0';
+  yaml += "\n";
+  RouteHarness h;
+  auto r = loadYamlRoutes(h.context, yaml, "r.yaml");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().toString(),
+            "a NUL byte at r.yaml:2:18; a route file is text: is this the file meant?");
+  auto x = loadXmlRoutes(h.context, std::string("<routes>\0</routes>", 18), "r.xml");
+  ASSERT_FALSE(x);
+  EXPECT_EQ(x.error().toString(),
+            "a NUL byte at r.xml:1:9; a route file is text: is this the file meant?");
 }
 
 TEST(RouteFileErrorsTest, RouteNeedsFrom) {
@@ -111,6 +127,16 @@ class RoutePathsTest : public ::testing::Test {
   }
   std::filesystem::path dir;
 };
+
+// A FIFO would block the load for ever: only regular files and folders are read.
+TEST_F(RoutePathsTest, APipeIsRefusedNamingIt) {
+  std::string fifo = dir.string() + "/routes.yaml";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_EQ(error(fifo),
+            fmt::format("'{}' is not a regular file or a folder (a pipe, socket or device): route "
+                        "files are read from regular files",
+                        fifo));
+}
 
 TEST_F(RoutePathsTest, MissingPath) {
   std::string path = (dir / "nope.yaml").string();

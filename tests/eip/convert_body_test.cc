@@ -31,5 +31,21 @@ TEST(ConvertBodyTest, ImpossibleConversionFailsTheExchangeWithTheValue) {
   EXPECT_EQ(h.mock("mock:out").receivedCount(), 0u);
 }
 
+TEST(ConvertBodyTest, ANarrowWholeNumberOutOfItsRangeFails) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) {
+    b.from("direct:short").convertBodyTo("java.lang.Short").to("mock:out");
+    b.from("direct:int").convertBodyTo("Integer").to("mock:out");
+  });
+  auto sent = h.producer.sendBody("direct:short", "40000");
+  ASSERT_FALSE(sent);
+  EXPECT_EQ(sent.error().message,
+            "Cannot convert body: 40000 is out of range for java.lang.Short (-32768 to 32767)");
+  sent = h.producer.sendBody("direct:int", Value(int64_t{1} << 40));  // already a whole number
+  ASSERT_FALSE(sent);
+  ASSERT_TRUE(h.producer.sendBody("direct:short", "-5"));
+  EXPECT_EQ(h.mock("mock:out").receivedBodies().at(0), Value(-5));
+}
+
 }  // namespace
 }  // namespace dromedary

@@ -97,6 +97,25 @@ TEST_F(SimpleExpressionTest, BodyAsConvertsToTheType) {
   EXPECT_EQ(eval("${bodyAs(java.lang.Integer)}"), Value(7));
 }
 
+// Java's Byte, Short and Integer are narrower than the 64-bit whole numbers held here: a value
+// outside their range fails, as Java's conversion does.
+TEST_F(SimpleExpressionTest, BodyAsANarrowWholeNumberChecksItsRange) {
+  message().setBody("-32768");
+  EXPECT_EQ(eval("${bodyAs(Short)}"), Value(-32768));
+  message().setBody("99999");
+  EXPECT_EQ(eval("${bodyAs(Short)}"), Value("<failed>"));
+  EXPECT_EQ(exchange->error().message(),
+            "Simple expression failed: ${bodyAs(Short)}: cannot convert String '99999' to Short: "
+            "out of range (-32768 to 32767)");
+  exchange->clearError();
+  message().setBody(Value(int64_t{1} << 40));
+  EXPECT_EQ(eval("${bodyAs(java.lang.Integer)}"), Value("<failed>"));
+  exchange->clearError();
+  EXPECT_EQ(eval("${bodyAs(Long)}"), Value(int64_t{1} << 40));
+  message().setBody("200");
+  EXPECT_EQ(eval("${bodyAs(byte)}"), Value("<failed>"));
+}
+
 TEST_F(SimpleExpressionTest, BodyAsOnNullIsNull) { EXPECT_TRUE(eval("${bodyAs(String)}").isNull()); }
 
 TEST_F(SimpleExpressionTest, BodyAsThatCannotConvertFailsTheExchange) {

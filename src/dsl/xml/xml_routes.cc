@@ -611,6 +611,7 @@ class XmlReader {
 
 Result<void> readXmlRoutes(std::string_view text, const std::string& file, FileSources& out,
                            std::vector<std::string>& ignored) {
+  DROMEDARY_TRY_VOID(refuseNulBytes(text, file));
   return XmlReader(text, file, out, ignored).read();
 }
 

@@ -791,6 +791,7 @@ class YamlReader {
 }  // namespace
 
 Result<void> readYamlRoutes(std::string_view text, const std::string& file, FileSources& out) {
+  DROMEDARY_TRY_VOID(refuseNulBytes(text, file));
   try {
     return YamlReader(file, out).read(text);
   } catch (const YAML::Exception& e) {

@@ -163,7 +163,10 @@ class ConvertNode final : public Expression {
         target_(detail::builtinTypeId(target)),
         mandatory_(mandatory),
         source_(std::move(source)),
-        type_name_(std::move(type_name)) {}
+        type_name_(std::move(type_name)) {
+    // Java's narrower whole numbers are held as 64-bit integers: their range is checked.
+    if (auto b = integerBounds(type_name_)) bounds_ = *b;
+  }
 
   const Value* evaluate(Exchange& ex, Value& scratch) const noexcept override {
     ScratchValue s;
@@ -174,6 +177,7 @@ class ConvertNode final : public Expression {
       return failEvaluation(ex, source_, fmt::format("no body available of type {}", type_name_));
     }
     if (v->typeId() == target_) {
+      if (!inRange(*v)) return outOfRange(ex, *v);
       if (v != s.get()) return v;
       scratch.swap(*s);
       return &scratch;
@@ -186,10 +190,24 @@ class ConvertNode final : public Expression {
                             fmt::format("cannot convert {} '{}' to {}", v->typeName(), shown,
                                         type_name_));
     }
+    if (!inRange(scratch)) return outOfRange(ex, *v);
     return &scratch;
   }
 
  private:
+  bool inRange(const Value& v) const noexcept {
+    return bounds_.first == bounds_.second || !v.isInt() ||
+           (v.getInt() >= bounds_.first && v.getInt() <= bounds_.second);
+  }
+  const Value* outOfRange(Exchange& ex, const Value& v) const noexcept {
+    std::string buffer;
+    return failEvaluation(ex, source_,
+                          fmt::format("cannot convert {} '{}' to {}: out of range ({} to {})",
+                                      v.typeName(), stringForm(v, buffer), type_name_,
+                                      bounds_.first, bounds_.second));
+  }
+
+  std::pair<int64_t, int64_t> bounds_{0, 0};  // equal: no bounds
   ExprPtr value_;
   TypeId target_;
   bool mandatory_;
