@@ -180,9 +180,9 @@ TEST_F(FileConsumerTest, MaxMessagesPerPollSetsTheBatchProperties) {
 
 TEST_F(FileConsumerTest, AFileStillGrowingIsNotPickedUpUnderReadLockChanged) {
   harness.start([&](RouteBuilder& b) {
-    b.from(uri("in", "readLock=changed&readLockCheckInterval=300")).to("mock:out");
+    b.from(uri("in", "readLock=changed&readLockCheckInterval=1000")).to("mock:out");
   });
-  // Written in pieces, 100 ms apart: never still for 300 ms until the last piece.
+  // Written in pieces, 100 ms apart: never still for 1 s until the last piece.
   std::string expected;
   for (int i = 0; i < 6; ++i) {
     {
