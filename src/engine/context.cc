@@ -537,6 +537,24 @@ Result<void> Context::aliasExceptionType(std::string alias, std::string_view nam
 
 Result<void> Context::compileRoutes() {
   for (auto& r : impl_->routes) DROMEDARY_TRY_VOID(compileRoute(*this, *r));
+  // Two routes consuming a channel that takes one consumer fail when the second starts:
+  // reported here too, so that validating finds it without starting anything.
+  std::map<std::string, const Route*, std::less<>> consumers;
+  for (const auto& r : impl_->routes) {
+    if (!r->from) continue;
+    std::string key = r->from->exclusiveConsumerKey();
+    if (key.empty()) continue;
+    auto [it, first] = consumers.emplace(key, r.get());
+    if (first) continue;
+    std::string message = fmt::format(
+        "routes '{}' and '{}' both consume from {}: it takes one consumer", it->second->id,
+        r->id, r->from->uri());
+    if (r->model && r->model->where.line != 0) {
+      const SourceRef& w = r->model->where;
+      message += fmt::format(" (at {}:{}:{})", w.file, w.line, w.column);
+    }
+    return makeError(ErrorCode::DuplicateConsumer, std::move(message));
+  }
   return {};
 }
 

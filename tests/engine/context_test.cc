@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include <tuple>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -144,4 +145,28 @@ TEST(ContextTest, RoutesAddedToARunningContextStartAtOnce) {
 }
 
 }  // namespace
+// Two routes consuming a channel that takes one consumer are found without starting them
+// (dromedary validate): direct always, seda unless multipleConsumers=true.
+TEST(ContextTest, CompilingFindsTwoConsumersOfAOneConsumerChannel) {
+  for (auto [a, b, ok] : {std::tuple{"direct:x", "direct:x?timeout=5", false},
+                          std::tuple{"seda:q", "seda:q?size=10", false},
+                          std::tuple{"seda:q?multipleConsumers=true",
+                                     "seda:q?multipleConsumers=true&concurrentConsumers=2", true},
+                          std::tuple{"direct:x", "direct:y", true}}) {
+    Context context;
+    registerBuiltinComponents(context);
+    ASSERT_TRUE(context.addRoutes([&](RouteBuilder& r) {
+      r.from(a).routeId("one").to("mock:a");
+      r.from(b).routeId("two").to("mock:b");
+    }));
+    auto compiled = context.compileRoutes();
+    EXPECT_EQ(bool(compiled), ok) << a << " " << b;
+    if (!compiled) {
+      EXPECT_NE(compiled.error().message.find("routes 'one' and 'two' both consume from"),
+                std::string::npos)
+          << compiled.error().message;
+    }
+  }
+}
+
 }  // namespace dromedary

@@ -116,6 +116,8 @@ class DirectEndpoint final : public Endpoint {
   DirectEndpoint(Component& component, Uri uri, EndpointOptions options, Channel& channel)
       : Endpoint(component, std::move(uri), std::move(options)), channel_(channel) {}
 
+  std::string exclusiveConsumerKey() const override { return channel_.uri; }
+
   Result<std::unique_ptr<Producer>> createProducer() override {
     return std::unique_ptr<Producer>(new DirectProducer(
         channel_, options().getBool("block"), options().getDuration("timeout"),

@@ -387,6 +387,11 @@ class SedaEndpoint final : public Endpoint {
   SedaEndpoint(Component& component, const Uri& uri, EndpointOptions options, Queue& queue)
       : Endpoint(component, uri, std::move(options)), queue_(queue) {}
 
+  std::string exclusiveConsumerKey() const override {
+    if (options().getBool("multipleConsumers")) return {};
+    return "seda:" + std::string(parsedUri().path());
+  }
+
   Result<std::unique_ptr<Producer>> createProducer() override {
     const std::string& mode = options().getString("waitForTaskToComplete");
     ProducerSettings s{mode == "Always"  ? WaitMode::Always

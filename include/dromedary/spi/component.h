@@ -91,6 +91,11 @@ class Endpoint {
   virtual Result<std::unique_ptr<Producer>> createProducer() = 0;
   /// `processor` is the route's entry; it outlives the consumer.
   virtual Result<std::unique_ptr<Consumer>> createConsumer(Processor& processor) = 0;
+  /// For an endpoint that takes one consumer only (direct, seda without multipleConsumers):
+  /// what two endpoints share when they are the same channel ("direct:a", whatever their
+  /// options); empty when any number of routes may consume. `dromedary validate` reports two
+  /// routes consuming the same channel without starting them.
+  virtual std::string exclusiveConsumerKey() const { return {}; }
   /// Endpoints that can be polled (seda ...) override this; the default refuses, naming the
   /// endpoint. Called once per endpoint, through pollingConsumer().
   virtual Result<std::unique_ptr<PollingConsumer>> createPollingConsumer();
