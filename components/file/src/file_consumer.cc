@@ -20,6 +20,7 @@
 
 #include <dromedary/core/logging.h>
 #include <dromedary/engine/context.h>
+#include <dromedary/spi/repeating_task.h>
 
 #include "file_io.h"
 #include "file_names.h"
@@ -149,10 +150,13 @@ std::string doneNameFor(std::string_view pattern, std::string_view relative) {
   return parent.empty() ? name : fmt::format("{}/{}", parent, name);
 }
 
-class PollState {
+// One folder's polls: a RepeatingTask (its scheduling and reference counting), each run one
+// listing and its files, the next poll scheduled once the last file's exchange completed.
+class PollState final : public RepeatingTask {
  public:
   PollState(Context& context, Processor& processor, std::shared_ptr<ConsumerSettings> settings)
-      : context_(context),
+      : RepeatingTask(context),
+        context_(context),
         processor_(processor),
         s_(std::move(settings)),
         log_(Logger::get("dromedary.file")) {}
@@ -169,72 +173,35 @@ class PollState {
       if (s_->autoCreate) fs::create_directories(s_->directory, ec);
     }
     if (s_->readLock == ReadLock::MarkerFile && s_->deleteOrphanLockFiles) deleteOrphanLocks();
-    stopping_.store(false);
-    std::lock_guard lock(mutex_);
-    next_ = context_.scheduler().now() + s_->initialDelay;
-    scheduleLocked();
+    RepeatingTask::start(context_.scheduler().now() + s_->initialDelay);
     return {};
   }
 
-  void stop() noexcept {
-    stopping_.store(true);
-    std::lock_guard lock(mutex_);
-    if (scheduled_ != 0 && context_.scheduler().cancel(scheduled_)) release();
-    scheduled_ = 0;
-  }
-
-  void retain() noexcept { refs_.fetch_add(1, std::memory_order_relaxed); }
-  void release() noexcept {
-    if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
-  }
-
  private:
-  void scheduleLocked() noexcept {
-    retain();
-    scheduled_ = context_.scheduler().schedule(next_, {&onTimer, this});
-    if (scheduled_ == 0) release();
-  }
-
-  static void onTimer(void* arg) noexcept {
-    auto* self = static_cast<PollState*>(arg);
-    {
-      std::lock_guard lock(self->mutex_);
-      self->scheduled_ = 0;
-    }
-    if (self->stopping_.load()) return self->release();
-    self->context_.submit({&poll, self});  // listing a folder is I/O: on a worker
-  }
-
-  // On a worker: list the folder, then feed the files one after another.
-  static void poll(void* arg) noexcept {
-    auto* self = static_cast<PollState*>(arg);
-    if (self->stopping_.load()) return self->release();
-    self->pollStart_ = self->context_.scheduler().now();
+  // On a worker (listing a folder is I/O): list the folder, then feed the files one after
+  // another.
+  void run() noexcept override {
+    pollStart_ = context_.scheduler().now();
     try {
-      self->batch_ = self->list();
+      batch_ = list();
     } catch (const std::exception& e) {
-      self->pollError(fmt::format("listing '{}' failed: {}", self->s_->directory, e.what()));
-      self->batch_.clear();
+      pollError(fmt::format("listing '{}' failed: {}", s_->directory, e.what()));
+      batch_.clear();
     }
-    self->index_ = 0;
-    self->next();
+    index_ = 0;
+    next();
   }
 
   // The next file of the batch, or the next poll when the batch is done.
   void next() noexcept {
-    while (index_ < batch_.size() && !stopping_.load()) {
+    while (index_ < batch_.size() && !stopping()) {
       Candidate& c = batch_[index_];
       if (begin(c)) return;  // its exchange is in the route; done() continues
       ++index_;
     }
     batch_.clear();
-    if (stopping_.load()) return release();
-    {
-      std::lock_guard lock(mutex_);
-      Scheduler::TimePoint now = context_.scheduler().now();
-      next_ = s_->useFixedDelay ? now + s_->delay : std::max(now, pollStart_ + s_->delay);
-      scheduleLocked();
-    }
+    Scheduler::TimePoint now = context_.scheduler().now();
+    scheduleAt(s_->useFixedDelay ? now + s_->delay : std::max(now, pollStart_ + s_->delay));
     release();  // this poll's reference; the next one holds its own
   }
 
@@ -572,11 +539,6 @@ class PollState {
   Processor& processor_;
   std::shared_ptr<ConsumerSettings> s_;
   Logger log_;
-  std::atomic<int> refs_{1};
-  std::atomic<bool> stopping_{false};
-  std::mutex mutex_;
-  Scheduler::TimerId scheduled_ = 0;
-  Scheduler::TimePoint next_;
   Scheduler::TimePoint pollStart_;
   // Touched by one poll at a time (a poll schedules the next only when its batch is done).
   std::vector<Candidate> batch_;

@@ -15,6 +15,7 @@
 #include <dromedary/core/logging.h>
 #include <dromedary/engine/context.h>
 #include <dromedary/spi/component.h>
+#include <dromedary/spi/repeating_task.h>
 
 namespace dromedary {
 namespace component::timer {
@@ -41,66 +42,32 @@ struct TimerSettings {
   bool includeMetadata;
 };
 
-// What the scheduled and submitted tasks of one timer share. Reference-counted by hand so that
-// handing it to a task allocates nothing: each pending task holds one reference, the consumer
-// another.
-class TimerState {
+// One timer's fires: a RepeatingTask (its scheduling and reference counting), each run one
+// exchange, the next fire scheduled when that exchange completes.
+class TimerState final : public RepeatingTask {
  public:
   TimerState(Context& context, Processor& processor, TimerSettings settings)
-      : context_(context),
+      : RepeatingTask(context),
         processor_(processor),
         settings_(std::move(settings)),
         log_(Logger::get("dromedary.timer")) {}
 
   void start() {
-    stopping_.store(false);
-    std::lock_guard lock(mutex_);
-    next_ = context_.scheduler().now() + settings_.delay;
-    scheduleNextLocked();
-  }
-
-  void stop() noexcept {
-    stopping_.store(true);
-    std::lock_guard lock(mutex_);
-    if (scheduled_ != 0 && context_.scheduler().cancel(scheduled_)) release();
-    scheduled_ = 0;
-  }
-
-  void retain() noexcept { refs_.fetch_add(1, std::memory_order_relaxed); }
-  void release() noexcept {
-    if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
+    next_ = context().scheduler().now() + settings_.delay;
+    RepeatingTask::start(next_);
   }
 
  private:
-  void scheduleNextLocked() noexcept {
-    retain();
-    scheduled_ = context_.scheduler().schedule(next_, {&onTimer, this});
-    if (scheduled_ == 0) release();  // could not schedule (out of memory): the timer stops
-  }
-
-  // On the scheduler's thread: hand the fire to a worker.
-  static void onTimer(void* arg) noexcept {
-    auto* self = static_cast<TimerState*>(arg);
-    {
-      std::lock_guard lock(self->mutex_);
-      self->scheduled_ = 0;
-    }
-    if (self->stopping_.load()) return self->release();
-    self->context_.submit({&fire, self});
-  }
-
   // On a worker: one exchange through the route, completing in done().
-  static void fire(void* arg) noexcept {
-    auto* self = static_cast<TimerState*>(arg);
-    if (self->stopping_.load()) return self->release();
-    int64_t counter = ++self->fired_;
-    Exchange* ex = self->context_.createExchange().release();
-    if (self->settings_.includeMetadata) {
+  void run() noexcept override {
+    int64_t counter = ++fired_;
+    Exchange* ex = context().createExchange().release();
+    if (settings_.includeMetadata) {
       try {
-        int64_t now = self->context_.scheduler().epochMillis();
-        ex->setProperty("CamelTimerName", Value(std::string_view(self->settings_.name)));
+        int64_t now = context().scheduler().epochMillis();
+        ex->setProperty("CamelTimerName", Value(std::string_view(settings_.name)));
         ex->setProperty("CamelTimerFiredTime", Value(now));
-        ex->setProperty("CamelTimerPeriod", Value(int64_t{self->settings_.period.count()}));
+        ex->setProperty("CamelTimerPeriod", Value(int64_t{settings_.period.count()}));
         ex->setProperty("CamelTimerCounter", Value(counter));
         ex->message().setHeader("CamelMessageTimestamp", Value(now));
         ex->message().setHeader("CamelTimerFiredTime", Value(now));  // Camel 4 sets both
@@ -108,7 +75,7 @@ class TimerState {
         ex->setException(std::current_exception());
       }
     }
-    processAsync(*ex, self->processor_, &done, self);
+    processAsync(*ex, processor_, &done, this);
   }
 
   static void done(Exchange& ex, void* arg) {
@@ -122,28 +89,20 @@ class TimerState {
     }
     ExchangeRecycler{}(&ex);
     const TimerSettings& s = self->settings_;
-    if (self->stopping_.load() || (s.repeatCount > 0 && self->fired_ >= s.repeatCount)) {
-      return self->release();
-    }
-    {
-      std::lock_guard lock(self->mutex_);
-      Scheduler::TimePoint now = self->context_.scheduler().now();
+    if (!(s.repeatCount > 0 && self->fired_ >= s.repeatCount)) {
+      Scheduler::TimePoint now = self->context().scheduler().now();
       self->next_ = s.fixedRate ? self->next_ + s.period : now + s.period;
-      self->scheduleNextLocked();
+      self->scheduleAt(self->next_);
     }
-    self->release();  // this fire's reference; the next task holds its own
+    self->release();  // this fire's reference; the next one holds its own
   }
 
-  Context& context_;
   Processor& processor_;
   TimerSettings settings_;
   Logger log_;
-  std::atomic<int> refs_{1};
-  std::atomic<bool> stopping_{false};
-  std::mutex mutex_;
-  Scheduler::TimerId scheduled_ = 0;
+  // Touched by one fire at a time (the next is scheduled when the previous completed).
   Scheduler::TimePoint next_;
-  int64_t fired_ = 0;  // touched by one fire at a time
+  int64_t fired_ = 0;
 };
 
 class TimerConsumer final : public Consumer {
