@@ -11,6 +11,7 @@
 
 #include "core/text.h"
 #include "dsl/loaders.h"
+#include "eip/eip_schema.h"
 #include "dsl/translator.h"
 #include "engine/route_model.h"
 
@@ -26,6 +27,16 @@ Result<void> refuseNulBytes(std::string_view text, const std::string& file) {
   where.line = static_cast<uint32_t>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n') + 1);
   where.column = static_cast<uint32_t>(at - line_start + 1);
   return fileError(where, "a NUL byte", "a route file is text: is this the file meant?");
+}
+
+Result<void> refuseUnknownKey(std::string_view kind, std::string_view key, const SourceRef& where) {
+  const eip::EipSchema* schema = eip::findEipSchema(kind);
+  if (!schema || key == "id" || key == "description" || schema->attribute(key)) return {};
+  std::vector<std::string_view> names;
+  for (const eip::AttributeSchema& a : schema->attributes) names.push_back(a.name);
+  return fileError(where, fmt::format("unknown key '{}' in {}", key, kind),
+                   names.empty() ? fmt::format("{} takes no keys but id and description", kind)
+                                 : suggestion(key, names));
 }
 
 std::string positionText(const SourceRef& where) {

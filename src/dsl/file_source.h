@@ -145,6 +145,10 @@ Result<std::string> resolveScalar(Context& context, const Scalar& s);
 /// "routes.yaml:7:9" (or the file alone when the line is not known).
 std::string positionText(const SourceRef& where);
 
+/// Fails when the step `kind`'s schema does not know `key` (besides id and description),
+/// naming the key meant; a kind without a schema passes.
+Result<void> refuseUnknownKey(std::string_view kind, std::string_view key, const SourceRef& where);
+
 /// An InvalidRoute error reading "<what> at <position>[; <hint>]", positioned at `where`.
 Error fileError(const SourceRef& where, std::string_view what, std::string_view hint = {});
 

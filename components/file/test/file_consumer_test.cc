@@ -10,7 +10,7 @@ namespace {
 
 using FileConsumerTest = FileTest;
 
-TEST_F(FileConsumerTest, AConsumedFileIsMovedToDotCamelAfterItsExchange) {
+TEST_F(FileConsumerTest, AConsumedFileGoesToTheDotCamelFolderAfterItsExchange) {
   write("in/a.txt", "hello");
   harness.start([&](RouteBuilder& b) { b.from(uri("in")).to("mock:out"); });
   harness.mock("mock:out").expectedBodiesReceived({Value("hello")});

@@ -579,25 +579,14 @@ class YamlReader {
       } else if (isExpressionKey(key)) {
         DROMEDARY_TRY_VOID(expression(kv.first, kv.second, s));
       } else {
-        if (!kv.second.IsScalar()) DROMEDARY_TRY_VOID(knownKey(s, kv.first, key));
+        // A misspelt key holding a map is a misspelt key, not a shape mistake.
+        if (!kv.second.IsScalar()) DROMEDARY_TRY_VOID(refuseUnknownKey(s.kind, key, at(kv.first)));
         DROMEDARY_TRY(value, scalar(kv.second, key));
         value.where = at(kv.first);
         s.attributes.emplace_back(key, std::move(value));
       }
     }
     return {};
-  }
-
-  // A key the step's schema does not know is reported as such before anything is said about
-  // the shape of its value (a misspelt key holding a map is a misspelt key).
-  Result<void> knownKey(const StepSource& s, const YAML::Node& key_node, std::string_view key) {
-    const eip::EipSchema* schema = eip::findEipSchema(s.kind);
-    if (!schema || key == "id" || key == "description" || schema->attribute(key)) return {};
-    std::vector<std::string_view> names;
-    for (const eip::AttributeSchema& a : schema->attributes) names.push_back(a.name);
-    return fileError(at(key_node), fmt::format("unknown key '{}' in {}", key, s.kind),
-                     names.empty() ? fmt::format("{} takes no keys but id and description", s.kind)
-                                   : suggestion(key, names));
   }
 
   Result<void> whens(const YAML::Node& node, StepSource& choice) {
