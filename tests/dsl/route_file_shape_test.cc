@@ -43,6 +43,18 @@ TEST_F(RouteFileShapeTest, AKeyGivenTwiceIsRefusedNamingBoth) {
             "duplicate key 'uri' at routes.yaml:3:5; it is given first at line 2");
 }
 
+// yaml-cpp reads a quote that is never closed to the end of the file: the rest of the route
+// became the URI. Refused where the value starts; closed quotes with escapes load.
+TEST_F(RouteFileShapeTest, AQuoteNeverClosedIsRefusedWhereItOpens) {
+  EXPECT_EQ(yaml("- from:\n    uri: \"direct:a\n    steps:\n      - to: mock:b\n"),
+            "a value opened with \" is never closed at routes.yaml:2:10; add the closing \"");
+  EXPECT_EQ(yaml("- from:\n    uri: 'direct:a\n    steps: []\n"),
+            "a value opened with ' is never closed at routes.yaml:2:10; add the closing '");
+  EXPECT_EQ(yaml("- from:\n    uri: 'direct:a'\n    steps:\n      - log: \"a \\\"b\\\" c\"\n"
+                 "      - log: 'it''s'\n"),
+            "");
+}
+
 TEST_F(RouteFileShapeTest, AKeyThatIsACollectionIsRefused) {
   EXPECT_EQ(yaml("- from:\n    uri: direct:a\n    steps:\n      - ? [a, b]\n        : x\n"),
             "a key must be a plain value, not a list or map at routes.yaml:4:11");

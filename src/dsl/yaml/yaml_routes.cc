@@ -129,6 +129,7 @@ class YamlReader {
   }
 
   Result<void> read(std::string_view text) {
+    text_ = text;
     YAML::Node root;
     if (size_t line = secondDocumentLine(text)) {
       SourceRef where;
@@ -434,7 +435,29 @@ class YamlReader {
                                              node.IsMap() ? "map" : node.IsSequence() ? "list"
                                                                                       : "null"));
     }
+    if (node.Tag() == "!") DROMEDARY_TRY_VOID(closedQuote(node));
     return Scalar{node.Scalar(), at(node)};
+  }
+
+  // yaml-cpp takes a quoted value whose closing quote never comes to the end of the file (the
+  // rest of the route became a URI): refused here, where the value starts.
+  Result<void> closedQuote(const YAML::Node& node) const {
+    const size_t pos = static_cast<size_t>(node.Mark().pos);
+    if (pos >= text_.size() || (text_[pos] != '"' && text_[pos] != '\'')) return {};
+    const char quote = text_[pos];
+    for (size_t i = pos + 1; i < text_.size(); ++i) {
+      if (quote == '"' && text_[i] == '\\') {
+        ++i;  // an escape: the next character is not the end
+      } else if (text_[i] == quote) {
+        if (quote == '\'' && i + 1 < text_.size() && text_[i + 1] == '\'') {
+          ++i;  // '' is a quote inside single quotes
+          continue;
+        }
+        return {};
+      }
+    }
+    return fileError(at(node), fmt::format("a value opened with {} is never closed", quote),
+                     fmt::format("add the closing {}", quote));
   }
 
   Result<RouteSource> route(const YAML::Node& node) {
@@ -774,6 +797,7 @@ class YamlReader {
   }
 
   std::string file_;
+  std::string_view text_;  // the file's text, while read() runs
   FileSources& out_;
 };
 
