@@ -177,14 +177,16 @@ Result<Producer*> Context::producer(std::string_view uri) {
   }
   DROMEDARY_TRY(e, endpoint(uri));
   std::lock_guard lock(impl_->mutex);
-  auto& slot = impl_->producers[e];
-  if (!slot) {
+  auto it = impl_->producers.find(e);
+  if (it == impl_->producers.end()) {
+    // Made and started before it is kept: a producer that cannot be made or started leaves no
+    // empty entry behind (stop() would call it).
     DROMEDARY_TRY(created, e->createProducer());
     DROMEDARY_TRY_VOID(created->start());
-    slot = std::move(created);
+    it = impl_->producers.emplace(e, std::move(created)).first;
   }
-  impl_->producersByText.emplace(std::string(uri), slot.get());
-  return slot.get();
+  impl_->producersByText.emplace(std::string(uri), it->second.get());
+  return it->second.get();
 }
 
 // --- route compilation ---------------------------------------------------------------

@@ -147,6 +147,20 @@ TEST(ContextTest, RoutesAddedToARunningContextStartAtOnce) {
 }  // namespace
 // Two routes consuming a channel that takes one consumer are found without starting them
 // (dromedary validate): direct always, seda unless multipleConsumers=true.
+// A send to an endpoint that cannot make a producer fails, and leaves the context able to
+// stop (an empty producer entry was left behind and stop() called it: SIGSEGV).
+TEST(ContextTest, AProducerThatCannotBeMadeLeavesTheContextStoppable) {
+  Context context;
+  registerBuiltinComponents(context);
+  ASSERT_TRUE(context.addRoutes([](RouteBuilder& r) { r.from("direct:in").to("mock:x"); }));
+  ASSERT_TRUE(context.start());
+  auto sent = ProducerTemplate(context).sendBody("timer:only-consumes", "x");
+  ASSERT_FALSE(sent);
+  EXPECT_NE(sent.error().message.find("only consumes"), std::string::npos) << sent.error().message;
+  EXPECT_FALSE(ProducerTemplate(context).sendBody("timer:only-consumes", "x"));  // again
+  context.stop();
+}
+
 TEST(ContextTest, CompilingFindsTwoConsumersOfAOneConsumerChannel) {
   for (auto [a, b, ok] : {std::tuple{"direct:x", "direct:x?timeout=5", false},
                           std::tuple{"seda:q", "seda:q?size=10", false},
