@@ -156,7 +156,6 @@ class PollState final : public RepeatingTask {
  public:
   PollState(Context& context, Processor& processor, std::shared_ptr<ConsumerSettings> settings)
       : RepeatingTask(context),
-        context_(context),
         processor_(processor),
         s_(std::move(settings)),
         log_(Logger::get("dromedary.file")) {}
@@ -173,7 +172,7 @@ class PollState final : public RepeatingTask {
       if (s_->autoCreate) fs::create_directories(s_->directory, ec);
     }
     if (s_->readLock == ReadLock::MarkerFile && s_->deleteOrphanLockFiles) deleteOrphanLocks();
-    RepeatingTask::start(context_.scheduler().now() + s_->initialDelay);
+    RepeatingTask::start(context().scheduler().now() + s_->initialDelay);
     return {};
   }
 
@@ -181,7 +180,7 @@ class PollState final : public RepeatingTask {
   // On a worker (listing a folder is I/O): list the folder, then feed the files one after
   // another.
   void run() noexcept override {
-    pollStart_ = context_.scheduler().now();
+    pollStart_ = context().scheduler().now();
     try {
       batch_ = list();
     } catch (const std::exception& e) {
@@ -200,7 +199,7 @@ class PollState final : public RepeatingTask {
       ++index_;
     }
     batch_.clear();
-    Scheduler::TimePoint now = context_.scheduler().now();
+    Scheduler::TimePoint now = context().scheduler().now();
     scheduleAt(s_->useFixedDelay ? now + s_->delay : std::max(now, pollStart_ + s_->delay));
     release();  // this poll's reference; the next one holds its own
   }
@@ -217,7 +216,7 @@ class PollState final : public RepeatingTask {
     } else if (!acquireReadLock(f)) {
       return false;
     }
-    ExchangePtr ex = context_.createExchange();
+    ExchangePtr ex = context().createExchange();
     std::string key;
     try {
       setFileHeaders(*ex, f);
@@ -398,7 +397,7 @@ class PollState final : public RepeatingTask {
       return false;
     }
     if (s_->fileName || s_->filterFile || s_->idempotent) {
-      ExchangePtr probe = context_.createExchange();
+      ExchangePtr probe = context().createExchange();
       setFileHeaders(*probe, c.facts);
       if (s_->fileName) {
         Value scratch;
@@ -413,7 +412,7 @@ class PollState final : public RepeatingTask {
   }
 
   bool directoryAccepted(const std::string& path, const std::string& rel) {
-    ExchangePtr probe = context_.createExchange();
+    ExchangePtr probe = context().createExchange();
     FileFacts d;
     d.directory = s_->directory;
     d.relative = rel;
@@ -429,7 +428,7 @@ class PollState final : public RepeatingTask {
     if (f.size < s_->readLockMinLength) return false;
     const auto now = std::chrono::steady_clock::now();
     if (s_->readLockMinAge.count() > 0) {
-      return context_.scheduler().epochMillis() - f.modified >= s_->readLockMinAge.count();
+      return context().scheduler().epochMillis() - f.modified >= s_->readLockMinAge.count();
     }
     auto [it, fresh] = changedSeen_.try_emplace(f.relative, Seen{f.size, f.modified, now});
     if (fresh) return s_->readLockCheckInterval.count() <= 0;
@@ -507,7 +506,7 @@ class PollState final : public RepeatingTask {
   void pollError(const std::string& what) noexcept {
     if (!s_->bridgeErrorHandler) return log(LoggingLevel::Warn, fmt::format("file consumer: {}", what));
     // Bridged: an exchange carrying the failure goes to the route's error handler.
-    Exchange* ex = context_.createExchange().release();
+    Exchange* ex = context().createExchange().release();
     try {
       ex->failWithDetail(ErrorCode::Io, "File consumer poll failed", what);
     } catch (...) {
@@ -535,7 +534,6 @@ class PollState final : public RepeatingTask {
     FileFacts facts;
   };
 
-  Context& context_;
   Processor& processor_;
   std::shared_ptr<ConsumerSettings> s_;
   Logger log_;

@@ -83,6 +83,24 @@ TEST_F(FileProducerTest, AFileNameThatLeavesTheFolderIsRefusedNamingIt) {
   EXPECT_FALSE(exists("escaped.txt"));
 }
 
+TEST_F(FileProducerTest, BadProducerOptionsAreRefusedNamingThem) {
+  const std::string base = "file:" + dir + "/out?";
+  EXPECT_THAT(send(base + "fileExist=Move", "x"),
+              ::testing::HasSubstr("fileExist=Move needs moveExisting"));
+  EXPECT_THAT(send(base + "fileExist=TryRename", "x"),
+              ::testing::HasSubstr("fileExist=TryRename needs tempPrefix or tempFileName"));
+  EXPECT_THAT(send(base + "chmod=rw-r--r--", "x"),
+              ::testing::HasSubstr("chmod must be octal digits such as 644, not 'rw-r--r--'"));
+  EXPECT_THAT(send(base + "fileExist=Sometimes", "x"), ::testing::HasSubstr("fileExist"));
+}
+
+TEST_F(FileProducerTest, TryRenameFailsWhenTheTargetExists) {
+  write("out/a.txt", "old");
+  EXPECT_THAT(send("file:" + dir + "/out?fileName=a.txt&fileExist=TryRename&tempPrefix=tmp-", "new"),
+              ::testing::HasSubstr("the target exists (fileExist=TryRename)"));
+  EXPECT_EQ(read("out/a.txt"), "old");
+}
+
 TEST_F(FileProducerTest, CamelFileNameProducedIsTheWrittenFile) {
   harness.start([&](RouteBuilder& b) {
     b.from("direct:in").to("file:" + dir + "/out?fileName=p.txt").to("mock:out");

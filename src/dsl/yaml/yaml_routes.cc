@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "dsl/loaders.h"
+#include "dsl/yaml/yaml_shape.h"
 #include "dsl/file_source.h"
 #include "eip/eip_schema.h"
 
@@ -35,111 +36,15 @@ namespace dromedary::dsl {
 
 namespace {
 
-SourceRef markRef(const std::string& file, const YAML::Mark& m) {
-  SourceRef where;
-  where.file = file;
-  if (m.line >= 0) {
-    where.line = static_cast<uint32_t>(m.line + 1);
-    where.column = static_cast<uint32_t>(m.column + 1);
-  }
-  return where;
-}
-
-// The line (1-based) of a document marker that starts a second document, or 0. Found in the
-// text, not by parsing on: yaml-cpp 0.7's LoadAll never returns on some malformed input (the
-// fuzzer found one). A `---` or `...` at the start of a line is always a document marker (it
-// ends a block scalar too), so the text says where documents start.
-size_t secondDocumentLine(std::string_view text) {
-  auto marker = [](std::string_view line, std::string_view m) {
-    return line.starts_with(m) &&
-           (line.size() == m.size() || line[m.size()] == ' ' || line[m.size()] == '\t' ||
-            line[m.size()] == '\r');
-  };
-  bool content = false;  // the first document has begun
-  bool ended = false;    // ... and a `...` ended it
-  size_t number = 0;
-  for (size_t start = 0; start <= text.size();) {
-    size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(start, end - start);
-    start = end + 1;
-    ++number;
-    if (marker(line, "---")) {
-      if (content) return number;
-      content = true;  // the first document's own start (`--- ` may hold content)
-      continue;
-    }
-    if (marker(line, "...")) {
-      ended = content;
-      continue;
-    }
-    std::string_view t = line.substr(std::min(line.find_first_not_of(" \t\r"), line.size()));
-    if (t.empty() || t.front() == '#' || (!content && t.front() == '%')) continue;
-    if (ended) return number;
-    content = true;
-  }
-  return 0;
-}
-
 class YamlReader {
  public:
   YamlReader(std::string file, FileSources& out) : file_(std::move(file)), out_(out) {}
 
   SourceRef at(const YAML::Node& node) const { return markRef(file_, node.Mark()); }
 
-  // What yaml-cpp takes in silence and the reader must not: a key twice in one map (Camel's
-  // parser refuses it; the last one won here), nesting past kMaxFileDepth, and aliases that
-  // expand a small file into millions of nodes (an "alias bomb": a 1 KB file took 15 GB).
-  // One walk without recursion, counting every node as the reader would visit it.
-  Result<void> checkShape(const YAML::Node& root, size_t file_bytes) const {
-    const size_t max_nodes = std::max<size_t>(100000, 64 * file_bytes);
-    size_t visited = 0;
-    std::vector<std::pair<YAML::Node, size_t>> pending{{root, 1}};
-    while (!pending.empty()) {
-      auto [node, depth] = pending.back();
-      pending.pop_back();
-      if (++visited > max_nodes) {
-        return fileError(at(node), fmt::format("the file expands to more than {} nodes",
-                                               max_nodes),
-                         "its aliases (*name) repeat anchored nodes too often");
-      }
-      if (depth > kMaxFileDepth) {
-        return fileError(at(node), fmt::format("collections nested deeper than {} levels",
-                                               kMaxFileDepth));
-      }
-      if (node.IsSequence()) {
-        for (const YAML::Node& item : node) pending.emplace_back(item, depth + 1);
-      } else if (node.IsMap()) {
-        std::map<std::string, YAML::Mark, std::less<>> keys;
-        for (const auto& kv : node) {
-          if (kv.first.IsScalar()) {
-            auto [it, added] = keys.emplace(kv.first.Scalar(), kv.first.Mark());
-            if (!added) {
-              return fileError(at(kv.first), fmt::format("duplicate key '{}'", it->first),
-                               fmt::format("it is given first at line {}", it->second.line + 1));
-            }
-          } else {
-            return fileError(at(kv.first), "a key must be a plain value, not a list or map");
-          }
-          pending.emplace_back(kv.second, depth + 1);
-        }
-      }
-    }
-    return {};
-  }
-
   Result<void> read(std::string_view text) {
-    text_ = text;
+    DROMEDARY_TRY_VOID(refuseSecondDocument(text, file_));
     YAML::Node root;
-    if (size_t line = secondDocumentLine(text)) {
-      SourceRef where;
-      where.file = file_;
-      where.line = static_cast<uint32_t>(line);
-      where.column = 1;
-      return fileError(where, "a second YAML document (after '---')",
-                       "a route file holds one list of routes: join the lists, or give each "
-                       "its own file");
-    }
     try {
       root = YAML::Load(std::string(text));
     } catch (const YAML::DeepRecursion& e) {
@@ -149,7 +54,7 @@ class YamlReader {
       return fileError(markRef(file_, e.mark), fmt::format("invalid YAML: {}", e.msg));
     }
     if (root.IsNull()) return {};
-    DROMEDARY_TRY_VOID(checkShape(root, text.size()));
+    DROMEDARY_TRY_VOID(checkYamlShape(root, text, file_));
     if (!root.IsSequence()) {
       return fileError(at(root), "a route file must be a list",
                        "start each entry with '- route:' or '- from:'");
@@ -435,30 +340,9 @@ class YamlReader {
                                              node.IsMap() ? "map" : node.IsSequence() ? "list"
                                                                                       : "null"));
     }
-    if (node.Tag() == "!") DROMEDARY_TRY_VOID(closedQuote(node));
     return Scalar{node.Scalar(), at(node)};
   }
 
-  // yaml-cpp takes a quoted value whose closing quote never comes to the end of the file (the
-  // rest of the route became a URI): refused here, where the value starts.
-  Result<void> closedQuote(const YAML::Node& node) const {
-    const size_t pos = static_cast<size_t>(node.Mark().pos);
-    if (pos >= text_.size() || (text_[pos] != '"' && text_[pos] != '\'')) return {};
-    const char quote = text_[pos];
-    for (size_t i = pos + 1; i < text_.size(); ++i) {
-      if (quote == '"' && text_[i] == '\\') {
-        ++i;  // an escape: the next character is not the end
-      } else if (text_[i] == quote) {
-        if (quote == '\'' && i + 1 < text_.size() && text_[i + 1] == '\'') {
-          ++i;  // '' is a quote inside single quotes
-          continue;
-        }
-        return {};
-      }
-    }
-    return fileError(at(node), fmt::format("a value opened with {} is never closed", quote),
-                     fmt::format("add the closing {}", quote));
-  }
 
   Result<RouteSource> route(const YAML::Node& node) {
     RouteSource r;
@@ -797,7 +681,6 @@ class YamlReader {
   }
 
   std::string file_;
-  std::string_view text_;  // the file's text, while read() runs
   FileSources& out_;
 };
 
