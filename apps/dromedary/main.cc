@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The dromedary command: `run`, `validate`, `eval simple EXPR`, `components [SCHEME]`,
-// `eips [NAME]`, `version`. Exit codes: 0 success, 1 failure (a route that does not load or
+// `eips [NAME]`, `kamelets [NAME]`, `version`. Exit codes: 0 success, 1 failure (a route that does not load or
 // start, an expression that fails), 2 usage error.
 #include <cstdio>
 #include <string>
@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include <dromedary/dromedary.h>
+#include <dromedary/dsl/kamelets.h>
 #include <dromedary/dsl/route_loader.h>
 
 #include "eval_command.h"
@@ -61,6 +62,28 @@ int listEips(const std::string& name, bool markdown) {
   return 0;
 }
 
+// `dromedary kamelets`: every Kamelet routes can use; `kamelets NAME` one's properties.
+int listKamelets(const std::string& name, const std::vector<std::string>& folders,
+                 const std::vector<std::string>& properties) {
+  dromedary::setLogLevel(dromedary::LoggingLevel::Warn);
+  dromedary::Context context;
+  for (const std::string& file : properties) {
+    if (auto loaded = context.properties().load(file); !loaded) {
+      std::fprintf(stderr, "dromedary: %s\n", loaded.error().toString().c_str());
+      return 1;
+    }
+  }
+  dromedary::cli::setKameletFolders(context, folders);
+  auto text = name.empty() ? dromedary::kameletList(context)
+                           : dromedary::kameletReference(context, name);
+  if (!text) {
+    std::fprintf(stderr, "dromedary: %s\n", text.error().toString().c_str());
+    return 1;
+  }
+  std::fputs(text->c_str(), stdout);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -84,6 +107,17 @@ int main(int argc, char** argv) {
   eips->add_option("name", eip_name, "an EIP's key (or Camel's alias), e.g. setHeader");
   eips->add_flag("--markdown", eips_markdown, "the whole reference (docs/eip-reference.md)");
 
+  std::string kamelet_name;
+  std::vector<std::string> kamelet_folders;
+  std::vector<std::string> kamelet_properties;
+  CLI::App* kamelets = app.add_subcommand(
+      "kamelets", "list the Kamelets routes can use, or one's properties");
+  kamelets->add_option("name", kamelet_name, "a Kamelet's name, e.g. timer-source");
+  kamelets->add_option("--kamelets", kamelet_folders,
+                       "a folder of Kamelet files (NAME.kamelet.yaml), searched first (repeatable)");
+  kamelets->add_option("--properties", kamelet_properties,
+                       "a .properties file (camel.component.kamelet.location ...)");
+
   dromedary::cli::RunOptions run;
   CLI::App* run_cmd = app.add_subcommand(
       "run", "run routes from Camel YAML/XML files until Ctrl-C, SIGTERM or a limit");
@@ -91,6 +125,9 @@ int main(int argc, char** argv) {
       ->required();
   run_cmd->add_option("--properties", run.properties,
                       "a .properties file, loaded before the routes (repeatable)");
+  run_cmd->add_option("--kamelets", run.kamelets,
+                      "a folder of Kamelet files (NAME.kamelet.yaml), searched before the "
+                      "shipped Kamelets (repeatable)");
   run_cmd->add_option("--max-messages", run.maxMessages,
                       "stop after this many exchanges finished a route");
   run_cmd->add_option("--max-seconds", run.maxSeconds, "stop after this many seconds");
@@ -122,6 +159,8 @@ int main(int argc, char** argv) {
       "validate", "load and compile routes from files without starting them; exit 0 or 1");
   validate_cmd->add_option("paths", validate.paths, "route files and directories")->required();
   validate_cmd->add_option("--properties", validate.properties, "a .properties file");
+  validate_cmd->add_option("--kamelets", validate.kamelets,
+                           "a folder of Kamelet files, searched first (repeatable)");
 
   dromedary::cli::EvalOptions eval;
   CLI::App* eval_cmd = app.add_subcommand(
@@ -153,6 +192,9 @@ int main(int argc, char** argv) {
   }
   if (app.got_subcommand(components)) return listComponents(scheme);
   if (app.got_subcommand(eips)) return listEips(eip_name, eips_markdown);
+  if (app.got_subcommand(kamelets)) {
+    return listKamelets(kamelet_name, kamelet_folders, kamelet_properties);
+  }
   if (app.got_subcommand(run_cmd)) return dromedary::cli::runRoutes(run);
   if (app.got_subcommand(validate_cmd)) return dromedary::cli::validateRoutes(validate);
   if (app.got_subcommand(get_cmd)) return dromedary::cli::runGet(get);

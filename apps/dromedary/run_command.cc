@@ -32,6 +32,7 @@ bool load(Context& context, const RunOptions& options, const Logger& log) {
       return false;
     }
   }
+  setKameletFolders(context, options.kamelets);
   auto report = loadRoutes(context, options.paths);
   if (!report) {
     std::fprintf(stderr, "dromedary: %s\n", report.error().toString().c_str());
@@ -43,6 +44,19 @@ bool load(Context& context, const RunOptions& options, const Logger& log) {
                                           report->files.size() == 1 ? "" : "s"));
   return true;
 }
+
+}  // namespace
+
+void setKameletFolders(Context& context, const std::vector<std::string>& folders) {
+  std::string list;
+  for (const std::string& folder : folders) {
+    if (!list.empty()) list += ',';
+    list += folder;
+  }
+  if (!list.empty()) context.properties().set("dromedary.kamelets", std::move(list));
+}
+
+namespace {
 
 bool setLevel(const std::string& text) {
   auto level = parseLoggingLevel(text);

@@ -7,11 +7,16 @@
 #include <string>
 #include <vector>
 
+namespace dromedary {
+class Context;
+}
+
 namespace dromedary::cli {
 
 struct RunOptions {
   std::vector<std::string> paths;       ///< route files and directories
   std::vector<std::string> properties;  ///< extra .properties files, loaded first
+  std::vector<std::string> kamelets;    ///< folders of Kamelet files, before the shipped ones
   uint64_t maxMessages = 0;            ///< 0: no limit
   double maxSeconds = 0;               ///< 0: no limit
   std::string logLevel = "INFO";
@@ -28,6 +33,9 @@ int runRoutes(const RunOptions& options);
 /// Loads and resolves everything (routes compiled, endpoints and expressions checked) without
 /// starting a consumer. Exit code: 0 valid, 1 not.
 int validateRoutes(const RunOptions& options);
+
+/// Makes `folders` (--kamelets) the first places Kamelets are looked for in `context`.
+void setKameletFolders(Context& context, const std::vector<std::string>& folders);
 
 /// Blocks SIGINT and SIGTERM in the calling thread (and threads it starts later), so that
 /// `run` can wait for them. Call first thing in main.

@@ -10,6 +10,7 @@
 #include <dromedary/engine/route_builder.h>
 
 #include "core/text.h"
+#include "dsl/kamelet/kamelet_expansion.h"
 #include "dsl/loaders.h"
 #include "eip/eip_schema.h"
 #include "dsl/translator.h"
@@ -180,7 +181,7 @@ Result<std::string> resolveScalar(Context& context, const Scalar& s) {
   return r;
 }
 
-Result<void> addRouteSources(Context& context, const FileSources& sources) {
+Result<void> addRouteSources(Context& context, FileSources& sources) {
   for (const BeanSource& bean : sources.beans) {
     if (context.processorByName(bean.name.value)) continue;
     return fileError(bean.name.where,
@@ -201,14 +202,19 @@ Result<void> addRouteSources(Context& context, const FileSources& sources) {
                        fmt::format("routeConfiguration id '{}' is used twice", c.id->value));
     }
   }
+  DROMEDARY_TRY(rest_routes, restRoutes(context, sources));
+  for (RouteSource& r : rest_routes) sources.routes.push_back(std::move(r));
+  DROMEDARY_TRY_VOID(expandKamelets(context, sources.routes, sources.configurations, sources.kamelets));
   DROMEDARY_TRY(templates, routeTemplates(context, sources));
   DROMEDARY_TRY_VOID(translator.globalConfigurations(builder, sources.configurations));
   for (const RouteSource& r : sources.routes) {
-    DROMEDARY_TRY_VOID(translator.route(builder, r, sources.configurations));
-  }
-  DROMEDARY_TRY(rest_routes, restRoutes(context, sources));
-  for (const RouteSource& r : rest_routes) {
-    DROMEDARY_TRY_VOID(translator.route(builder, r, sources.configurations));
+    auto added = translator.route(builder, r, sources.configurations);
+    if (!added && !r.kameletUse.empty()) {
+      Error e = added.error();
+      e.message += fmt::format(" (in the route of {})", r.kameletUse);
+      return e;
+    }
+    DROMEDARY_TRY_VOID(added);
   }
   for (const TemplatedRouteSource& t : sources.templatedRoutes) {
     DROMEDARY_TRY_VOID(templatedRoute(context, templates, builder, t));

@@ -8,6 +8,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -60,6 +61,11 @@ struct RouteSource {
   std::vector<StepSource> steps;
   std::vector<StepSource> onExceptions;   ///< route-scoped (XML)
   std::vector<StepSource> onCompletions;  ///< route-scoped (XML)
+  /// Set on a route made from a Kamelet (kamelet_expansion.cc), saying which and where it is
+  /// used ("Kamelet 'log-sink' used at routes.yaml:5:9"), for errors. Such a route has no error
+  /// handler and none of the load's routeConfigurations, so a failure goes back to the route
+  /// that uses it, as Camel's Kamelets do by default (noErrorHandler).
+  std::string kameletUse;
 };
 
 /// A routeConfiguration (or a file's top-level errorHandler): without an id it applies to
@@ -102,6 +108,32 @@ struct TemplatedRouteSource {
   std::vector<std::pair<Scalar, Scalar>> parameters;  ///< name, value
 };
 
+/// A property of a Kamelet (spec.definition.properties), as its JSON schema describes it.
+struct KameletPropertySource {
+  Scalar name;
+  std::string type = "string";  ///< string, integer, number, boolean, binary ...
+  std::optional<Scalar> defaultValue;
+  std::string title;
+  std::string description;
+  std::string format;  ///< e.g. password: the value is hidden in listings
+  std::vector<std::string> allowed;  ///< enum
+  std::string example;
+  bool required = false;  ///< listed in spec.definition.required
+};
+
+/// A `kind: Kamelet` resource: a route template with a typed, documented parameter schema.
+struct KameletSource {
+  SourceRef where;
+  Scalar name;         ///< metadata.name: the name it is used by (kamelet:NAME)
+  std::string type;    ///< the kamelet.type label: source, action or sink (or empty)
+  std::string title;
+  std::string description;
+  std::vector<KameletPropertySource> properties;
+  std::vector<Scalar> dependencies;  ///< spec.dependencies, as written
+  RouteSource route;                 ///< spec.template
+  std::vector<BeanSource> beans;     ///< spec.template.beans
+};
+
 /// One verb of a rest (get, post ...): YAML's `get: [{path: ..., to: ...}]`, XML's `<get>`.
 struct RestVerbSource {
   std::string method;  ///< the key as written: get, post, put, patch, delete, head
@@ -125,10 +157,13 @@ struct RestConfigurationSource {
   std::vector<std::pair<std::string, Scalar>> attributes;  ///< component, port, contextPath ...
 };
 
-/// Replaces each {{name}} / {{name:default}} whose name is in `values` everywhere in `route`
-/// (other placeholders stay, for the context's properties).
+/// Replaces each {{name}} / {{name:default}} / {{?name}} whose name is in `values` everywhere
+/// in `route` (other placeholders stay, for the context's properties).
 void substituteTemplateParameters(RouteSource& route,
                                   const std::map<std::string, std::string, std::less<>>& values);
+
+/// The names of the placeholders anywhere in `route` ("name" of {{name:default}}).
+std::set<std::string, std::less<>> placeholderNames(const RouteSource& route);
 
 /// How deep a route file's elements (XML) or collections (YAML) may nest: real routes stay
 /// far below it, and it keeps the readers' and the translator's recursion well inside the
@@ -167,6 +202,7 @@ struct FileSources {
   std::vector<TemplatedRouteSource> templatedRoutes;
   std::vector<RestSource> rests;
   std::vector<RestConfigurationSource> restConfigurations;
+  std::vector<KameletSource> kamelets;  ///< the load's own Kamelets (kind: Kamelet files)
 };
 
 /// The load's rest verbs as routes from platform-http (rest_sources.cc), after checking every
@@ -178,6 +214,8 @@ Result<std::vector<RouteSource>> restRoutes(Context& context, const FileSources&
 /// their positions), all or nothing.
 /// Declared beans must be bound in the context (Context::bindProcessor) under their names:
 /// Java classes cannot be created here.
-Result<void> addRouteSources(Context& context, const FileSources& sources);
+/// Rest verbs become routes and Kamelets are instantiated (kamelet_expansion.h) first, which
+/// changes `sources`.
+Result<void> addRouteSources(Context& context, FileSources& sources);
 
 }  // namespace dromedary::dsl

@@ -43,9 +43,9 @@ Result<void> readRoutes(const fs::path& path, dsl::FileSources& out, LoadReport&
   return {};
 }
 
-Result<LoadReport> add(Context& context, const dsl::FileSources& sources, LoadReport report) {
-  DROMEDARY_TRY_VOID(dsl::addRouteSources(context, sources));
+Result<LoadReport> add(Context& context, dsl::FileSources& sources, LoadReport report) {
   report.routes = sources.routes.size() + sources.templatedRoutes.size();
+  DROMEDARY_TRY_VOID(dsl::addRouteSources(context, sources));
   return report;
 }
 

@@ -125,6 +125,10 @@ Result<void> Translator::route(RouteBuilder& builder, const RouteSource& source,
   DROMEDARY_TRY(uri, withParameters(source.from, source.parameters));
   RouteDefinition& def = builder.from(uri);
   def.modelForEngine().where = source.from.where;
+  if (!source.kameletUse.empty()) {
+    def.modelForEngine().kamelet = true;
+    def.errorHandler(noErrorHandler());
+  }
   if (const Scalar* id = attribute(source.attributes, "id")) {
     DROMEDARY_TRY(v, resolve(*id));
     def.routeId(v);

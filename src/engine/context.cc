@@ -367,9 +367,11 @@ Result<void> Context::addRoutes(RouteBuilder& builder) {
   std::vector<std::unique_ptr<Route>> added;
   for (auto& definition : builder.routesForEngine()) {
     detail::RouteModel& model = definition->modelForEngine();
-    model.builderErrorHandler = builder.errorHandlerForEngine();
-    model.builderOnExceptions = builder_clauses;
-    model.builderOnCompletions = builder_completions;
+    if (!model.kamelet) {
+      model.builderErrorHandler = builder.errorHandlerForEngine();
+      model.builderOnExceptions = builder_clauses;
+      model.builderOnCompletions = builder_completions;
+    }
     std::string id = model.id.empty() ? fmt::format("route{}", ++impl_->routeCounter) : model.id;
     if (!model.misuse.empty()) {
       Error e = makeError(ErrorCode::InvalidRoute,

@@ -53,6 +53,9 @@ struct RouteModel {
   BlockModel body;
   std::vector<std::string> misuse;  // DSL chain mistakes, reported by addRoutes
   SourceRef where;
+  /// Made from a Kamelet: its RouteBuilder's (its file's) error handling does not apply, so a
+  /// failure goes back to the route that uses the Kamelet (Camel's noErrorHandler default).
+  bool kamelet = false;
 
   // Error handling: the route's own, then what its RouteBuilder (or file) configures.
   std::shared_ptr<const ErrorHandlerModel> errorHandler;

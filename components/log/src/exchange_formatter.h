@@ -40,4 +40,9 @@ class ExchangeFormatter {
   FormatOptions options_;
 };
 
+/// Replaces the values of secrets in `line` with "xxxxxx", as Camel's logMask does: a value
+/// after `password=`, `passphrase=`, `secretKey=` ... (up to `&`, `,`, `;`, a space or a
+/// bracket) and the quoted value after `"password": ` in JSON; key names in any case.
+void maskSecrets(std::string& line);
+
 }  // namespace dromedary::component::log

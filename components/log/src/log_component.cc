@@ -29,12 +29,21 @@ constexpr OptionSpec kOptions[] = {
     {"maxChars", OptionType::Int, "10000", "Cut each field after this many characters"},
     {"plain", OptionType::Bool, "false", "Log only the body"},
     {"style", OptionType::Enum, "Default", "Output style", "Default,Tab,Fixed"},
+    {"logMask", OptionType::Bool, "false",
+     "Mask the values of passwords, passphrases and secret keys (key=value, JSON \"key\": \"value\")"},
+    {"showAllProperties", OptionType::Bool, "false", "Show every exchange property"},
+    {"marker", OptionType::String, "",
+     "Accepted for Camel's files (an SLF4J marker): the line is the same without one"},
+    {"showStreams", OptionType::Bool, "false",
+     "Accepted for Camel's files: bodies here are values, never one-shot streams"},
+    {"showCachedStreams", OptionType::Bool, "true",
+     "Accepted for Camel's files: bodies here are values, never one-shot streams"},
 };
 
 class LogProducer final : public Producer {
  public:
-  LogProducer(Logger logger, LoggingLevel level, FormatOptions options)
-      : logger_(logger), level_(level), formatter_(options) {}
+  LogProducer(Logger logger, LoggingLevel level, FormatOptions options, bool mask)
+      : logger_(logger), level_(level), formatter_(options), mask_(mask) {}
   bool mayBlock() const noexcept override { return false; }  // a log line, as log() writes
 
   Status process(Exchange& ex) noexcept override {
@@ -43,6 +52,7 @@ class LogProducer final : public Producer {
     line.clear();
     try {
       formatter_.format(ex, line);
+      if (mask_) maskSecrets(line);
     } catch (...) {
       return Status::Continue;  // out of memory while formatting: logging never fails a route
     }
@@ -54,6 +64,7 @@ class LogProducer final : public Producer {
   Logger logger_;
   LoggingLevel level_;
   ExchangeFormatter formatter_;
+  bool mask_;
 };
 
 class LogEndpoint final : public Endpoint {
@@ -68,7 +79,7 @@ class LogEndpoint final : public Endpoint {
     f.showBodyType = o.getBool("showBodyType");
     f.showExchangePattern = o.getBool("showExchangePattern");
     f.showHeaders = o.getBool("showHeaders");
-    f.showProperties = o.getBool("showProperties");
+    f.showProperties = o.getBool("showProperties") || o.getBool("showAllProperties");
     f.showExchangeId = o.getBool("showExchangeId");
     f.showRouteId = o.getBool("showRouteId");
     f.showException = o.getBool("showException");
@@ -83,7 +94,7 @@ class LogEndpoint final : public Endpoint {
                                  : FormatOptions::Style::Default;
     LoggingLevel level = *parseLoggingLevel(o.getString("level"));
     return std::unique_ptr<Producer>(
-        new LogProducer(Logger::get(parsedUri().path()), level, f));
+        new LogProducer(Logger::get(parsedUri().path()), level, f, o.getBool("logMask")));
   }
 
   Result<std::unique_ptr<Consumer>> createConsumer(Processor&) override {

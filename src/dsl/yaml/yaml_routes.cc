@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "dsl/loaders.h"
+#include "dsl/yaml/yaml_reader.h"
 #include "dsl/yaml/yaml_shape.h"
 #include "dsl/file_source.h"
 #include "eip/eip_schema.h"
@@ -36,11 +37,11 @@ namespace dromedary::dsl {
 
 namespace {
 
-class YamlReader {
+class YamlReader final : public YamlRouteReader {
  public:
   YamlReader(std::string file, FileSources& out) : file_(std::move(file)), out_(out) {}
 
-  SourceRef at(const YAML::Node& node) const { return markRef(file_, node.Mark()); }
+  SourceRef at(const YAML::Node& node) const override { return markRef(file_, node.Mark()); }
 
   Result<void> read(std::string_view text) {
     DROMEDARY_TRY_VOID(refuseSecondDocument(text, file_));
@@ -55,6 +56,9 @@ class YamlReader {
     }
     if (root.IsNull()) return {};
     DROMEDARY_TRY_VOID(checkYamlShape(root, text, file_));
+    if (const YAML::Node& map = root; map.IsMap() && map["kind"]) {
+      return readYamlResource(map, *this, out_);  // a Kamelet, a Pipe
+    }
     if (!root.IsSequence()) {
       return fileError(at(root), "a route file must be a list",
                        "start each entry with '- route:' or '- from:'");
@@ -75,7 +79,7 @@ class YamlReader {
         DROMEDARY_TRY_VOID(from(entry.second, r));
         out_.routes.push_back(std::move(r));
       } else if (key == "beans") {
-        DROMEDARY_TRY_VOID(readBeans(entry.second));
+        DROMEDARY_TRY_VOID(beans(entry.second, out_.beans));
       } else if (key == "routeConfiguration") {
         DROMEDARY_TRY_VOID(routeConfiguration(entry.first, entry.second));
       } else if (key == "errorHandler") {
@@ -311,7 +315,7 @@ class YamlReader {
   // - beans:
   //     - name: myProcessor
   //       type: com.acme.MyProcessor
-  Result<void> readBeans(const YAML::Node& node) {
+  Result<void> beans(const YAML::Node& node, std::vector<BeanSource>& out) override {
     if (!node.IsSequence()) return fileError(at(node), "beans must be a list");
     for (const YAML::Node& item : node) {
       if (!item.IsMap()) return fileError(at(item), "a bean must be a map with name and type");
@@ -329,12 +333,12 @@ class YamlReader {
         }  // properties, constructors ...: they configure a Java object that is not made here
       }
       if (!named) return fileError(at(item), "a bean needs 'name'");
-      out_.beans.push_back(std::move(bean));
+      out.push_back(std::move(bean));
     }
     return {};
   }
 
-  Result<Scalar> scalar(const YAML::Node& node, std::string_view key) const {
+  Result<Scalar> scalar(const YAML::Node& node, std::string_view key) const override {
     if (!node.IsScalar()) {
       return fileError(at(node), fmt::format("'{}' must be a single value, not a {}", key,
                                              node.IsMap() ? "map" : node.IsSequence() ? "list"
@@ -364,7 +368,7 @@ class YamlReader {
     return r;
   }
 
-  Result<void> from(const YAML::Node& node, RouteSource& r) {
+  Result<void> from(const YAML::Node& node, RouteSource& r) override {
     if (node.IsScalar()) {
       r.from = Scalar{node.Scalar(), at(node)};
       return {};

@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: Apache-2.0
+// Kamelets and Pipes in route files: Kamelet resources, kamelet: uses made into routes,
+// property values and their checks, where Kamelets are found, and Pipes with their error
+// handlers.
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <dromedary/dsl/kamelets.h>
+
+#include "support/route_file_fixture.h"
+
+namespace dromedary::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A Kamelet of this test's own: a required, a defaulted and an optional property.
+constexpr const char* kGreetAction = R"(apiVersion: camel.apache.org/v1
+kind: Kamelet
+metadata:
+  name: greet-action
+  labels:
+    camel.apache.org/kamelet.type: action
+spec:
+  definition:
+    title: Greet
+    required: [name]
+    properties:
+      name: {title: Name, type: string}
+      greeting: {title: Greeting, type: string, default: Hello}
+      suffix: {title: Suffix, type: string}
+      times: {title: Times, type: integer, default: 1}
+  template:
+    from:
+      uri: kamelet:source
+      steps:
+        - setBody:
+            simple: "{{greeting}} {{name}}{{?suffix}}"
+        - setHeader:
+            name: times
+            constant: "{{times}}"
+)";
+
+class KameletTest : public RouteFileTest {
+ protected:
+  KameletTest() {
+    dir_ = fs::temp_directory_path() / fmt::format("dromedary-kamelet-test-{}", ::getpid());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_ / "kamelets");
+    h.context.properties().set("dromedary.kamelets", (dir_ / "kamelets").string());
+    kamelet("greet-action", kGreetAction);
+  }
+  ~KameletTest() override { fs::remove_all(dir_); }
+
+  void kamelet(const std::string& name, const std::string& text) {
+    std::ofstream(dir_ / "kamelets" / (name + ".kamelet.yaml")) << text;
+  }
+  std::string file(const std::string& name, const std::string& text) {
+    std::ofstream(dir_ / name) << text;
+    return (dir_ / name).string();
+  }
+  std::string loadError(const std::vector<std::string>& paths) {
+    auto loaded = loadRoutes(h.context, paths);
+    if (!loaded) return loaded.error().toString();
+    auto started = h.context.start();
+    return started ? std::string() : started.error().toString();
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(KameletTest, RequiredDefaultedAndOptionalPropertiesAreFilledIn) {
+  loadYaml(R"(
+- from:
+    uri: direct:a
+    steps:
+      - to: "kamelet:greet-action?name=Ann"
+      - to: mock:out
+- from:
+    uri: direct:b
+    steps:
+      - to:
+          uri: kamelet:greet-action
+          parameters: {name: Bob, greeting: Hi, suffix: "!", times: 3}
+      - to: mock:out
+)");
+  ASSERT_TRUE(h.producer.sendBody("direct:a", "x"));
+  ASSERT_TRUE(h.producer.sendBody("direct:b", "x"));
+  EXPECT_EQ(bodies("mock:out"), (std::vector<std::string>{"Hello Ann", "Hi Bob!"}));
+  EXPECT_EQ(h.mock("mock:out").receivedExchanges()[1]->message().getHeader("times")->as<std::string>(), "3");
+}
+
+TEST_F(KameletTest, EachUseIsARouteOfItsOwnWithItsOwnStatistics) {
+  loadYaml(R"(
+- from:
+    uri: direct:a
+    steps:
+      - to: "kamelet:greet-action?name=Ann"
+      - to: "kamelet:greet-action/second?name=Bob"
+      - to: mock:out
+)");
+  ASSERT_TRUE(h.producer.sendBody("direct:a", "x"));
+  ASSERT_TRUE(h.producer.sendBody("direct:a", "x"));
+  EXPECT_EQ(bodies("mock:out"), (std::vector<std::string>{"Hello Bob", "Hello Bob"}));
+  auto ids = h.context.routeIds();
+  EXPECT_NE(std::find(ids.begin(), ids.end(), "greet-action-1"), ids.end());
+  EXPECT_NE(std::find(ids.begin(), ids.end(), "second"), ids.end());
+  EXPECT_EQ(h.context.routeStatistics("greet-action-1")->exchangesTotal, 2u);
+  EXPECT_EQ(h.context.routeStatistics("second")->exchangesTotal, 2u);
+}
+
+TEST_F(KameletTest, AMissingRequiredPropertyNamesTheKameletThePropertyAndTheUse) {
+  std::string error = yamlError(R"(
+- from:
+    uri: direct:a
+    steps:
+      - to: kamelet:greet-action
+)");
+  EXPECT_NE(error.find("Kamelet 'greet-action' needs the property 'name' at routes.yaml:5:13"),
+            std::string::npos)
+      << error;
+}
+
+TEST_F(KameletTest, APropertyTheKameletDoesNotHaveIsRefusedWithASuggestion) {
+  std::string error = yamlError("- from: {uri: direct:a, steps: [{to: 'kamelet:greet-action?name=x&greting=Hi'}]}");
+  EXPECT_NE(error.find("Kamelet 'greet-action' has no property 'greting'"), std::string::npos) << error;
+  EXPECT_NE(error.find("did you mean 'greeting'?"), std::string::npos) << error;
+}
+
+TEST_F(KameletTest, AValueItsSchemaRefusesIsAnError) {
+  std::string error = yamlError("- from: {uri: direct:a, steps: [{to: 'kamelet:greet-action?name=x&times=many'}]}");
+  EXPECT_NE(error.find("property 'times' must be an integer, not 'many'"), std::string::npos) << error;
+  error = yamlError("- from: {uri: direct:a, steps: [{to: 'kamelet:log-sink?level=LOUD'}]}");
+  EXPECT_NE(error.find("property 'level' must be one of TRACE, DEBUG, INFO, WARN, ERROR, OFF"),
+            std::string::npos)
+      << error;
+}
+
+TEST_F(KameletTest, PropertiesComeFromTheContextWhenTheUseLeavesThemOut) {
+  h.context.properties().set("camel.kamelet.greet-action.name", "Everyone");
+  h.context.properties().set("camel.kamelet.greet-action.loud.greeting", "HELLO");
+  loadYaml(R"(
+- from:
+    uri: direct:a
+    steps:
+      - to: kamelet:greet-action
+      - to: kamelet:greet-action/loud
+      - to: mock:out
+)");
+  ASSERT_TRUE(h.producer.sendBody("direct:a", "x"));
+  EXPECT_EQ(bodies("mock:out"), (std::vector<std::string>{"HELLO Everyone"}));
+}
+
+TEST_F(KameletTest, AnUnknownKameletIsRefusedWithTheClosestName) {
+  std::string error = yamlError("- from: {uri: 'kamelet:timer-sorce?message=x', steps: [{to: mock:out}]}");
+  EXPECT_NE(error.find("unknown Kamelet 'timer-sorce'"), std::string::npos) << error;
+  EXPECT_NE(error.find("did you mean 'timer-source'?"), std::string::npos) << error;
+}
+
+TEST_F(KameletTest, ASourceCannotBeCalledAndAnActionCannotStartARoute) {
+  std::string error = yamlError("- from: {uri: direct:a, steps: [{to: 'kamelet:timer-source?message=x'}]}");
+  EXPECT_NE(error.find("Kamelet 'timer-source' is a source"), std::string::npos) << error;
+  error = yamlError("- from: {uri: 'kamelet:greet-action?name=x', steps: [{to: mock:out}]}");
+  EXPECT_NE(error.find("Kamelet 'greet-action' is an action"), std::string::npos) << error;
+}
+
+TEST_F(KameletTest, AKameletThatUsesItselfIsRefused) {
+  kamelet("loop-action", R"(kind: Kamelet
+metadata: {name: loop-action}
+spec:
+  template:
+    from:
+      uri: kamelet:source
+      steps: [{to: kamelet:loop-action}]
+)");
+  std::string error = yamlError("- from: {uri: direct:a, steps: [{to: kamelet:loop-action}]}");
+  EXPECT_NE(error.find("Kamelet 'loop-action' uses itself (loop-action -> loop-action)"),
+            std::string::npos)
+      << error;
+}
+
+TEST_F(KameletTest, ATyposStepInAKameletPointsIntoTheKameletFile) {
+  kamelet("typo-action", R"(kind: Kamelet
+metadata: {name: typo-action}
+spec:
+  template:
+    from:
+      uri: kamelet:source
+      steps:
+        - setBdy: {constant: x}
+)");
+  std::string error = yamlError("- from: {uri: direct:a, steps: [{to: kamelet:typo-action}]}");
+  EXPECT_NE(error.find("unknown step 'setBdy' at " + (dir_ / "kamelets/typo-action.kamelet.yaml").string() + ":8:11"),
+            std::string::npos)
+      << error;
+  EXPECT_NE(error.find("in the route of Kamelet 'typo-action' used at routes.yaml:1:"),
+            std::string::npos)
+      << error;
+}
+
+TEST_F(KameletTest, AKameletInAFolderShadowsAShippedOne) {
+  kamelet("log-sink", R"(kind: Kamelet
+metadata: {name: log-sink, labels: {camel.apache.org/kamelet.type: sink}}
+spec:
+  definition: {properties: {tag: {type: string, default: mine}}}
+  template:
+    from:
+      uri: kamelet:source
+      steps: [{setBody: {simple: "{{tag}} ${body}"}}, {to: mock:shadow}]
+)");
+  loadYaml("- from: {uri: direct:a, steps: [{to: kamelet:log-sink}]}");
+  ASSERT_TRUE(h.producer.sendBody("direct:a", "x"));
+  EXPECT_EQ(bodies("mock:shadow"), (std::vector<std::string>{"mine x"}));
+  auto reference = kameletReference(h.context, "log-sink");
+  ASSERT_TRUE(reference);
+  EXPECT_NE(reference->find("| tag | string | mine |"), std::string::npos) << *reference;
+}
+
+TEST_F(KameletTest, AKameletAmongTheRouteFilesIsUsedFirst) {
+  std::string own = file("local-action.kamelet.yaml", R"(kind: Kamelet
+metadata: {name: greet-action}
+spec:
+  template:
+    from: {uri: kamelet:source, steps: [{setBody: {constant: local}}]}
+)");
+  std::string routes = file("routes.yaml", "- from: {uri: direct:a, steps: [{to: kamelet:greet-action}, {to: mock:out}]}");
+  EXPECT_EQ(loadError({own, routes}), "");
+  ASSERT_TRUE(h.producer.sendBody("direct:a", "x"));
+  EXPECT_EQ(bodies("mock:out"), (std::vector<std::string>{"local"}));
+}
+
+TEST_F(KameletTest, AFailureInAnActionGoesToTheCallersErrorHandling) {
+  kamelet("fail-action", R"(kind: Kamelet
+metadata: {name: fail-action}
+spec:
+  template:
+    from:
+      uri: kamelet:source
+      steps: [{throwException: {exceptionType: java.lang.IllegalStateException, message: boom}}]
+)");
+  loadYaml(R"(
+- route:
+    from:
+      uri: direct:a
+      steps:
+        - doTry:
+            steps: [{to: kamelet:fail-action}]
+            doCatch:
+              - exception: [java.lang.IllegalStateException]
+                steps: [{setBody: {simple: "caught ${exception.message}"}}, {to: mock:caught}]
+)");
+  ASSERT_TRUE(h.producer.sendBody("direct:a", "x"));
+  EXPECT_EQ(bodies("mock:caught"), (std::vector<std::string>{"caught boom"}));
+}
+
+TEST_F(KameletTest, APipeRunsFromItsSourceThroughTwoActionsToItsSink) {
+  std::string pipe = file("pipe.yaml", R"(apiVersion: camel.apache.org/v1
+kind: Pipe
+metadata:
+  name: greetings
+spec:
+  source:
+    uri: direct:start
+  steps:
+    - ref: {kind: Kamelet, apiVersion: camel.apache.org/v1, name: greet-action}
+      properties: {name: Pipe}
+    - ref: {kind: Kamelet, name: insert-header-action}
+      properties: {name: seen, value: "yes"}
+  sink:
+    uri: mock:end
+)");
+  EXPECT_EQ(loadError({pipe}), "");
+  ASSERT_TRUE(h.producer.sendBody("direct:start", "x"));
+  EXPECT_EQ(bodies("mock:end"), (std::vector<std::string>{"Hello Pipe"}));
+  EXPECT_EQ(h.mock("mock:end").receivedExchanges()[0]->message().getHeader("seen")->as<std::string>(), "yes");
+  auto ids = h.context.routeIds();
+  EXPECT_NE(std::find(ids.begin(), ids.end(), "greetings"), ids.end());
+}
+
+TEST_F(KameletTest, APipesSinkErrorHandlerGetsTheFailedMessage) {
+  kamelet("dead-sink", R"(kind: Kamelet
+metadata: {name: dead-sink, labels: {camel.apache.org/kamelet.type: sink}}
+spec:
+  definition: {properties: {tag: {type: string}}}
+  template:
+    from: {uri: kamelet:source, steps: [{setHeader: {name: tag, constant: "{{tag}}"}}, {to: mock:dead}]}
+)");
+  std::string pipe = file("pipe.yaml", R"(kind: Pipe
+metadata: {name: failing}
+spec:
+  source: {uri: direct:start}
+  sink: {uri: "direct:nowhere?block=false"}
+  errorHandler:
+    sink:
+      endpoint:
+        ref: {kind: Kamelet, name: dead-sink}
+        properties: {tag: "a&b"}
+      parameters: {maximumRedeliveries: 1, redeliveryDelay: 0}
+)");
+  EXPECT_EQ(loadError({pipe}), "");
+  (void)h.producer.sendBody("direct:start", "lost?");
+  EXPECT_EQ(bodies("mock:dead"), (std::vector<std::string>{"lost?"}));
+  EXPECT_EQ(h.mock("mock:dead").receivedExchanges()[0]->message().getHeader("tag")->as<std::string>(), "a&b");
+}
+
+TEST_F(KameletTest, APipeRefersOnlyToWhatCanBeReached) {
+  std::string pipe = file("pipe.yaml", R"(kind: Pipe
+metadata: {name: p}
+spec:
+  source: {ref: {kind: Broker, apiVersion: eventing.knative.dev/v1, name: default}}
+  sink: {uri: mock:x}
+)");
+  std::string error = loadError({pipe});
+  EXPECT_NE(error.find("a ref to a Broker (a Kubernetes resource) cannot be reached here at"),
+            std::string::npos)
+      << error;
+}
+
+TEST_F(KameletTest, AKameletFileWithAnUnknownKeyIsRefusedWhereItIs) {
+  std::string bad = file("bad.kamelet.yaml", R"(kind: Kamelet
+metadata: {name: bad}
+spec:
+  definition: {propertes: {}}
+  template: {from: {uri: kamelet:source}}
+)");
+  std::string error = loadError({bad});
+  EXPECT_NE(error.find("unknown key 'propertes' in a Kamelet's definition at " + bad + ":4:16"),
+            std::string::npos)
+      << error;
+}
+
+TEST_F(KameletTest, TheShippedTimerSourceFeedsTheRouteThatUsesIt) {
+  loadYaml(R"(
+- from:
+    uri: "kamelet:timer-source?message=tick&period=10"
+    steps:
+      - to: mock:ticks
+)");
+  h.mock("mock:ticks").expectedMinimumMessageCount(2);
+  ASSERT_TRUE(h.mock("mock:ticks").assertIsSatisfied(std::chrono::seconds(10)));
+  EXPECT_EQ(bodies("mock:ticks")[0], "tick");
+  EXPECT_EQ(h.mock("mock:ticks").receivedExchanges()[0]->message().getHeader("Content-Type")->as<std::string>(),
+            "text/plain");
+}
+
+TEST_F(KameletTest, EveryShippedKameletIsListed) {
+  auto list = kameletList(h.context);
+  ASSERT_TRUE(list) << list.error().toString();
+  for (const char* name : {"timer-source", "log-sink", "log-action", "set-body-action",
+                           "insert-header-action", "drop-header-action", "simple-filter-action",
+                           "delay-action", "throttle-action", "webhook-source", "greet-action"}) {
+    EXPECT_NE(list->find(fmt::format("| {} |", name)), std::string::npos) << name;
+  }
+}
+
+}  // namespace
+}  // namespace dromedary::testing
