@@ -114,7 +114,8 @@ int main(int argc, char** argv) {
       "kamelets", "list the Kamelets routes can use, or one's properties");
   kamelets->add_option("name", kamelet_name, "a Kamelet's name, e.g. timer-source");
   kamelets->add_option("--kamelets", kamelet_folders,
-                       "a folder of Kamelet files (NAME.kamelet.yaml), searched first (repeatable)");
+                       "a folder of Kamelet files (NAME.kamelet.yaml), searched first (repeatable)")
+      ->allow_extra_args(false);
   kamelets->add_option("--properties", kamelet_properties,
                        "a .properties file (camel.component.kamelet.location ...)");
 
@@ -127,7 +128,8 @@ int main(int argc, char** argv) {
                       "a .properties file, loaded before the routes (repeatable)");
   run_cmd->add_option("--kamelets", run.kamelets,
                       "a folder of Kamelet files (NAME.kamelet.yaml), searched before the "
-                      "shipped Kamelets (repeatable)");
+                      "shipped Kamelets (repeatable)")
+      ->allow_extra_args(false);
   run_cmd->add_option("--max-messages", run.maxMessages,
                       "stop after this many exchanges finished a route");
   run_cmd->add_option("--max-seconds", run.maxSeconds, "stop after this many seconds");
@@ -160,7 +162,8 @@ int main(int argc, char** argv) {
   validate_cmd->add_option("paths", validate.paths, "route files and directories")->required();
   validate_cmd->add_option("--properties", validate.properties, "a .properties file");
   validate_cmd->add_option("--kamelets", validate.kamelets,
-                           "a folder of Kamelet files, searched first (repeatable)");
+                           "a folder of Kamelet files, searched first (repeatable)")
+      ->allow_extra_args(false);
 
   dromedary::cli::EvalOptions eval;
   CLI::App* eval_cmd = app.add_subcommand(

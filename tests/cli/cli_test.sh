@@ -14,7 +14,7 @@ check() {  # check NAME CONDITION-EXIT-CODE
 # validate: every example is valid; a broken file fails with exit 1 and file:line:column.
 "$bin" validate "$src/examples/hello" "$src/examples/spring-xml" "$src/examples/error-handling" \
   "$src/examples/batch-orders" "$src/examples/templates" "$src/examples/rest" \
-  "$src/examples/file-drop" > "$tmp/out" 2>&1
+  "$src/examples/file-drop" "$src/examples/kamelets" > "$tmp/out" 2>&1
 check "validate examples exits 0" $?
 cat > "$tmp/broken.yaml" <<'YAML'
 - from:
@@ -78,6 +78,19 @@ code=$?
   [ "$(cat "$tmp/file-drop/target/file-drop/outbox/order-1.txt")" = "$(printf 'sku,qty\nA-1,1')" ] &&
   [ -f "$tmp/file-drop/target/file-drop/inbox/.done/order-1.csv" ]
 check "run examples/file-drop: files in, out, and moved once done (got $code)" $?
+
+# The Kamelets example: a Pipe and a route made of shipped Kamelets and one of its own, with a
+# property from application.properties.
+timeout 60 "$bin" run "$src/examples/kamelets" --max-messages 12 > "$tmp/out" 2>&1
+code=$?
+[ $code -eq 0 ] && grep -q "Started hello-pipe (kamelet://timer-source/timer-source-1)" "$tmp/out" &&
+  grep -q "Headers: {Content-Type=text/plain, via=insert-header-action-1}, BodyType: String, Body: Hello Dromedary!]" "$tmp/out" &&
+  grep -q "route : Exchange\[ExchangePattern: InOnly, BodyType: String, Body: Bonjour tick!\]" "$tmp/out"
+check "run examples/kamelets: a Pipe and a route of Kamelets (got $code)" $?
+"$bin" kamelets --kamelets "$src/examples/kamelets" greeter-action > "$tmp/out" 2>&1 &&
+  grep -q "| greeting | string |  | yes | The word before the name. |" "$tmp/out" &&
+  "$bin" kamelets > "$tmp/out" 2>&1 && grep -q "| timer-source | source | Timer Source |" "$tmp/out"
+check "kamelets lists the shipped Kamelets and one's properties" $?
 
 # The templates example: two routes from one template; pollEnrich takes their readings.
 timeout 60 "$bin" run "$src/examples/templates" --max-messages 12 > "$tmp/out" 2>&1

@@ -10,6 +10,7 @@
 
 #include <dromedary/dsl/kamelets.h>
 
+#include "alloc_counter.h"
 #include "support/route_file_fixture.h"
 
 namespace dromedary::testing {
@@ -344,6 +345,29 @@ TEST_F(KameletTest, TheShippedTimerSourceFeedsTheRouteThatUsesIt) {
   EXPECT_EQ(bodies("mock:ticks")[0], "tick");
   EXPECT_EQ(h.mock("mock:ticks").receivedExchanges()[0]->message().getHeader("Content-Type")->as<std::string>(),
             "text/plain");
+}
+
+// The Kamelet layer costs nothing per message: a use is a direct call into the instance.
+TEST_F(KameletTest, ARouteThroughKameletsAllocatesNothingOnceWarm) {
+  kamelet("tag-action", R"(kind: Kamelet
+metadata: {name: tag-action}
+spec:
+  definition: {properties: {tag: {type: string, default: t}}}
+  template:
+    from: {uri: kamelet:source, steps: [{setHeader: {name: tag, constant: "{{tag}}"}}]}
+)");
+  loadYaml(R"(
+- from:
+    uri: direct:a
+    steps:
+      - to: kamelet:tag-action
+      - to: "kamelet:tag-action?tag=u"
+)");
+  auto send = [&] { ASSERT_TRUE(h.producer.sendBody("direct:a", "x")); };
+  for (int i = 0; i < 100; ++i) send();
+  AllocationScope scope;
+  for (int i = 0; i < 1000; ++i) send();
+  EXPECT_EQ(scope.allocations(), 0u);
 }
 
 TEST_F(KameletTest, EveryShippedKameletIsListed) {

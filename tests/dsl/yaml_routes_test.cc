@@ -31,6 +31,14 @@ TEST_F(YamlRoutesTest, ShortFormsOfSteps) {
   EXPECT_EQ(h.mock("mock:out").receivedExchanges()[0]->message().getHeader("secret"), nullptr);
 }
 
+TEST_F(YamlRoutesTest, AJBangScriptFirstLineIsAComment) {
+  loadYaml("///usr/bin/env jbang --quiet camel@apache/camel pipe \"$0\" \"$@\" ; exit $?\n"
+           "---\n"
+           "- from: {uri: direct:a, steps: [{to: mock:out}]}\n");
+  ASSERT_TRUE(h.producer.sendBody("direct:a", "x"));
+  EXPECT_EQ(bodies("mock:out"), (std::vector<std::string>{"x"}));
+}
+
 TEST_F(YamlRoutesTest, ExpressionForms) {
   load(R"(
 - from:

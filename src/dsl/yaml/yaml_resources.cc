@@ -52,12 +52,9 @@ class ResourceReader {
   Result<void> kamelet(const YAML::Node& root) {
     KameletSource k;
     k.where = r_.at(root);
-    const YAML::Node metadata = root["metadata"];
-    DROMEDARY_TRY_VOID(requireMap(metadata, root, "metadata"));
-    DROMEDARY_TRY_VOID(checkKeys(metadata, "metadata", {"name", "labels", "annotations", "namespace"}));
-    DROMEDARY_TRY(name, required(metadata, "name", "metadata"));
+    DROMEDARY_TRY(name, metadataName(root));
     k.name = std::move(name);
-    if (const YAML::Node labels = metadata["labels"]) {
+    if (const YAML::Node labels = root["metadata"]["labels"]) {
       if (const YAML::Node type = labels["camel.apache.org/kamelet.type"]) {
         DROMEDARY_TRY(t, r_.scalar(type, "camel.apache.org/kamelet.type"));
         if (t.value != "source" && t.value != "action" && t.value != "sink") {
@@ -114,11 +111,8 @@ class ResourceReader {
         DROMEDARY_TRY(name, r_.scalar(item, "required"));
         auto it = std::find_if(k.properties.begin(), k.properties.end(),
                                [&](const KameletPropertySource& p) { return p.name.value == name.value; });
-        if (it == k.properties.end()) {
-          return fileError(name.where,
-                           fmt::format("required names '{}', which is not among the properties",
-                                       name.value));
-        }
+        // Camel marks only the properties it has as required; a name it lacks is ignored.
+        if (it == k.properties.end()) continue;
         it->required = true;
       }
     }
@@ -163,10 +157,7 @@ class ResourceReader {
   Result<void> pipe(const YAML::Node& root, const std::string& kind) {
     RouteSource route;
     route.where = r_.at(root);
-    const YAML::Node metadata = root["metadata"];
-    DROMEDARY_TRY_VOID(requireMap(metadata, root, "metadata"));
-    DROMEDARY_TRY_VOID(checkKeys(metadata, "metadata", {"name", "labels", "annotations", "namespace"}));
-    DROMEDARY_TRY(name, required(metadata, "name", "metadata"));
+    DROMEDARY_TRY(name, metadataName(root));
     route.attributes.emplace_back("id", name);
     const YAML::Node spec = root["spec"];
     DROMEDARY_TRY_VOID(requireMap(spec, root, "spec"));
@@ -324,6 +315,14 @@ class ResourceReader {
   }
 
   // --- helpers -------------------------------------------------------------------------------
+
+  // The resource's metadata.name, its metadata's keys checked.
+  Result<Scalar> metadataName(const YAML::Node& root) {
+    const YAML::Node metadata = root["metadata"];
+    DROMEDARY_TRY_VOID(requireMap(metadata, root, "metadata"));
+    DROMEDARY_TRY_VOID(checkKeys(metadata, "metadata", {"name", "labels", "annotations", "namespace"}));
+    return required(metadata, "name", "metadata");
+  }
 
   Result<void> checkKeys(const YAML::Node& node, std::string_view where_in, const Keys& known) {
     if (!node.IsMap()) return {};

@@ -44,6 +44,14 @@ class YamlReader final : public YamlRouteReader {
   SourceRef at(const YAML::Node& node) const override { return markRef(file_, node.Mark()); }
 
   Result<void> read(std::string_view text) {
+    // A JBang script's first line (`///usr/bin/env jbang ... camel@apache/camel pipe "$0"`),
+    // which makes the file runnable, is a comment here: the `---` after it starts the routes.
+    std::string script;
+    if (text.starts_with("///")) {
+      script = std::string(text);
+      script[0] = '#';
+      text = script;
+    }
     DROMEDARY_TRY_VOID(refuseSecondDocument(text, file_));
     YAML::Node root;
     try {
