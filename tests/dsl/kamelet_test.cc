@@ -94,6 +94,18 @@ TEST_F(KameletTest, RequiredDefaultedAndOptionalPropertiesAreFilledIn) {
   EXPECT_EQ(h.mock("mock:out").receivedExchanges()[1]->message().getHeader("times")->as<std::string>(), "3");
 }
 
+TEST_F(KameletTest, XmlRoutesUseKameletsToo) {
+  loadXml(R"(<routes xmlns="http://camel.apache.org/schema/spring">
+  <route>
+    <from uri="direct:a"/>
+    <to uri="kamelet:greet-action?name=Xml&amp;greeting=Hi"/>
+    <to uri="mock:out"/>
+  </route>
+</routes>)");
+  ASSERT_TRUE(h.producer.sendBody("direct:a", "x"));
+  EXPECT_EQ(bodies("mock:out"), (std::vector<std::string>{"Hi Xml"}));
+}
+
 TEST_F(KameletTest, EachUseIsARouteOfItsOwnWithItsOwnStatistics) {
   loadYaml(R"(
 - from:
@@ -370,10 +382,23 @@ spec:
   EXPECT_EQ(scope.allocations(), 0u);
 }
 
+TEST_F(KameletTest, TheShippedCronSourceFiresOnItsSchedule) {
+  loadYaml(R"(
+- from:
+    uri: kamelet:cron-source
+    parameters: {schedule: "* * * * * ?", message: cron}
+    steps:
+      - to: mock:cron
+)");
+  h.mock("mock:cron").expectedMinimumMessageCount(1);
+  ASSERT_TRUE(h.mock("mock:cron").assertIsSatisfied(std::chrono::seconds(5)));
+  EXPECT_EQ(bodies("mock:cron")[0], "cron");
+}
+
 TEST_F(KameletTest, EveryShippedKameletIsListed) {
   auto list = kameletList(h.context);
   ASSERT_TRUE(list) << list.error().toString();
-  for (const char* name : {"timer-source", "log-sink", "log-action", "set-body-action",
+  for (const char* name : {"timer-source", "cron-source", "log-sink", "log-action", "set-body-action",
                            "insert-header-action", "drop-header-action", "simple-filter-action",
                            "delay-action", "throttle-action", "webhook-source", "greet-action"}) {
     EXPECT_NE(list->find(fmt::format("| {} |", name)), std::string::npos) << name;

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# scripts/try-route-files.sh [-b BUILD_DIR] ROOT...: tries every folder of route files under
+# each ROOT the way a new user would (Camel's example repositories, checked out outside the
+# tree: camel-examples, camel-jbang-examples, camel-kamelets-examples, camel-k-examples).
+# Each folder holding *.yaml, *.yml or *.xml files is validated as one integration, with the
+# folder also searched for Kamelets (--kamelets); prints OK or FAIL and the first error for
+# each, then the counts and the most common first words of the errors.
+#   git clone https://github.com/apache/camel-kamelets-examples /tmp/kx
+#   scripts/try-route-files.sh /tmp/kx
+set -uo pipefail
+build=build
+if [ "${1:-}" = "-b" ]; then build=$2; shift 2; fi
+[ $# -gt 0 ] || { echo "usage: $0 [-b BUILD_DIR] ROOT..." >&2; exit 2; }
+bin="$build/bin/dromedary"
+[ -x "$bin" ] || { echo "no $bin: build first" >&2; exit 2; }
+results=$(mktemp)
+trap 'rm -f "$results"' EXIT
+for root in "$@"; do
+  find "$root" -type f \( -name '*.yaml' -o -name '*.yml' -o -name '*.xml' \) \
+    -not -path '*/.git/*' -not -path '*/target/*' -not -name 'pom.xml' -printf '%h\n' |
+    sort -u | while read -r dir; do
+      out=$(timeout 30 "$bin" validate "$dir" --kamelets "$dir" 2>&1 | grep -v ' INFO ' | head -1)
+      if [[ "$out" == valid:* ]]; then
+        echo "OK   $dir: $out"
+      else
+        echo "FAIL $dir: ${out#dromedary: }"
+      fi
+    done
+done | tee "$results"
+ok=$(grep -c '^OK' "$results")
+failed=$(grep -c '^FAIL' "$results")
+echo
+echo "$ok of $((ok + failed)) folders validate"
+echo "most common reasons (first words of the first error):"
+grep '^FAIL' "$results" | sed -E 's/^FAIL [^:]*: //; s/ at [^ ]*:[0-9]+:[0-9]+.*//; s/'"'"'[^'"'"']*'"'"'/X/g' | cut -c1-40 |
+  sort | uniq -c | sort -rn | head -15
