@@ -400,7 +400,8 @@ TEST_F(KameletTest, EveryShippedKameletIsListed) {
   ASSERT_TRUE(list) << list.error().toString();
   for (const char* name : {"timer-source", "cron-source", "log-sink", "log-action", "set-body-action",
                            "insert-header-action", "drop-header-action", "simple-filter-action",
-                           "delay-action", "throttle-action", "webhook-source", "greet-action"}) {
+                           "delay-action", "throttle-action", "webhook-source", "jms-amqp-10-source",
+                           "jms-amqp-10-sink", "greet-action"}) {
     EXPECT_NE(list->find(fmt::format("| {} |", name)), std::string::npos) << name;
   }
 }

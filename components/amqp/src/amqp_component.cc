@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <map>
+
 #include <dromedary/amqp/amqp_component.h>
 #include <dromedary/engine/context.h>
 #include <dromedary/spi/component.h>
@@ -19,6 +21,9 @@ namespace component::amqp {
 namespace {
 
 constexpr OptionSpec kOptions[] = {
+    {"remoteURI", OptionType::String, "",
+     "This endpoint's broker (amqp://host:port), on a connection of its own; default: the "
+     "component's camel.component.amqp.remoteURI"},
     {"concurrentConsumers", OptionType::Int, "1",
      "Receiver links consuming for a route, each processing its messages in order"},
     {"exchangePattern", OptionType::Enum, "",
@@ -135,7 +140,7 @@ class AmqpComponent;
 class AmqpEndpoint final : public Endpoint {
  public:
   AmqpEndpoint(AmqpComponent& component, const Uri& uri, EndpointOptions options,
-               ProducerSpec producer, ConsumerSpec consumer);
+               ProducerSpec producer, ConsumerSpec consumer, std::string remote_uri);
   Result<std::unique_ptr<Producer>> createProducer() override;
   Result<std::unique_ptr<Consumer>> createConsumer(Processor& processor) override;
 
@@ -143,13 +148,14 @@ class AmqpEndpoint final : public Endpoint {
   AmqpComponent& amqp_;
   const ProducerSpec producer_spec_;
   const ConsumerSpec consumer_spec_;
+  const std::string remote_uri_;  // the broker of this endpoint's client
 };
 
 class AmqpComponent final : public Component {
  public:
   AmqpComponent(std::string scheme, std::optional<AmqpConfig> config)
       : scheme_(std::move(scheme)), config_(std::move(config)) {}
-  ~AmqpComponent() override { client_.reset(); }
+  ~AmqpComponent() override { clients_.clear(); }
 
   std::string_view scheme() const override { return scheme_; }
   std::string_view syntax() const override { return "amqp:destinationType:destinationName"; }
@@ -157,8 +163,12 @@ class AmqpComponent final : public Component {
 
   Result<std::unique_ptr<Endpoint>> createEndpoint(const Uri& uri,
                                                    EndpointOptions options) override {
-    auto config = resolvedConfig();
-    if (!config) return config.error();
+    auto config = resolvedConfig(options.getString("remoteURI"));
+    if (!config) {
+      Error e = config.error();
+      if (!options.getString("remoteURI").empty()) e.message += fmt::format(" (in '{}')", uri.text());
+      return e;
+    }
     std::string_view path = uri.path();
     if (path.starts_with("//")) path.remove_prefix(2);
     bool topic = false;
@@ -246,29 +256,54 @@ class AmqpComponent final : public Component {
     c.transferException = p.transferException;
     c.replyQos.durable = options.getBool("replyToDeliveryPersistent");
     c.headerFilter = std::move(filter);
-    return std::unique_ptr<Endpoint>(
-        new AmqpEndpoint(*this, uri, std::move(options), std::move(p), std::move(c)));
+    return std::unique_ptr<Endpoint>(new AmqpEndpoint(*this, uri, std::move(options), std::move(p),
+                                                      std::move(c), config->remoteUri));
   }
 
-  Client& client() {
+  // The client (its connections) of the broker at `remote_uri`: one per broker.
+  Client& client(const std::string& remote_uri) {
     std::lock_guard lock(mutex_);
-    if (!client_) client_ = std::make_unique<Client>(context(), scheme_, *resolvedConfigLocked());
-    return *client_;
+    auto& slot = clients_[remote_uri];
+    if (!slot) {
+      AmqpConfig config = *resolvedConfigLocked(remote_uri);  // checked when the endpoint was made
+      slot = std::make_unique<Client>(context(), scheme_, std::move(config));
+    }
+    return *slot;
   }
 
   AmqpConnectionCounts counts() {
     std::lock_guard lock(mutex_);
-    return client_ ? client_->counts() : AmqpConnectionCounts{};
+    AmqpConnectionCounts total{};
+    for (const auto& [uri, client] : clients_) {
+      AmqpConnectionCounts c = client->counts();
+      total.opened += c.opened;
+      total.open += c.open;
+    }
+    return total;
   }
 
  private:
-  Result<AmqpConfig> resolvedConfig() {
+  Result<AmqpConfig> resolvedConfig(const std::string& remote_uri) {
     std::lock_guard lock(mutex_);
-    return resolvedConfigLocked();
+    return resolvedConfigLocked(remote_uri);
   }
 
-  // The configuration given in C++, else the context's camel.component.<scheme>.* properties.
-  Result<AmqpConfig> resolvedConfigLocked() {
+  // The configuration given in C++, else the context's camel.component.<scheme>.* properties;
+  // with `remote_uri` (an endpoint's remoteURI) as its broker when not empty.
+  Result<AmqpConfig> resolvedConfigLocked(const std::string& remote_uri) {
+    DROMEDARY_TRY(base, componentConfig());
+    if (!remote_uri.empty()) base.remoteUri = remote_uri;
+    std::string_view uri = base.remoteUri;
+    if (!uri.starts_with("amqp://") && !uri.starts_with("amqps://")) {
+      return makeError(ErrorCode::InvalidOption,
+                       fmt::format("the {} component's remoteURI '{}' must start with amqp:// "
+                                   "or amqps://",
+                                   scheme_, base.remoteUri));
+    }
+    return base;
+  }
+
+  Result<AmqpConfig> componentConfig() {
     if (resolved_) return *resolved_;
     AmqpConfig config = config_.value_or(AmqpConfig{});
     if (!config_) {
@@ -304,13 +339,6 @@ class AmqpComponent final : public Component {
         }
       }
     }
-    std::string_view uri = config.remoteUri;
-    if (!uri.starts_with("amqp://") && !uri.starts_with("amqps://")) {
-      return makeError(ErrorCode::InvalidOption,
-                       fmt::format("the {} component's remoteURI '{}' must start with amqp:// "
-                                   "or amqps://",
-                                   scheme_, config.remoteUri));
-    }
     resolved_ = config;
     return config;
   }
@@ -319,17 +347,18 @@ class AmqpComponent final : public Component {
   std::optional<AmqpConfig> config_;
   std::optional<AmqpConfig> resolved_;
   std::mutex mutex_;
-  std::unique_ptr<Client> client_;
+  std::map<std::string, std::unique_ptr<Client>> clients_;
 };
 
 AmqpEndpoint::AmqpEndpoint(AmqpComponent& component, const Uri& uri, EndpointOptions options,
-                           ProducerSpec producer, ConsumerSpec consumer)
+                           ProducerSpec producer, ConsumerSpec consumer, std::string remote_uri)
     : Endpoint(component, uri, std::move(options)), amqp_(component),
-      producer_spec_(std::move(producer)), consumer_spec_(std::move(consumer)) {}
+      producer_spec_(std::move(producer)), consumer_spec_(std::move(consumer)),
+      remote_uri_(std::move(remote_uri)) {}
 
 Result<std::unique_ptr<Producer>> AmqpEndpoint::createProducer() {
   return std::unique_ptr<Producer>(
-      new AmqpProducer(amqp_.client().producerConnection(), producer_spec_));
+      new AmqpProducer(amqp_.client(remote_uri_).producerConnection(), producer_spec_));
 }
 
 Result<std::unique_ptr<Consumer>> AmqpEndpoint::createConsumer(Processor& processor) {
@@ -338,7 +367,7 @@ Result<std::unique_ptr<Consumer>> AmqpEndpoint::createConsumer(Processor& proces
   group->context = &context();
   group->route = &processor;
   return std::unique_ptr<Consumer>(
-      new AmqpConsumer(amqp_.client().consumerConnection(), std::move(group)));
+      new AmqpConsumer(amqp_.client(remote_uri_).consumerConnection(), std::move(group)));
 }
 
 }  // namespace

@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 #include <gmock/gmock.h>
 
+#include <dromedary/dsl/route_loader.h>
+
 #include "broker_harness.h"
 #include "support/busy_workers.h"
 
@@ -401,6 +403,33 @@ TEST(AmqpBrokerTest, AnInlineExchangeWaitingForARedeliveryHoldsTheNextMessagesIn
   EXPECT_EQ(flaky->calls(), 5);  // a three times, b and c once
   auto got = h.mock("mock:out").receivedExchanges().at(0);
   EXPECT_EQ(*got->message().getHeader("CamelRedeliveryCounter"), Value(2));
+}
+
+// The jms-amqp-10 Kamelets, as Camel's catalogue names them, on a broker of their own (the
+// endpoint's remoteURI: Qpid Proton's broker, while the component's is RabbitMQ).
+TEST(AmqpBrokerTest, TheJmsAmqpKameletsCarryMessagesThroughTheirOwnBroker) {
+  BrokerHarness h;
+  std::string q = uniqueQueue("kamelet");
+  auto loaded = loadYamlRoutes(h.context, fmt::format(R"(
+- from:
+    uri: "kamelet:jms-amqp-10-source?remoteURI={0}&destinationName={1}"
+    steps: [{{to: mock:out}}]
+- from:
+    uri: direct:in
+    steps:
+      - to:
+          uri: kamelet:jms-amqp-10-sink
+          parameters: {{remoteURI: "{0}", destinationName: "{1}"}}
+)", protonBrokerUrl(), q), "kamelets.yaml");
+  ASSERT_TRUE(loaded) << loaded.error().toString();
+  auto started = h.context.start();
+  ASSERT_TRUE(started) << started.error().toString();
+  h.mock("mock:out").expectedBodiesReceived({Value("one"), Value("two")});
+  ASSERT_TRUE(h.producer.sendBody("direct:in", "one"));
+  ASSERT_TRUE(h.producer.sendBody("direct:in", "two"));
+  auto ok = h.mock("mock:out").assertIsSatisfied(15s);
+  EXPECT_TRUE(ok) << ok.error().toString();
+  EXPECT_EQ(amqpConnectionCounts(h.context).open, 2u) << "producer and consumer connections to Proton";
 }
 
 }  // namespace
