@@ -11,6 +11,7 @@ case "$name" in
   yaml_routes) corpus=yaml; max_len=4096 ;;
   xml_routes) corpus=xml; max_len=4096 ;;
   http_request) corpus=http; max_len=8192 ;;
+  json_text) corpus=json; max_len=4096 ;;
   *) echo "unknown fuzz target '$name'" >&2; exit 2 ;;
 esac
 root="$(cd "$(dirname "$0")/.." && pwd)"

@@ -35,6 +35,10 @@ Result<void> refuseUnknownKey(std::string_view kind, std::string_view key, const
   if (!schema || key == "id" || key == "description" || schema->attribute(key)) return {};
   std::vector<std::string_view> names;
   for (const eip::AttributeSchema& a : schema->attributes) names.push_back(a.name);
+  if (names.empty() && !schema->clauseSchemas.empty()) {
+    return fileError(where, fmt::format("unknown key '{}' in {}", key, kind),
+                     fmt::format("{} holds {}", kind, schema->clauses));
+  }
   return fileError(where, fmt::format("unknown key '{}' in {}", key, kind),
                    names.empty() ? fmt::format("{} takes no keys but id and description", kind)
                                  : suggestion(key, names));

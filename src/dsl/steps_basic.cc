@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "dsl/translator.h"
+#include "eip/eip_schemas.h"
 
 namespace dromedary::dsl {
 
@@ -95,6 +96,42 @@ Result<void> convertBodyTo(Translator& t, RouteDefinition& def, const StepSource
   return {};
 }
 
+// marshal / unmarshal: one data format clause (`json: {prettyPrint: true}`), its options as
+// written; the data format checks them when the route starts.
+Result<void> dataFormatStep(Translator& t, RouteDefinition& def, const StepSource& s) {
+  const eip::EipSchema& schema = s.kind == "marshal" ? eip::kMarshalSchema : eip::kUnmarshalSchema;
+  if (s.policies.empty()) {
+    return fileError(s.where, fmt::format("{} needs a data format", s.kind),
+                     fmt::format("e.g. '{}: {{json: {{}}}}'; {}", s.kind, schema.clauses));
+  }
+  if (s.policies.size() > 1) {
+    return fileError(s.policies[1].where, fmt::format("a {} has one data format", s.kind),
+                     fmt::format("'{}' was given already", s.policies[0].kind));
+  }
+  const StepSource& f = s.policies[0];
+  std::vector<std::string_view> keys = {"id"};
+  if (const eip::ClauseSchema* clause = schema.clause(f.kind)) {
+    for (std::string_view a : clauseKeys(*clause)) keys.push_back(a);
+  }
+  DROMEDARY_TRY_VOID(t.checkKeys(f, keys, {}, false));
+  std::map<std::string, std::string, std::less<>> options;
+  for (const auto& [key, value] : f.attributes) {
+    if (key == "id") continue;
+    DROMEDARY_TRY(v, t.resolve(value));
+    options[key] = v;
+  }
+  if (s.kind == "marshal") {
+    def.marshal(f.kind, std::move(options));
+  } else {
+    def.unmarshal(f.kind, std::move(options));
+  }
+  return {};
+}
+
+Result<void> marshal(Translator& t, RouteDefinition& def, const StepSource& s, const Expr&) {
+  return dataFormatStep(t, def, s);
+}
+
 Result<void> log(Translator& t, RouteDefinition& def, const StepSource& s, const Expr&) {
   return t.log(def, s);
 }
@@ -169,6 +206,8 @@ constexpr StepTranslation kBasic[] = {
     {"removeProperty", removeProperty},
     {"removeProperties", removeProperties},
     {"convertBodyTo", convertBodyTo},
+    {"marshal", marshal},
+    {"unmarshal", marshal},
     {"log", log},
     {"stop", stop},
     {"delay", delay},

@@ -272,7 +272,7 @@ Result<void> Translator::validate(const StepSource& s, const EipSchema& schema) 
     return fileError(s.exceptions.front().where,
                      fmt::format("unknown key 'exception' in {}", s.kind));
   }
-  if (!s.policies.empty() && s.kind != "loadBalance" && s.kind != "resequence") {
+  if (!s.policies.empty() && schema.clauseSchemas.empty()) {
     return fileError(s.policies.front().where, fmt::format("{} belongs in a loadBalance, not {}",
                                                            s.policies.front().kind, s.kind));
   }

@@ -27,6 +27,8 @@ constexpr const EipSchema* kSchemas[] = {
     &kRemovePropertySchema,
     &kRemovePropertiesSchema,
     &kConvertBodyToSchema,
+    &kMarshalSchema,
+    &kUnmarshalSchema,
     &kFilterSchema,
     &kChoiceSchema,
     &kLogSchema,

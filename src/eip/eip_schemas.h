@@ -19,6 +19,8 @@ extern const EipSchema kRemoveHeadersSchema;
 extern const EipSchema kRemovePropertySchema;
 extern const EipSchema kRemovePropertiesSchema;
 extern const EipSchema kConvertBodyToSchema;
+extern const EipSchema kMarshalSchema;
+extern const EipSchema kUnmarshalSchema;
 extern const EipSchema kFilterSchema;
 extern const EipSchema kChoiceSchema;
 extern const EipSchema kLogSchema;

@@ -4,6 +4,7 @@
 // The step models of the built-in EIPs. Each is compiled by its own file in src/eip/
 // (to.cc, filter.cc, choice.cc ...), which also holds the step it compiles into.
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -105,6 +106,18 @@ struct ConvertBodyModel final : StepModel {
   std::string type;
   std::string_view kind() const override { return "convertBodyTo"; }
   std::string describe() const override { return "convertBodyTo[" + type + "]"; }
+  Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
+};
+
+/// marshal / unmarshal: the body through a data format (spi/data_format.h), found by name and
+/// made from the options when the route starts.
+struct MarshalModel final : StepModel {
+  bool failureAtomic() const override { return true; }
+  bool unmarshal = false;
+  std::string format;
+  std::map<std::string, std::string, std::less<>> options;
+  std::string_view kind() const override { return unmarshal ? "unmarshal" : "marshal"; }
+  std::string describe() const override { return std::string(kind()) + "[" + format + "]"; }
   Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
 };
 

@@ -92,6 +92,21 @@ Language* Context::language(std::string_view name) const noexcept {
   return it == impl_->languages.end() ? nullptr : it->second.get();
 }
 
+void Context::addDataFormat(std::string name, std::shared_ptr<const DataFormatFactory> factory) {
+  impl_->dataFormats[std::move(name)] = std::move(factory);
+}
+
+const DataFormatFactory* Context::dataFormat(std::string_view name) const noexcept {
+  auto it = impl_->dataFormats.find(name);
+  return it == impl_->dataFormats.end() ? nullptr : it->second.get();
+}
+
+std::vector<std::string> Context::dataFormatNames() const {
+  std::vector<std::string> out;
+  for (const auto& [name, f] : impl_->dataFormats) out.push_back(name);
+  return out;
+}
+
 Scheduler& Context::scheduler() noexcept {
   std::call_once(impl_->schedulerOnce, [this] {
     if (!impl_->scheduler) impl_->scheduler = std::make_shared<detail::TimerLoop>();

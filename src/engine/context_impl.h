@@ -34,6 +34,7 @@ struct ContextImpl {
   Properties properties;
   std::map<std::string, std::unique_ptr<Component>, std::less<>> components;
   std::map<std::string, std::unique_ptr<Language>, std::less<>> languages;
+  std::map<std::string, std::shared_ptr<const DataFormatFactory>, std::less<>> dataFormats;
   std::map<std::string, std::shared_ptr<Processor>, std::less<>> processors;  // by name
   std::map<std::string, RouteTemplate, std::less<>> templates;
   std::map<std::string, std::shared_ptr<AggregationStrategy>, std::less<>> strategies;

@@ -68,6 +68,11 @@ enum class ValueType : uint8_t { Null, Bool, Int, Double, String, Bytes, List, M
 /// The name of a value type as log lines and errors show it ("String", "Long", "Map"...).
 std::string_view valueTypeName(ValueType type) noexcept;
 
+/// Appends `s` as a JSON string literal: quoted, with JSON's escapes (control characters as
+/// \u00XX, as Jackson writes them). How maps and lists render as text, and what the json
+/// data format writes.
+void appendJsonString(std::string& out, std::string_view s);
+
 /// Thrown by Value::as<T>() when a conversion is not possible. Never thrown by built-in steps.
 class TypeConversionError : public std::runtime_error {
  public:

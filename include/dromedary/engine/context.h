@@ -48,6 +48,7 @@
 namespace dromedary {
 
 class AggregationStrategy;
+class DataFormatFactory;
 class HeaderFilterStrategy;
 class IdempotentRepository;
 
@@ -113,6 +114,11 @@ class Context {
   void addLanguage(std::string name, std::unique_ptr<Language> language);
   Language* language(std::string_view name) const noexcept;
   std::vector<std::string> languageNames() const;
+  /// Data formats for marshal/unmarshal (spi/data_format.h), by name; one factory may be
+  /// registered under several names (json, jackson, gson ...).
+  void addDataFormat(std::string name, std::shared_ptr<const DataFormatFactory> factory);
+  const DataFormatFactory* dataFormat(std::string_view name) const noexcept;
+  std::vector<std::string> dataFormatNames() const;
 
   // --- named processors (Camel's registry of beans, for processors) -----------------
   /// Binds a processor to a name, so route files can refer to it: `process: {ref: name}`

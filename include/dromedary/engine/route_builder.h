@@ -27,6 +27,7 @@
 
 #include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -100,6 +101,13 @@ class RouteDefinition {
   /// Converts the body to a type named as Camel names it: "String" (or "java.lang.String"),
   /// "Integer"/"Long"/"int"/"long", "Double"/"Float", "Boolean", "byte[]".
   RouteDefinition& convertBodyTo(std::string type);
+  /// Camel's marshal / unmarshal: the body through the data format registered as `format`
+  /// ("json": maps, lists and values to JSON text and back), made from `options` (as route
+  /// files write them: {{"prettyPrint", "true"}}) when the route starts.
+  ///   b.from("direct:in").unmarshal("json").setBody(simple("${body[name]}"))
+  RouteDefinition& marshal(std::string format, std::map<std::string, std::string, std::less<>> options = {});
+  RouteDefinition& unmarshal(std::string format,
+                             std::map<std::string, std::string, std::less<>> options = {});
 
   // --- routing --------------------------------------------------------------------
   RouteDefinition& filter(PredicateDefinition predicate);

@@ -184,6 +184,23 @@ RouteDefinition& RouteDefinition::convertBodyTo(std::string type) {
   return add(std::move(step));
 }
 
+RouteDefinition& RouteDefinition::marshal(std::string format,
+                                          std::map<std::string, std::string, std::less<>> options) {
+  auto step = std::make_unique<eip::MarshalModel>();
+  step->format = std::move(format);
+  step->options = std::move(options);
+  return add(std::move(step));
+}
+
+RouteDefinition& RouteDefinition::unmarshal(std::string format,
+                                            std::map<std::string, std::string, std::less<>> options) {
+  auto step = std::make_unique<eip::MarshalModel>();
+  step->unmarshal = true;
+  step->format = std::move(format);
+  step->options = std::move(options);
+  return add(std::move(step));
+}
+
 RouteDefinition& RouteDefinition::filter(PredicateDefinition predicate) {
   BlockModel* block = currentBlock();
   if (!block) return *this;
