@@ -12,6 +12,7 @@ case "$name" in
   xml_routes) corpus=xml; max_len=4096 ;;
   http_request) corpus=http; max_len=8192 ;;
   json_text) corpus=json; max_len=4096 ;;
+  json_path) corpus=jsonpath; max_len=512 ;;
   *) echo "unknown fuzz target '$name'" >&2; exit 2 ;;
 esac
 root="$(cd "$(dirname "$0")/.." && pwd)"

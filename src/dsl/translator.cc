@@ -228,6 +228,14 @@ Result<ExpressionDefinition> Translator::expression(const ExpressionSource& e) {
     return fileError(e.where, "tokenize cuts a split's text; it is not an expression here",
                      "write it as simple, constant, header or exchangeProperty");
   }
+  if (e.language == "jsonpath") {
+    LanguageOptions options;
+    for (const auto& [key, value] : e.options) {
+      DROMEDARY_TRY(v, resolve(value));
+      options[key] = v;
+    }
+    return jsonpath(e.text, std::move(options));
+  }
   if (e.language == "simple") return simple(e.text);
   if (e.language == "constant") return constant(Value(e.text));
   if (e.language == "header") return header(e.text);

@@ -74,3 +74,101 @@ TEST_F(MarshalRoutesTest, MistakesAreNamedWhereTheyAre) {
 
 }  // namespace
 }  // namespace dromedary::testing
+
+namespace dromedary::testing {
+namespace {
+
+class JsonPathRoutesTest : public RouteFileTest {};
+
+constexpr const char* kOrder = R"({"id": "o-7", "rush": true,
+  "items": [{"sku": "A-1", "qty": 2, "price": 10.5}, {"sku": "B-2", "qty": 1, "price": 99}]})";
+
+TEST_F(JsonPathRoutesTest, FilterChoiceSplitAndSetHeaderOnJsonText) {
+  loadYaml(R"Y(
+- from:
+    uri: direct:orders
+    steps:
+      - filter:
+          jsonpath: "$[?(@.rush == true)]"
+          steps:
+            - setHeader:
+                name: orderId
+                jsonpath: $.id
+            - setHeader:
+                name: lines
+                jsonpath: {expression: "$.items.length()", resultType: String}
+            - choice:
+                when:
+                  - jsonpath: "$.items[?(@.price > 50)]"
+                    steps: [{setHeader: {name: big, constant: "yes"}}]
+            - split:
+                jsonpath: "$.items[*].sku"
+                steps:
+                  - to: mock:skus
+            - to: mock:rush
+)Y");
+  ASSERT_TRUE(h.producer.sendBody("direct:orders", kOrder));
+  ASSERT_TRUE(h.producer.sendBody("direct:orders", R"({"id": "o-8", "rush": false, "items": []})"));
+  ASSERT_EQ(h.mock("mock:rush").receivedCount(), 1u);
+  const auto& ex = *h.mock("mock:rush").receivedExchanges()[0];
+  EXPECT_EQ(ex.message().getHeader("orderId")->as<std::string>(), "o-7");
+  EXPECT_EQ(*ex.message().getHeader("lines"), Value("2"));
+  EXPECT_EQ(ex.message().getHeader("big")->as<std::string>(), "yes");
+  EXPECT_EQ(bodies("mock:skus"), (std::vector<std::string>{"A-1", "B-2"}));
+}
+
+TEST_F(JsonPathRoutesTest, SuppressExceptionsAndAHeaderAsTheSource) {
+  loadYaml(R"(
+- from:
+    uri: direct:in
+    steps:
+      - setHeader:
+          name: missing
+          jsonpath: {expression: $.nope, suppressExceptions: true}
+      - setBody:
+          jsonpath: {expression: $.n, headerName: doc}
+      - to: mock:out
+)");
+  ASSERT_TRUE(h.producer.sendBodyAndHeaders("direct:in", "{}", Headers{{"doc", Value(R"({"n": 5})")}}));
+  const auto& ex = *h.mock("mock:out").receivedExchanges()[0];
+  EXPECT_TRUE(ex.message().getHeader("missing") == nullptr || ex.message().getHeader("missing")->isNull());
+  EXPECT_EQ(ex.message().body(), Value(int64_t{5}));
+}
+
+TEST_F(JsonPathRoutesTest, AMissingPathFailsTheExchangeNamingIt) {
+  loadYaml("- from: {uri: direct:in, steps: [{setBody: {jsonpath: $.a.b}}, {to: mock:out}]}");
+  auto sent = h.producer.sendBody("direct:in", R"({"a": {}})");
+  ASSERT_FALSE(sent);
+  EXPECT_NE(sent.error().message.find("No results for path: $['a']['b'] (jsonpath '$.a.b')"),
+            std::string::npos)
+      << sent.error().message;
+}
+
+TEST_F(JsonPathRoutesTest, XmlJsonPathWithOptions) {
+  loadXml(R"(<routes xmlns="http://camel.apache.org/schema/spring">
+  <route>
+    <from uri="direct:in"/>
+    <setBody><jsonpath suppressExceptions="true" resultType="String">$.items[0].qty</jsonpath></setBody>
+    <to uri="mock:out"/>
+  </route>
+</routes>)");
+  ASSERT_TRUE(h.producer.sendBody("direct:in", kOrder));
+  EXPECT_EQ(h.mock("mock:out").receivedBodies()[0], Value("2"));
+}
+
+TEST_F(JsonPathRoutesTest, ABadPathFailsTheStartNamingThePosition) {
+  std::string bad = yamlError("- from: {uri: direct:in, steps: [{setBody: {jsonpath: '$.a['}}]}");
+  EXPECT_NE(bad.find("jsonpath '$.a[': expected a number at position 5"), std::string::npos) << bad;
+}
+
+TEST_F(JsonPathRoutesTest, AMisspeltOptionFailsTheStartWithTheClosestName) {
+  std::string option = yamlError(
+      "- from: {uri: direct:in, steps: [{setBody: {jsonpath: {expression: $.a, supressExceptions: true}}}]}");
+  EXPECT_NE(option.find("unknown option 'supressExceptions' for the jsonpath language; did you mean "
+                        "'suppressExceptions'?"),
+            std::string::npos)
+      << option;
+}
+
+}  // namespace
+}  // namespace dromedary::testing

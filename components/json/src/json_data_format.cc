@@ -13,6 +13,7 @@
 #include <dromedary/core/logging.h>
 #include <dromedary/engine/context.h>
 #include <dromedary/spi/data_format.h>
+#include <dromedary/spi/language.h>
 
 #include "json_text.h"
 
@@ -172,9 +173,12 @@ class JsonFactory final : public DataFormatFactory {
 
 }  // namespace
 
+std::unique_ptr<Language> makeJsonPathLanguage();  // json_path_language.cc
+
 }  // namespace component::json
 
 void registerJsonComponent(Context& context) {
+  context.addLanguage("jsonpath", component::json::makeJsonPathLanguage());
   auto factory = std::make_shared<component::json::JsonFactory>();
   for (const char* name : {"json", "jackson", "gson", "jsonb", "fastjson"}) {
     context.addDataFormat(name, factory);

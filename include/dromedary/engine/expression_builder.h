@@ -86,6 +86,13 @@ ExpressionDefinition exchangeProperty(std::string name);
 ExpressionDefinition body();
 /// Text in a named language, compiled at route start (e.g. language("simple", "${body}")).
 ExpressionDefinition language(std::string name, std::string text);
+/// The same with the language's options (jsonpath's {{"suppressExceptions", "true"}} ...),
+/// checked when the route starts.
+ExpressionDefinition language(std::string name, std::string text, LanguageOptions options);
+/// Camel's jsonpath language (the json component): `jsonpath("$.order.items[*].sku")` on the
+/// body (JSON text, or maps and lists); options suppressExceptions, headerName, source,
+/// resultType, writeAsString, unpack. See docs/json.md.
+ExpressionDefinition jsonpath(std::string text, LanguageOptions options = {});
 /// A Simple expression, compiled at route start (Camel's Simple language, see docs/simple.md).
 /// As a predicate (filter, choice/when) it is parsed as a Simple predicate:
 ///   .filter(simple("${header.type} == 'order' && ${header.amount} > 100"))

@@ -17,7 +17,10 @@
 /// says true, and so does a compound one holding it. See Processor::mayBlock for why it
 /// matters.
 
+#include <functional>
+#include <map>
 #include <memory>
+#include <string>
 #include <string_view>
 
 #include <dromedary/core/exchange.h>
@@ -47,6 +50,10 @@ class Predicate {
 /// including 0 and the empty text, is true.
 bool isTruthy(const Value& value) noexcept;
 
+/// A language's options as an expression gives them (jsonpath's suppressExceptions ...):
+/// name -> value, as written.
+using LanguageOptions = std::map<std::string, std::string, std::less<>>;
+
 class Language {
  public:
   virtual ~Language() = default;
@@ -54,6 +61,26 @@ class Language {
                                                                Context& context) = 0;
   virtual Result<std::unique_ptr<Predicate>> createPredicate(std::string_view text,
                                                              Context& context) = 0;
+  /// With options: a language that takes some overrides these; by default any option is an
+  /// error naming it.
+  virtual Result<std::unique_ptr<Expression>> createExpression(std::string_view text,
+                                                               Context& context,
+                                                               const LanguageOptions& options) {
+    if (!options.empty()) return noOptions(options);
+    return createExpression(text, context);
+  }
+  virtual Result<std::unique_ptr<Predicate>> createPredicate(std::string_view text,
+                                                             Context& context,
+                                                             const LanguageOptions& options) {
+    if (!options.empty()) return noOptions(options);
+    return createPredicate(text, context);
+  }
+
+ private:
+  static Error noOptions(const LanguageOptions& options) {
+    return makeError(ErrorCode::InvalidExpression,
+                     "unknown option '" + options.begin()->first + "': this language takes none");
+  }
 };
 
 }  // namespace dromedary

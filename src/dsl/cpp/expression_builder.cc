@@ -268,9 +268,11 @@ struct FunctionSpec final : detail::ExpressionSpec {
 };
 
 struct LanguageSpec final : detail::ExpressionSpec {
-  LanguageSpec(std::string n, std::string t) : name(std::move(n)), text(std::move(t)) {}
+  LanguageSpec(std::string n, std::string t, LanguageOptions o = {})
+      : name(std::move(n)), text(std::move(t)), options(std::move(o)) {}
   std::string name;
   std::string text;
+  LanguageOptions options;
   Result<Language*> find(Context& context) const {
     Language* language = context.language(name);
     if (!language) {
@@ -291,12 +293,12 @@ struct LanguageSpec final : detail::ExpressionSpec {
   Result<std::unique_ptr<Expression>> compile(Context& context) const override {
     DROMEDARY_TRY(language, find(context));
     DROMEDARY_TRY(t, resolved(context));
-    return language->createExpression(t, context);
+    return language->createExpression(t, context, options);
   }
   Result<std::unique_ptr<Predicate>> compilePredicate(Context& context) const override {
     DROMEDARY_TRY(language, find(context));
     DROMEDARY_TRY(t, resolved(context));
-    return language->createPredicate(t, context);
+    return language->createPredicate(t, context, options);
   }
   std::string describe() const override { return fmt::format("{}{{{}}}", name, text); }
 };
@@ -507,6 +509,13 @@ ExpressionDefinition exchangeProperty(std::string name) {
 ExpressionDefinition body() { return ExpressionDefinition(std::make_shared<BodySpec>()); }
 ExpressionDefinition language(std::string name, std::string text) {
   return ExpressionDefinition(std::make_shared<LanguageSpec>(std::move(name), std::move(text)));
+}
+ExpressionDefinition language(std::string name, std::string text, LanguageOptions options) {
+  return ExpressionDefinition(
+      std::make_shared<LanguageSpec>(std::move(name), std::move(text), std::move(options)));
+}
+ExpressionDefinition jsonpath(std::string text, LanguageOptions options) {
+  return language("jsonpath", std::move(text), std::move(options));
 }
 ExpressionDefinition simple(std::string text) {
   return language("simple", std::move(text));

@@ -491,9 +491,13 @@ class XmlReader {
       return fileError(at(node), fmt::format("<{}> needs an expression", localName(node)),
                        "e.g. <constant>true</constant>");
     }
-    s.predicates.emplace_back(std::string(localName(node)),
-                              ExpressionSource{std::string(localName(language)),
-                                               language.child_value(), at(language), {}});
+    ExpressionSource e{std::string(localName(language)), language.child_value(), at(language), {}};
+    if (e.language == "jsonpath") {
+      for (pugi::xml_attribute a : language.attributes()) {
+        e.options.emplace_back(a.name(), Scalar{a.value(), at(language, a)});
+      }
+    }
+    s.predicates.emplace_back(std::string(localName(node)), std::move(e));
     return {};
   }
 
@@ -575,7 +579,9 @@ class XmlReader {
         s.finally.push_back(std::move(f));
       } else if (isLanguage(name) && !s.expression && s.steps.empty() && s.whens.empty()) {
         s.expression = ExpressionSource{std::string(name), child.child_value(), at(child), {}};
-        if (name == "tokenize") {  // <tokenize token="\n" group="10"/>: options as attributes
+        // <tokenize token="\n" group="10"/>, <jsonpath suppressExceptions="true">: options as
+        // attributes.
+        if (name == "tokenize" || name == "jsonpath") {
           for (pugi::xml_attribute a : child.attributes()) {
             s.expression->options.emplace_back(a.name(), Scalar{a.value(), at(child, a)});
           }

@@ -25,6 +25,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "dsl/loaders.h"
@@ -543,13 +544,15 @@ class YamlReader final : public YamlRouteReader {
       auto inner = *value.begin();
       std::string language = inner.first.as<std::string>();
       if (language == "tokenize") return tokenize(inner.first, inner.second, s);
-      DROMEDARY_TRY(text, expressionText(inner.second, language));
-      s.expression = ExpressionSource{language, text, at(inner.first), {}};
+      s.expression = ExpressionSource{language, {}, at(inner.first), {}};
+      DROMEDARY_TRY(text, expressionText(inner.second, language, &s.expression->options));
+      s.expression->text = std::move(text);
       return {};
     }
     if (key == "tokenize") return tokenize(key_node, value, s);
-    DROMEDARY_TRY(text, expressionText(value, key));
-    s.expression = ExpressionSource{key, text, at(key_node), {}};
+    s.expression = ExpressionSource{key, {}, at(key_node), {}};
+    DROMEDARY_TRY(text, expressionText(value, key, &s.expression->options));
+    s.expression->text = std::move(text);
     return {};
   }
 
@@ -572,20 +575,32 @@ class YamlReader final : public YamlRouteReader {
     return {};
   }
 
-  Result<std::string> expressionText(const YAML::Node& node, std::string_view language) {
+  // A language's options (jsonpath's suppressExceptions ...) go to `options`, for the language
+  // to check when the route starts; the others take none but Camel's id, trim and resultType.
+  Result<std::string> expressionText(const YAML::Node& node, std::string_view language,
+                                     std::vector<std::pair<std::string, Scalar>>* options = nullptr) {
     if (node.IsScalar()) return node.Scalar();
     if (node.IsMap()) {
+      std::optional<std::string> found;
       for (const auto& kv : node) {
         std::string key = kv.first.as<std::string>();
         if (key == "expression") {
           DROMEDARY_TRY(text, scalar(kv.second, key));
-          return text.value;
+          found = text.value;
+          continue;
+        }
+        if (language == "jsonpath" && options && key != "id") {
+          DROMEDARY_TRY(value, scalar(kv.second, key));
+          value.where = at(kv.first);
+          options->emplace_back(std::move(key), std::move(value));
+          continue;
         }
         if (key != "id" && key != "trim" && key != "resultType") {
           return fileError(at(kv.first), fmt::format("unknown key '{}' in {}", key, language),
                            suggestion(key, {"expression"}));
         }
       }
+      if (found) return *found;
     }
     return fileError(at(node), fmt::format("{} needs its expression text", language));
   }

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// JsonPath as Camel's jsonpath language reads it (Jayway JsonPath's syntax and results), over
+// Dromedary's values (maps, lists and scalars, as the json data format reads them). No Debian
+// C++ library implements JsonPath, so this is Dromedary's own, compiled once per route and
+// fuzzed (fuzz/json_path_fuzzer.cc).
+//
+//   $.store.book[0].title        $['store']['book'][-1]      $.store.book[*].author
+//   $..price                     $.store.book[0,2]           $.store.book[1:3]
+//   $.store.book[?(@.price < 10 && @.category == 'fiction')].title
+//   $.store.book[?(@.isbn)]      $..book[?(@.author =~ /.*tolkien/i)]
+//   $.store.book.length()        $..price.max()              $.items.keys()
+//
+// Filters compare with == != < <= > >= (numbers as numbers, text as text), =~ (RE2), in, nin,
+// subsetof, anyof, noneof, size, empty, and combine with && || ! and parentheses; operands are
+// @-paths, $-paths, numbers, 'text', "text", true, false, null and [lists].
+//
+// A definite path (names and single indexes only) gives one value, and a missing property is
+// an error ("No results for path: $['a']['b']"); an indefinite one (wildcards, .., filters,
+// slices, several indexes) gives the list of what matched, possibly empty.
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include <dromedary/core/result.h>
+#include <dromedary/core/value.h>
+
+namespace dromedary::component::json {
+
+struct JsonPathProgram;
+
+class JsonPath {
+ public:
+  /// Parses `text`; an error names the position and what was expected there.
+  static Result<JsonPath> compile(std::string_view text);
+
+  /// The path's result on `root` (see above). Errors: a definite path that does not match.
+  Result<Value> evaluate(const Value& root) const;
+
+  /// Whether the path gives one value (true) or a list of matches (false).
+  bool definite() const noexcept;
+  const std::string& text() const noexcept;
+
+ private:
+  std::shared_ptr<const JsonPathProgram> program_;
+};
+
+}  // namespace dromedary::component::json

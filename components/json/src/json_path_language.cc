@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: Apache-2.0
+// Camel's jsonpath language: a JsonPath (json_path.h) on the body, or on a header or exchange
+// property (headerName, propertyName, or Camel 4's source: header:NAME / property:NAME). The
+// input is read as JSON when it is text or bytes, and walked as it is when it is maps and
+// lists (after unmarshal). As a predicate: a list of matches is true when not empty, a value
+// by Camel's rules (isTruthy). A definite path that does not match fails the exchange, unless
+// suppressExceptions (then it is null).
+#include <fmt/format.h>
+
+#include <dromedary/core/exchange.h>
+#include <dromedary/spi/language.h>
+#include <dromedary/spi/option_table.h>
+
+#include "json_path.h"
+#include "json_text.h"
+
+namespace dromedary::component::json {
+
+namespace {
+
+constexpr OptionSpec kOptions[] = {
+    {"suppressExceptions", OptionType::Bool, "false",
+     "A definite path that does not match gives null instead of failing"},
+    {"headerName", OptionType::String, "", "Read this header instead of the body"},
+    {"propertyName", OptionType::String, "", "Read this exchange property instead of the body"},
+    {"source", OptionType::String, "", "Camel 4: body, header:NAME or property:NAME"},
+    {"resultType", OptionType::String, "",
+     "Convert the result: String, Integer, Long, Double, Boolean (java.lang.* too); a map or "
+     "list type leaves it as it is"},
+    {"writeAsString", OptionType::Bool, "false", "Give maps and lists as JSON text"},
+    {"unpack", OptionType::Bool, "false", "A list of one match gives the match itself"},
+    {"allowSimple", OptionType::Bool, "true", "Accepted for Camel's files"},
+    {"allowEasyPredicate", OptionType::Bool, "true", "Accepted for Camel's files"},
+    {"option", OptionType::String, "", "Accepted for Camel's files (Jayway options)"},
+    {"trim", OptionType::Bool, "true", "Accepted for Camel's files"},
+};
+
+enum class Source { Body, Header, Property };
+enum class Target { None, String, Long, Double, Boolean };
+
+struct Settings {
+  bool suppress = false;
+  Source source = Source::Body;
+  std::string name;  // the header's or property's
+  Target target = Target::None;
+  bool writeAsString = false;
+  bool unpack = false;
+};
+
+class JsonPathExpression final : public Expression, public Predicate {
+ public:
+  JsonPathExpression(JsonPath path, Settings s) : path_(std::move(path)), s_(std::move(s)) {}
+
+  const Value* evaluate(Exchange& ex, Value& scratch) const noexcept override {
+    try {
+      return evaluateOrFail(ex, scratch) ? &scratch : nullptr;
+    } catch (...) {
+      ex.fail(ErrorCode::InvalidExpression, "jsonpath evaluation failed");
+      return nullptr;
+    }
+  }
+
+  bool matches(Exchange& ex) const noexcept override {
+    try {
+      Value v;
+      if (!evaluateOrFail(ex, v)) return false;
+      if (v.isList()) return !v.getList().empty();
+      return isTruthy(v);
+    } catch (...) {
+      ex.fail(ErrorCode::InvalidExpression, "jsonpath evaluation failed");
+      return false;
+    }
+  }
+
+ private:
+  bool fail(Exchange& ex, std::string detail) const {
+    ex.failWithDetail(ErrorCode::InvalidExpression, "jsonpath evaluation failed",
+                      fmt::format("{} (jsonpath '{}')", detail, path_.text()));
+    return false;
+  }
+
+  bool evaluateOrFail(Exchange& ex, Value& out) const {
+    const Value* input = &ex.message().body();
+    if (s_.source == Source::Header) input = ex.message().getHeader(s_.name);
+    if (s_.source == Source::Property) input = ex.getProperty(s_.name);
+    Value parsed;
+    if (!input || input->isNull()) {
+      if (s_.suppress) {
+        out = Value();
+        return true;
+      }
+      return fail(ex, s_.source == Source::Body ? "the body is null"
+                                                : fmt::format("there is no {} '{}'",
+                                                              s_.source == Source::Header ? "header" : "property",
+                                                              s_.name));
+    }
+    if (input->isString() || input->isBytes()) {
+      auto read = readJson(input->isString() ? std::string_view(input->getString())
+                                             : input->getBytes().view());
+      if (!read) return fail(ex, read.error().message);
+      parsed = std::move(*read);
+      input = &parsed;
+    }
+    auto result = path_.evaluate(*input);
+    if (!result) {
+      if (s_.suppress) {
+        out = Value();
+        return true;
+      }
+      return fail(ex, result.error().message);
+    }
+    out = std::move(*result);
+    if (s_.unpack && out.isList() && out.getList().size() == 1) out = Value(out.getList().front());
+    if (s_.writeAsString && (out.isList() || out.isMap())) {
+      std::string text;
+      if (auto w = writeJson(out, text); !w) return fail(ex, w.error().message);
+      out = Value(std::move(text));
+    }
+    return convert(ex, out);
+  }
+
+  bool convert(Exchange& ex, Value& v) const {
+    if (s_.target == Target::None || v.isNull()) return true;
+    try {
+      switch (s_.target) {
+        case Target::String:
+          if (v.isList() || v.isMap()) {
+            std::string text;
+            (void)writeJson(v, text);
+            v = Value(std::move(text));
+          } else {
+            v = Value(v.as<std::string>());
+          }
+          break;
+        case Target::Long: v = Value(v.as<int64_t>()); break;
+        case Target::Double: v = Value(v.as<double>()); break;
+        case Target::Boolean: v = Value(v.as<bool>()); break;
+        case Target::None: break;
+      }
+      return true;
+    } catch (const std::exception& e) {
+      return fail(ex, fmt::format("the result cannot be converted: {}", e.what()));
+    }
+  }
+
+  JsonPath path_;
+  Settings s_;
+};
+
+Result<Settings> settings(const LanguageOptions& options) {
+  std::string text = "jsonpath:x";
+  char separator = '?';
+  for (const auto& [key, value] : options) {
+    text += fmt::format("{}{}={}", separator, key, encodeUriComponent(value));
+    separator = '&';
+  }
+  DROMEDARY_TRY(uri, Uri::parse(text));
+  auto resolved = EndpointOptions::resolve(kOptions, uri);
+  if (!resolved) {
+    Error e = resolved.error();
+    for (std::string_view of : {" for endpoint '", " of endpoint '"}) {
+      size_t at = e.message.find(of);
+      if (at == std::string::npos) continue;
+      size_t end = e.message.find('\'', at + of.size());
+      e.message.replace(at, end == std::string::npos ? std::string::npos : end + 1 - at,
+                        std::string(of.substr(0, of.find(" endpoint"))) + " the jsonpath language");
+    }
+    return e;
+  }
+  const EndpointOptions& o = *resolved;
+  Settings s;
+  s.suppress = o.getBool("suppressExceptions");
+  s.writeAsString = o.getBool("writeAsString");
+  s.unpack = o.getBool("unpack");
+  if (const std::string& h = o.getString("headerName"); !h.empty()) {
+    s.source = Source::Header;
+    s.name = h;
+  }
+  if (const std::string& p = o.getString("propertyName"); !p.empty()) {
+    s.source = Source::Property;
+    s.name = p;
+  }
+  if (const std::string& src = o.getString("source"); !src.empty() && src != "body") {
+    if (src.starts_with("header:")) {
+      s.source = Source::Header;
+      s.name = src.substr(7);
+    } else if (src.starts_with("property:") || src.starts_with("exchangeProperty:")) {
+      s.source = Source::Property;
+      s.name = src.substr(src.find(':') + 1);
+    } else {
+      return makeError(ErrorCode::InvalidExpression,
+                       fmt::format("jsonpath source must be body, header:NAME or property:NAME, "
+                                   "not '{}'",
+                                   src));
+    }
+  }
+  std::string type = o.getString("resultType");
+  if (type.starts_with("java.lang.")) type = type.substr(10);
+  if (type == "String") {
+    s.target = Target::String;
+  } else if (type == "Integer" || type == "Long" || type == "int" || type == "long") {
+    s.target = Target::Long;
+  } else if (type == "Double" || type == "Float" || type == "double") {
+    s.target = Target::Double;
+  } else if (type == "Boolean" || type == "boolean") {
+    s.target = Target::Boolean;
+  } else if (!type.empty() && type.find("Map") == std::string::npos &&
+             type.find("List") == std::string::npos && type != "Object") {
+    return makeError(ErrorCode::InvalidExpression,
+                     fmt::format("jsonpath resultType '{}' cannot be made here: String, Integer, "
+                                 "Long, Double, Boolean, or a map or list type",
+                                 o.getString("resultType")));
+  }
+  return s;
+}
+
+class JsonPathLanguage final : public Language {
+ public:
+  Result<std::unique_ptr<Expression>> createExpression(std::string_view text, Context& context) override {
+    return createExpression(text, context, {});
+  }
+  Result<std::unique_ptr<Predicate>> createPredicate(std::string_view text, Context& context) override {
+    return createPredicate(text, context, {});
+  }
+  Result<std::unique_ptr<Expression>> createExpression(std::string_view text, Context&,
+                                                       const LanguageOptions& options) override {
+    DROMEDARY_TRY(made, make(text, options));
+    return std::unique_ptr<Expression>(std::move(made));
+  }
+  Result<std::unique_ptr<Predicate>> createPredicate(std::string_view text, Context&,
+                                                     const LanguageOptions& options) override {
+    DROMEDARY_TRY(made, make(text, options));
+    return std::unique_ptr<Predicate>(std::move(made));
+  }
+
+ private:
+  static Result<std::unique_ptr<JsonPathExpression>> make(std::string_view text,
+                                                          const LanguageOptions& options) {
+    DROMEDARY_TRY(s, settings(options));
+    std::string_view trimmed = text;
+    while (!trimmed.empty() && (trimmed.front() == ' ' || trimmed.front() == '\n')) trimmed.remove_prefix(1);
+    while (!trimmed.empty() && (trimmed.back() == ' ' || trimmed.back() == '\n')) trimmed.remove_suffix(1);
+    DROMEDARY_TRY(path, JsonPath::compile(trimmed));
+    return std::make_unique<JsonPathExpression>(std::move(path), std::move(s));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Language> makeJsonPathLanguage() { return std::make_unique<JsonPathLanguage>(); }
+
+}  // namespace dromedary::component::json

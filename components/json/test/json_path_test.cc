@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: Apache-2.0
+// JsonPath on a document of this test's own: selections, deep scans, slices, filters,
+// functions, definite and indefinite results, and the errors of each.
+#include "json_path.h"
+
+#include <gtest/gtest.h>
+
+#include "json_text.h"
+
+namespace dromedary::component::json {
+namespace {
+
+constexpr const char* kShop = R"({
+  "shop": {
+    "name": "Camel Corner",
+    "crates": [
+      {"kind": "dates", "origin": "Oman", "kg": 12, "price": 8.5, "tags": ["sweet"]},
+      {"kind": "figs", "origin": "Turkey", "kg": 4, "price": 21.0},
+      {"kind": "saddles", "origin": "Mali", "kg": 30, "price": 150, "tags": ["leather", "used"]},
+      {"kind": "water", "origin": "Oman", "kg": 100, "price": 2, "sealed": true}
+    ],
+    "van": {"colour": "sand", "price": 9000}
+  },
+  "open": true
+})";
+
+class JsonPathTest : public ::testing::Test {
+ protected:
+  // The result written as JSON text, or "error: ..." when it fails.
+  static std::string eval(std::string_view path) {
+    auto doc = readJson(kShop);
+    EXPECT_TRUE(doc);
+    auto compiled = JsonPath::compile(path);
+    if (!compiled) return "compile error: " + compiled.error().message;
+    auto v = compiled->evaluate(*doc);
+    if (!v) return "error: " + v.error().message;
+    std::string out;
+    (void)writeJson(*v, out);
+    return out;
+  }
+};
+
+TEST_F(JsonPathTest, DefinitePathsGiveOneValue) {
+  EXPECT_EQ(eval("$.shop.name"), R"("Camel Corner")");
+  EXPECT_EQ(eval("$['shop']['van']['colour']"), R"("sand")");
+  EXPECT_EQ(eval("$.shop.crates[1].kind"), R"("figs")");
+  EXPECT_EQ(eval("$.shop.crates[-1].kind"), R"("water")");
+  EXPECT_EQ(eval("$.open"), "true");
+  EXPECT_EQ(eval("shop.van.price"), "9000");  // Camel: the $ may be left out
+}
+
+TEST_F(JsonPathTest, AMissingPropertyOnADefinitePathIsAnError) {
+  EXPECT_EQ(eval("$.shop.truck"), "error: No results for path: $['shop']['truck']");
+  EXPECT_EQ(eval("$.shop.crates[9]"), "error: No results for path: $['shop']['crates'][9]");
+}
+
+TEST_F(JsonPathTest, WildcardsIndexesAndSlicesGiveLists) {
+  EXPECT_EQ(eval("$.shop.crates[*].kind"), R"(["dates","figs","saddles","water"])");
+  EXPECT_EQ(eval("$.shop.crates[0,2].kind"), R"(["dates","saddles"])");
+  EXPECT_EQ(eval("$.shop.crates[1:3].kind"), R"(["figs","saddles"])");
+  EXPECT_EQ(eval("$.shop.crates[:2].kind"), R"(["dates","figs"])");
+  EXPECT_EQ(eval("$.shop.crates[-2:].kind"), R"(["saddles","water"])");
+  EXPECT_EQ(eval("$.shop.crates[::2].kind"), R"(["dates","saddles"])");
+  EXPECT_EQ(eval("$.shop.van.*"), R"(["sand",9000])");
+  EXPECT_EQ(eval("$.shop.crates[*].missing"), "[]");
+}
+
+TEST_F(JsonPathTest, DeepScansFindEveryMatchInDocumentOrder) {
+  EXPECT_EQ(eval("$..price"), R"([8.5,21.0,150,2,9000])");
+  EXPECT_EQ(eval("$..crates[0].kind"), R"(["dates"])");
+  EXPECT_EQ(eval("$..tags[*]"), R"(["sweet","leather","used"])");
+}
+
+TEST_F(JsonPathTest, FiltersCompareCombineAndTestExistence) {
+  EXPECT_EQ(eval("$.shop.crates[?(@.price < 10)].kind"), R"(["dates","water"])");
+  EXPECT_EQ(eval("$.shop.crates[?(@.origin == 'Oman' && @.kg > 50)].kind"), R"(["water"])");
+  EXPECT_EQ(eval("$.shop.crates[?(@.origin == \"Mali\" || @.kind == 'figs')].kind"),
+            R"(["figs","saddles"])");
+  EXPECT_EQ(eval("$.shop.crates[?(!(@.price >= 10))].kind"), R"(["dates","water"])");
+  EXPECT_EQ(eval("$.shop.crates[?(@.sealed)].kind"), R"(["water"])");
+  EXPECT_EQ(eval("$.shop.crates[?(@.price == 21)].kind"), R"(["figs"])");  // 21 == 21.0
+  EXPECT_EQ(eval("$.shop.crates[?(@.price > $.shop.crates[0].price)].kind"),
+            R"(["figs","saddles"])");
+}
+
+TEST_F(JsonPathTest, FilterOperatorsForTextAndLists) {
+  EXPECT_EQ(eval("$.shop.crates[?(@.kind =~ /.*S/i)].kind"), R"(["dates","figs","saddles"])");
+  EXPECT_EQ(eval("$.shop.crates[?(@.origin in ['Mali', 'Turkey'])].kind"), R"(["figs","saddles"])");
+  EXPECT_EQ(eval("$.shop.crates[?(@.origin nin ['Oman'])].kind"), R"(["figs","saddles"])");
+  EXPECT_EQ(eval("$.shop.crates[?(@.tags size 2)].kind"), R"(["saddles"])");
+  EXPECT_EQ(eval("$.shop.crates[?(@.tags anyof ['used'])].kind"), R"(["saddles"])");
+  EXPECT_EQ(eval("$.shop.crates[?(@.tags subsetof ['sweet', 'sour'])].kind"), R"(["dates"])");
+  EXPECT_EQ(eval("$.shop.crates[?(@.tags empty false)].kind"), R"(["dates","saddles"])");
+}
+
+TEST_F(JsonPathTest, FunctionsEndAPath) {
+  EXPECT_EQ(eval("$.shop.crates.length()"), "4");
+  EXPECT_EQ(eval("$..price.max()"), "9000.0");
+  EXPECT_EQ(eval("$..kg.sum()"), "146.0");
+  EXPECT_EQ(eval("$.shop.crates[*].kg.avg()"), "36.5");
+  EXPECT_EQ(eval("$.shop.van.keys()"), R"(["colour","price"])");
+  EXPECT_EQ(eval("$.shop.crates[*].kind.first()"), R"("dates")");
+}
+
+TEST_F(JsonPathTest, DefiniteOrNot) {
+  EXPECT_TRUE(JsonPath::compile("$.a.b[0]")->definite());
+  EXPECT_FALSE(JsonPath::compile("$.a[*]")->definite());
+  EXPECT_FALSE(JsonPath::compile("$..a")->definite());
+  EXPECT_FALSE(JsonPath::compile("$.a[?(@.b)]")->definite());
+}
+
+TEST_F(JsonPathTest, MistakesNameThePosition) {
+  EXPECT_EQ(eval("$.shop["), "compile error: jsonpath '$.shop[': expected a number at position 8");
+  EXPECT_EQ(eval("$.shop.crates[?(@.kg > )]"),
+            "compile error: jsonpath '$.shop.crates[?(@.kg > )]': expected a value: @.path, $.path, "
+            "a number, 'text', true, false, null or a [list] at position 24 (')]')");
+  EXPECT_EQ(eval("$.a.nope()").substr(0, 60),
+            "compile error: jsonpath '$.a.nope()': expected one of the fu");
+  EXPECT_NE(eval("$.a[?(@.b =~ /(/)]").find("a valid regular expression"), std::string::npos);
+  std::string deep = "$.a[?(" + std::string(100, '(') + "@.b" + std::string(100, ')') + ")]";
+  EXPECT_NE(eval(deep).find("filters nested at most 64 deep"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace dromedary::component::json

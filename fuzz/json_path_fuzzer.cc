@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: Apache-2.0
+// Fuzz target: any text compiled as a JsonPath and, when it compiles, evaluated on a fixed
+// document with maps, lists, numbers, text and nulls. Errors are fine; crashes, hangs, leaks
+// and runaway recursion are not.
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "json_path.h"
+#include "json_text.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace dromedary::component::json;
+  static const dromedary::Value document = *readJson(R"({"a": {"b": [1, 2.5, "x", null, true,
+      {"c": [[]], "d": {"e": "f"}}], "g": "h"}, "list": [{"n": 1}, {"n": 2, "m": [3]}], "e": {}})");
+  auto path = JsonPath::compile(std::string_view(reinterpret_cast<const char*>(data), size));
+  if (!path) return 0;
+  (void)path->evaluate(document);
+  return 0;
+}
