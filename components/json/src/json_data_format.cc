@@ -15,6 +15,7 @@
 #include <dromedary/spi/data_format.h>
 #include <dromedary/spi/language.h>
 
+#include "json_options.h"
 #include "json_text.h"
 
 namespace dromedary {
@@ -145,29 +146,8 @@ class JsonFactory final : public DataFormatFactory {
   }
 
  private:
-  // The options checked as endpoint options are: names (any case), types, enum values.
   static Result<EndpointOptions> resolve(const DataFormatOptions& options) {
-    std::string text = "json:x";
-    char separator = '?';
-    for (const auto& [key, value] : options) {
-      text += fmt::format("{}{}={}", separator, key, encodeUriComponent(value));
-      separator = '&';
-    }
-    DROMEDARY_TRY(uri, Uri::parse(text));
-    auto resolved = EndpointOptions::resolve(kOptions, uri);
-    if (!resolved) {
-      Error e = resolved.error();
-      // "... for endpoint 'json:x?...'" reads better about a data format.
-      for (std::string_view of : {" for endpoint '", " of endpoint '"}) {
-        size_t at = e.message.find(of);
-        if (at == std::string::npos) continue;
-        size_t end = e.message.find('\'', at + of.size());
-        e.message.replace(at, end == std::string::npos ? std::string::npos : end + 1 - at,
-                          std::string(of.substr(0, of.find(" endpoint"))) + " the json data format");
-      }
-      return e;
-    }
-    return resolved;
+    return resolveOptions(kOptions, options, "the json data format");
   }
 };
 

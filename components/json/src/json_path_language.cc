@@ -11,6 +11,7 @@
 #include <dromedary/spi/language.h>
 #include <dromedary/spi/option_table.h>
 
+#include "json_options.h"
 #include "json_path.h"
 #include "json_text.h"
 
@@ -148,26 +149,8 @@ class JsonPathExpression final : public Expression, public Predicate {
 };
 
 Result<Settings> settings(const LanguageOptions& options) {
-  std::string text = "jsonpath:x";
-  char separator = '?';
-  for (const auto& [key, value] : options) {
-    text += fmt::format("{}{}={}", separator, key, encodeUriComponent(value));
-    separator = '&';
-  }
-  DROMEDARY_TRY(uri, Uri::parse(text));
-  auto resolved = EndpointOptions::resolve(kOptions, uri);
-  if (!resolved) {
-    Error e = resolved.error();
-    for (std::string_view of : {" for endpoint '", " of endpoint '"}) {
-      size_t at = e.message.find(of);
-      if (at == std::string::npos) continue;
-      size_t end = e.message.find('\'', at + of.size());
-      e.message.replace(at, end == std::string::npos ? std::string::npos : end + 1 - at,
-                        std::string(of.substr(0, of.find(" endpoint"))) + " the jsonpath language");
-    }
-    return e;
-  }
-  const EndpointOptions& o = *resolved;
+  DROMEDARY_TRY(resolved, resolveOptions(kOptions, options, "the jsonpath language"));
+  const EndpointOptions& o = resolved;
   Settings s;
   s.suppress = o.getBool("suppressExceptions");
   s.writeAsString = o.getBool("writeAsString");
