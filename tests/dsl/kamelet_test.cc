@@ -395,13 +395,33 @@ TEST_F(KameletTest, TheShippedCronSourceFiresOnItsSchedule) {
   EXPECT_EQ(bodies("mock:cron")[0], "cron");
 }
 
+TEST_F(KameletTest, ThePredicateFilterAndJsonKameletsWorkOnJson) {
+  loadYaml(R"(
+- from:
+    uri: direct:people
+    steps:
+      - to: "kamelet:predicate-filter-action?expression=@.name =~ /.*John/"
+      - to: kamelet:json-deserialize-action
+      - setHeader: {name: age, simple: "${body[age]}"}
+      - to: kamelet:json-serialize-action
+      - to: mock:kept
+)");
+  ASSERT_TRUE(h.producer.sendBody("direct:people", R"({"name": "Big John", "age": 40})"));
+  ASSERT_TRUE(h.producer.sendBody("direct:people", R"({"name": "Ann", "age": 30})"));
+  ASSERT_EQ(h.mock("mock:kept").receivedCount(), 1u);
+  const auto& ex = *h.mock("mock:kept").receivedExchanges()[0];
+  EXPECT_EQ(ex.message().getHeader("age")->as<std::string>(), "40");
+  EXPECT_EQ(ex.message().body().as<std::string>(), R"({"name":"Big John","age":40})");
+}
+
 TEST_F(KameletTest, EveryShippedKameletIsListed) {
   auto list = kameletList(h.context);
   ASSERT_TRUE(list) << list.error().toString();
   for (const char* name : {"timer-source", "cron-source", "log-sink", "log-action", "set-body-action",
                            "insert-header-action", "drop-header-action", "simple-filter-action",
                            "delay-action", "throttle-action", "webhook-source", "jms-amqp-10-source",
-                           "jms-amqp-10-sink", "greet-action"}) {
+                           "jms-amqp-10-sink", "predicate-filter-action",
+                           "json-deserialize-action", "json-serialize-action", "greet-action"}) {
     EXPECT_NE(list->find(fmt::format("| {} |", name)), std::string::npos) << name;
   }
 }
