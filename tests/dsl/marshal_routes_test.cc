@@ -135,6 +135,19 @@ TEST_F(JsonPathRoutesTest, SuppressExceptionsAndAHeaderAsTheSource) {
   EXPECT_EQ(ex.message().body(), Value(int64_t{5}));
 }
 
+TEST_F(JsonPathRoutesTest, SimpleCallsJsonPath) {
+  loadYaml(R"Y(
+- from:
+    uri: direct:in
+    steps:
+      - setBody:
+          simple: "${jsonpath($.id)} has ${jsonpath($.items.length())} lines; rush: ${jsonpath($[?(@.rush == true)].id)}"
+      - to: mock:out
+)Y");
+  ASSERT_TRUE(h.producer.sendBody("direct:in", kOrder));
+  EXPECT_EQ(bodies("mock:out"), (std::vector<std::string>{"o-7 has 2 lines; rush: [\"o-7\"]"}));
+}
+
 TEST_F(JsonPathRoutesTest, AMissingPathFailsTheExchangeNamingIt) {
   loadYaml("- from: {uri: direct:in, steps: [{setBody: {jsonpath: $.a.b}}, {to: mock:out}]}");
   auto sent = h.producer.sendBody("direct:in", R"({"a": {}})");

@@ -360,6 +360,7 @@ constexpr std::string_view kFunctionNames[] = {
     "body", "bodyAs", "mandatoryBodyAs", "bodyOneLine", "bodyType", "header", "headers",
     "headerAs", "exchangeProperty", "exchangeId", "id", "messageId", "routeId", "fromRouteId",
     "camelId", "exchange", "exception", "date", "date-with-timezone", "random", "uuid", "sys",
+    "jsonpath",
     "sysenv", "env", "properties", "propertiesExist", "null", "empty", "createEmpty", "length",
     "size", "isEmpty", "uppercase", "lowercase", "trim", "iif", "not", "convertTo", "val",
     "type", "messageTimestamp",
@@ -641,6 +642,20 @@ ExprPtr parseFunction(Parser& parser, std::string_view fn) {
   if (fn.starts_with("exception.") || fn.starts_with("exception?.")) {
     parser.fail(fn.substr(9), fmt::format("unsupported '{}' on an exception", fn.substr(9)),
                 "use exception, exception.message or exception.stacktrace");
+  }
+
+  // ${jsonpath(EXPR)}: Camel's jsonpath language (the json component's) on the body, compiled
+  // with the Simple expression. Everything between the parentheses is the path: it may hold
+  // commas and brackets of its own.
+  if (fn.starts_with("jsonpath(") && fn.ends_with(")")) {
+    std::string_view path = trim(fn.substr(9, fn.size() - 10));
+    Language* jsonpath = parser.context().language("jsonpath");
+    if (!jsonpath) {
+      parser.fail(fn, "jsonpath is the json component's language, which this build leaves out");
+    }
+    auto compiled = jsonpath->createExpression(path, parser.context());
+    if (!compiled) parser.fail(fn, compiled.error().message);
+    return std::move(*compiled);
   }
 
   // Camel's File language: what the file consumer's headers say.
