@@ -2,8 +2,8 @@
 // Camel's rest and restConfiguration entries of route files, as routes: each verb becomes a
 // route from platform-http (engine/rest_routes.h makes the URI, as for the C++ REST DSL). Keys
 // are checked here, where their positions are known; documentation-only keys (description,
-// param, responseMessage, type, outType ...) are accepted and have no effect, as in Camel with
-// bindingMode off.
+// param, responseMessage, type, outType ...) are accepted and have no effect (types are JSON
+// shapes here: with bindingMode json, bodies are maps and lists).
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -48,22 +48,43 @@ Result<void> refuseTrue(Context& context, const std::vector<std::pair<std::strin
   return {};
 }
 
+// bindingMode: off, json or auto (as json, for requests whose Content-Type says JSON); xml
+// and json_xml need XML bindings, which are not here.
 Result<void> checkBindingMode(Context& context,
                               const std::vector<std::pair<std::string, Scalar>>& attrs) {
   if (const Scalar* s = attribute(attrs, "bindingMode")) {
     DROMEDARY_TRY(v, resolveScalar(context, *s));
-    if (!equalsIgnoreCase(v, "off")) {
-      return fileError(s->where,
-                       fmt::format("bindingMode '{}' is not supported: bodies are not bound to "
-                                   "Java classes here",
-                                   v),
-                       "use bindingMode off and convert the body in the route");
+    if (!detail::restBindingModeKnown(v)) {
+      return fileError(s->where, fmt::format("bindingMode '{}' is not supported", v),
+                       "off, json or auto: XML bodies are not bound here");
     }
   }
   return {};
 }
 
-// The checks a rest and each of its verbs share: known keys, bindingMode off, and no key
+// The step that binds a verb's request body (detail::restBindingRequestPredicate says when): its
+// JSON read into maps and lists before the verb's own steps. Maps and lists in the reply are
+// written as JSON by platform-http.
+void bindJson(RouteSource& r, bool only_json_requests) {
+  auto step = [&](std::string kind) {
+    StepSource s;
+    s.kind = std::move(kind);
+    s.where = r.where;
+    return s;
+  };
+  auto filtered = [&](std::string predicate, std::string data_format_step) {
+    StepSource f = step("filter");
+    f.expression = ExpressionSource{"simple", std::move(predicate), r.where, {}};
+    StepSource d = step(std::move(data_format_step));
+    d.policies.push_back(step("json"));
+    f.steps.push_back(std::move(d));
+    return f;
+  };
+  r.steps.insert(r.steps.begin(), filtered(std::string(detail::restBindingRequestPredicate(only_json_requests)),
+                                           "unmarshal"));
+}
+
+// The checks a rest and each of its verbs share: known keys, a known bindingMode, and no key
 // asking for what is not done here.
 Result<void> checkRestKeys(Context& context,
                            const std::vector<std::pair<std::string, Scalar>>& attrs,
@@ -177,6 +198,14 @@ Result<std::vector<RouteSource>> restRoutes(Context& context, const FileSources&
       if (!id) id = attribute(verb.attributes, "id");
       if (id) r.attributes.emplace_back("id", *id);
       r.steps = verb.to;
+      std::string mode = config.settings().bindingMode;
+      for (const auto* attrs : {&rest.attributes, &verb.attributes}) {
+        if (const Scalar* b = attribute(*attrs, "bindingMode")) {
+          DROMEDARY_TRY(v, resolveScalar(context, *b));
+          mode = v;
+        }
+      }
+      if (!equalsIgnoreCase(mode, "off")) bindJson(r, equalsIgnoreCase(mode, "auto"));
       routes.push_back(std::move(r));
     }
   }

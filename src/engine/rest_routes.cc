@@ -34,11 +34,10 @@ Result<void> applyRestConfiguration(Context& context, const RestConfigurationDef
                                  "services are served by platform-http",
                                  c.component));
   }
-  if (!equalsIgnoreCase(c.bindingMode, "off")) {
+  if (!restBindingModeKnown(c.bindingMode)) {
     return makeError(ErrorCode::InvalidOption,
-                     fmt::format("restConfiguration bindingMode '{}' is not supported: bodies "
-                                 "are not bound to Java classes here; use off and convert the "
-                                 "body in the route (convertBodyTo, setBody)",
+                     fmt::format("restConfiguration bindingMode '{}' is not supported: off, json "
+                                 "or auto (XML bodies are not bound here)",
                                  c.bindingMode));
   }
   if (c.port) {
@@ -66,6 +65,16 @@ std::string restEndpointUri(std::string_view path, std::string_view method,
   return uri;
 }
 
+bool restBindingModeKnown(std::string_view mode) noexcept {
+  return equalsIgnoreCase(mode, "off") || equalsIgnoreCase(mode, "json") ||
+         equalsIgnoreCase(mode, "auto");
+}
+
+std::string_view restBindingRequestPredicate(bool only_json_requests) noexcept {
+  return only_json_requests ? "${body} != null && ${body} != '' && ${header.Content-Type} contains 'json'"
+                            : "${body} != null && ${body} != ''";
+}
+
 Result<void> addRestRoutes(Context& context, RouteBuilder& builder) {
   if (builder.restsForEngine().empty()) return {};
   const RestConfigurationDefinition& config = builder.restConfigurationForEngine();
@@ -90,6 +99,13 @@ Result<void> addRestRoutes(Context& context, RouteBuilder& builder) {
       RouteDefinition& route =
           builder.from(restEndpointUri(path, v.method, v.consumes, v.produces));
       if (!v.id.empty()) route.routeId(v.id);
+      const bool bind = !equalsIgnoreCase(config.settings().bindingMode, "off");
+      if (bind) {
+        route.filter(simple(std::string(restBindingRequestPredicate(
+                                equalsIgnoreCase(config.settings().bindingMode, "auto")))))
+            .unmarshal("json")
+            .end();
+      }
       route.to(v.to);
     }
   }

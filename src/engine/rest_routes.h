@@ -18,7 +18,14 @@ class RouteBuilder;
 
 namespace dromedary::detail {
 
-/// Checks a restConfiguration (the platform-http component, binding mode off, a port in range)
+/// bindingMode off, json and auto are served (json: request bodies are read into maps and lists
+/// with the json data format; auto: the same for requests whose Content-Type says JSON). Maps
+/// and lists in replies are written as JSON by platform-http itself. XML bindings are not.
+bool restBindingModeKnown(std::string_view mode) noexcept;
+/// The Simple predicate under which a request's body is unmarshalled.
+std::string_view restBindingRequestPredicate(bool only_json_requests) noexcept;
+
+/// Checks a restConfiguration (the platform-http component, a known binding mode, a port in range)
 /// and gives its host and port to the HTTP server (camel.server.host/port), refusing values
 /// that differ from ones already set.
 Result<void> applyRestConfiguration(Context& context, const RestConfigurationDefinition& config);

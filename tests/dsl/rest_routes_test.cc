@@ -155,16 +155,61 @@ TEST_F(RestRoutesTest, AMalformedRestConfigurationOrRestIsRefusedWhereItIs) {
             "the route at routes.yaml:1:20");
 }
 
+// bindingMode json: the request's JSON is maps and lists in the route, and maps and lists in
+// the reply are JSON text; auto binds only requests that say they are JSON.
+TEST_F(RestRoutesTest, BindingModeJsonReadsAndWritesBodiesAsJson) {
+  loadYaml(R"(
+- restConfiguration:
+    bindingMode: json
+    port: 0
+- rest:
+    path: /orders
+    post:
+      - type: Order
+        outType: Order
+        to: direct:order
+    put:
+      - bindingMode: auto
+        to: direct:order
+    get:
+      - bindingMode: "off"
+        to: direct:text
+- from:
+    uri: direct:order
+    steps:
+      - to: mock:orders
+- from:
+    uri: direct:text
+    steps:
+      - setBody: {constant: "plain"}
+)");
+  uint16_t port = platformHttpPort(h.context);
+  ASSERT_NE(port, 0);
+  HttpReply posted = httpRequest(port, "POST", "/orders", HttpHeaders{{"Content-Type", "application/json"}},
+                                 R"({"sku": "A-1", "qty": 3})");
+  EXPECT_EQ(posted.status, 200);
+  EXPECT_EQ(posted.body, R"({"sku":"A-1","qty":3})");
+  HttpReply text = httpRequest(port, "PUT", "/orders", HttpHeaders{{"Content-Type", "text/plain"}}, "as is");
+  EXPECT_EQ(text.body, "as is");
+  HttpReply list = httpRequest(port, "PUT", "/orders", HttpHeaders{{"Content-Type", "application/json"}}, "[1, 2]");
+  EXPECT_EQ(list.body, "[1,2]");
+  EXPECT_EQ(httpRequest(port, "GET", "/orders", HttpHeaders{}).body, "plain");
+  auto received = h.mock("mock:orders").receivedExchanges();
+  ASSERT_EQ(received.size(), 3u);
+  EXPECT_TRUE(received[0]->message().body().isMap());
+  EXPECT_TRUE(received[1]->message().body().isString() || received[1]->message().body().isBytes());
+  EXPECT_TRUE(received[2]->message().body().isList());
+}
+
 TEST_F(RestRoutesTest, UnsupportedOptionsAreRefusedWithTheReason) {
   EXPECT_EQ(yamlError(R"(
 - restConfiguration:
-    bindingMode: json
+    bindingMode: xml
 - rest:
     get: [{to: direct:x}]
 )"),
-            "bindingMode 'json' is not supported: bodies are not bound to Java "
-            "classes here at routes.yaml:3:18; use bindingMode off and convert the body in the "
-            "route");
+            "bindingMode 'xml' is not supported at routes.yaml:3:18; off, json or auto: XML "
+            "bodies are not bound here");
   EXPECT_EQ(yamlError(R"(
 - restConfiguration:
     apiContextPath: /api-doc

@@ -82,11 +82,28 @@ TEST_F(RestDslTest, AnotherTransportOrABindingModeIsRefusedWithTheReason) {
             "restConfiguration component 'netty-http' is not available: REST services are "
             "served by platform-http");
   Error binding = addFails([](RouteBuilder& b) {
-    b.restConfiguration().bindingMode("json");
+    b.restConfiguration().bindingMode("xml");
     b.rest("/a").get().to("direct:x");
   });
-  EXPECT_NE(binding.message.find("restConfiguration bindingMode 'json' is not supported"),
-            std::string::npos);
+  EXPECT_NE(binding.message.find("restConfiguration bindingMode 'xml' is not supported: off, json "
+                                 "or auto"),
+            std::string::npos)
+      << binding.message;
+}
+
+TEST_F(RestDslTest, BindingModeJsonGivesTheRouteMapsAndRepliesWithJson) {
+  h.start([](RouteBuilder& b) {
+    b.restConfiguration().bindingMode("json").port(0);
+    b.rest("/orders").post().to("direct:order");
+    b.from("direct:order").setHeader("sku", simple("${body[sku]}")).to("mock:orders");
+  });
+  uint16_t port = platformHttpPort(h.context);
+  HttpReply reply = httpRequest(port, "POST", "/orders", HttpHeaders{{"Content-Type", "application/json"}},
+                                R"({"sku": "A-1"})");
+  EXPECT_EQ(reply.body, R"({"sku":"A-1"})");
+  EXPECT_EQ(reply.contentType, "application/json");
+  EXPECT_EQ(h.mock("mock:orders").receivedExchanges().at(0)->message().getHeader("sku")->as<std::string>(),
+            "A-1");
 }
 
 TEST_F(RestDslTest, APortOtherThanTheServersIsRefused) {
