@@ -68,7 +68,7 @@ std::string suggestion(std::string_view word, const std::vector<std::string_view
 
 const std::vector<std::string_view>& expressionLanguages() {
   static const std::vector<std::string_view> languages = {"simple", "constant", "header",
-                                                          "exchangeProperty", "jsonpath",
+                                                          "exchangeProperty", "jsonpath", "jq",
                                                           "tokenize"};
   return languages;
 }

@@ -228,13 +228,13 @@ Result<ExpressionDefinition> Translator::expression(const ExpressionSource& e) {
     return fileError(e.where, "tokenize cuts a split's text; it is not an expression here",
                      "write it as simple, constant, header or exchangeProperty");
   }
-  if (e.language == "jsonpath") {
+  if (e.language == "jsonpath" || e.language == "jq") {
     LanguageOptions options;
     for (const auto& [key, value] : e.options) {
       DROMEDARY_TRY(v, resolve(value));
       options[key] = v;
     }
-    return jsonpath(e.text, std::move(options));
+    return language(e.language, e.text, std::move(options));
   }
   if (e.language == "simple") return simple(e.text);
   if (e.language == "constant") return constant(Value(e.text));

@@ -185,3 +185,53 @@ TEST_F(JsonPathRoutesTest, AMisspeltOptionFailsTheStartWithTheClosestName) {
 
 }  // namespace
 }  // namespace dromedary::testing
+
+namespace dromedary::testing {
+namespace {
+
+class JqRoutesTest : public RouteFileTest {};
+
+TEST_F(JqRoutesTest, JqTransformsFiltersAndFeedsSimple) {
+  loadYaml(R"Y(
+- from:
+    uri: direct:in
+    steps:
+      - filter:
+          jq: ".rush"
+          steps:
+            - setHeader:
+                name: skus
+                jq: {expression: "[.items[].sku] | join(\",\")", resultType: String}
+            - setHeader:
+                name: total
+                simple: "${jq(.items | map(.qty * .price) | add)}"
+            - transform:
+                jq: "{id: .id, lines: (.items | length)}"
+            - to: mock:out
+)Y");
+  ASSERT_TRUE(h.producer.sendBody("direct:in", R"({"id": "o-7", "rush": true,
+      "items": [{"sku": "A-1", "qty": 2, "price": 10.5}, {"sku": "B-2", "qty": 1, "price": 99}]})"));
+  ASSERT_TRUE(h.producer.sendBody("direct:in", R"({"id": "o-8", "rush": false, "items": []})"));
+  ASSERT_EQ(h.mock("mock:out").receivedCount(), 1u);
+  const auto& ex = *h.mock("mock:out").receivedExchanges()[0];
+  EXPECT_EQ(*ex.message().getHeader("skus"), Value("A-1,B-2"));
+  EXPECT_EQ(ex.message().getHeader("total")->as<std::string>(), "120");
+  EXPECT_EQ(ex.message().body().toString(), R"({"id":"o-7","lines":2})");
+}
+
+TEST_F(JqRoutesTest, ARuntimeErrorFailsTheExchangeAndABadProgramTheStart) {
+  loadYaml("- from: {uri: direct:in, steps: [{setBody: {jq: '.a + 1'}}, {to: mock:out}]}");
+  auto sent = h.producer.sendBody("direct:in", R"({"a": "text"})");
+  ASSERT_FALSE(sent);
+  EXPECT_NE(sent.error().message.find("cannot be added (jq '.a + 1')"), std::string::npos)
+      << sent.error().message;
+}
+
+TEST_F(JqRoutesTest, ABadProgramFailsTheStart) {
+  std::string bad = yamlError("- from: {uri: direct:in, steps: [{setBody: {jq: '.a | | .b'}}]}");
+  EXPECT_NE(bad.find("jq '.a | | .b' does not compile: jq: error: syntax error"), std::string::npos)
+      << bad;
+}
+
+}  // namespace
+}  // namespace dromedary::testing

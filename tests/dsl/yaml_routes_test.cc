@@ -280,7 +280,7 @@ TEST_F(YamlRoutesTest, UnknownLanguage) {
             groovy: "1+1"
 )"),
             "unknown language 'groovy' at routes.yaml:6:13; expected one of: simple, constant, "
-            "header, exchangeProperty, jsonpath");
+            "header, exchangeProperty, jsonpath, jq");
 }
 
 TEST_F(YamlRoutesTest, UnknownTopLevelEntry) {

@@ -154,11 +154,13 @@ class JsonFactory final : public DataFormatFactory {
 }  // namespace
 
 std::unique_ptr<Language> makeJsonPathLanguage();  // json_path_language.cc
+std::unique_ptr<Language> makeJqLanguage();        // jq_language.cc
 
 }  // namespace component::json
 
 void registerJsonComponent(Context& context) {
   context.addLanguage("jsonpath", component::json::makeJsonPathLanguage());
+  context.addLanguage("jq", component::json::makeJqLanguage());
   auto factory = std::make_shared<component::json::JsonFactory>();
   for (const char* name : {"json", "jackson", "gson", "jsonb", "fastjson"}) {
     context.addDataFormat(name, factory);

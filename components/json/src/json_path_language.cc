@@ -11,6 +11,7 @@
 #include <dromedary/spi/language.h>
 #include <dromedary/spi/option_table.h>
 
+#include "json_input.h"
 #include "json_options.h"
 #include "json_path.h"
 #include "json_text.h"
@@ -36,14 +37,10 @@ constexpr OptionSpec kOptions[] = {
     {"trim", OptionType::Bool, "true", "Accepted for Camel's files"},
 };
 
-enum class Source { Body, Header, Property };
-enum class Target { None, String, Long, Double, Boolean };
-
 struct Settings {
   bool suppress = false;
-  Source source = Source::Body;
-  std::string name;  // the header's or property's
-  Target target = Target::None;
+  InputSource source;
+  ResultType target = ResultType::None;
   bool writeAsString = false;
   bool unpack = false;
 };
@@ -81,19 +78,14 @@ class JsonPathExpression final : public Expression, public Predicate {
   }
 
   bool evaluateOrFail(Exchange& ex, Value& out) const {
-    const Value* input = &ex.message().body();
-    if (s_.source == Source::Header) input = ex.message().getHeader(s_.name);
-    if (s_.source == Source::Property) input = ex.getProperty(s_.name);
+    const Value* input = selectInput(ex, s_.source);
     Value parsed;
     if (!input || input->isNull()) {
       if (s_.suppress) {
         out = Value();
         return true;
       }
-      return fail(ex, s_.source == Source::Body ? "the body is null"
-                                                : fmt::format("there is no {} '{}'",
-                                                              s_.source == Source::Header ? "header" : "property",
-                                                              s_.name));
+      return fail(ex, missingInput(s_.source));
     }
     if (input->isString() || input->isBytes()) {
       auto read = readJson(input->isString() ? std::string_view(input->getString())
@@ -121,27 +113,8 @@ class JsonPathExpression final : public Expression, public Predicate {
   }
 
   bool convert(Exchange& ex, Value& v) const {
-    if (s_.target == Target::None || v.isNull()) return true;
-    try {
-      switch (s_.target) {
-        case Target::String:
-          if (v.isList() || v.isMap()) {
-            std::string text;
-            (void)writeJson(v, text);
-            v = Value(std::move(text));
-          } else {
-            v = Value(v.as<std::string>());
-          }
-          break;
-        case Target::Long: v = Value(v.as<int64_t>()); break;
-        case Target::Double: v = Value(v.as<double>()); break;
-        case Target::Boolean: v = Value(v.as<bool>()); break;
-        case Target::None: break;
-      }
-      return true;
-    } catch (const std::exception& e) {
-      return fail(ex, fmt::format("the result cannot be converted: {}", e.what()));
-    }
+    if (auto converted = convertResult(v, s_.target); !converted) return fail(ex, converted.error().message);
+    return true;
   }
 
   JsonPath path_;
@@ -155,45 +128,10 @@ Result<Settings> settings(const LanguageOptions& options) {
   s.suppress = o.getBool("suppressExceptions");
   s.writeAsString = o.getBool("writeAsString");
   s.unpack = o.getBool("unpack");
-  if (const std::string& h = o.getString("headerName"); !h.empty()) {
-    s.source = Source::Header;
-    s.name = h;
-  }
-  if (const std::string& p = o.getString("propertyName"); !p.empty()) {
-    s.source = Source::Property;
-    s.name = p;
-  }
-  if (const std::string& src = o.getString("source"); !src.empty() && src != "body") {
-    if (src.starts_with("header:")) {
-      s.source = Source::Header;
-      s.name = src.substr(7);
-    } else if (src.starts_with("property:") || src.starts_with("exchangeProperty:")) {
-      s.source = Source::Property;
-      s.name = src.substr(src.find(':') + 1);
-    } else {
-      return makeError(ErrorCode::InvalidExpression,
-                       fmt::format("jsonpath source must be body, header:NAME or property:NAME, "
-                                   "not '{}'",
-                                   src));
-    }
-  }
-  std::string type = o.getString("resultType");
-  if (type.starts_with("java.lang.")) type = type.substr(10);
-  if (type == "String") {
-    s.target = Target::String;
-  } else if (type == "Integer" || type == "Long" || type == "int" || type == "long") {
-    s.target = Target::Long;
-  } else if (type == "Double" || type == "Float" || type == "double") {
-    s.target = Target::Double;
-  } else if (type == "Boolean" || type == "boolean") {
-    s.target = Target::Boolean;
-  } else if (!type.empty() && type.find("Map") == std::string::npos &&
-             type.find("List") == std::string::npos && type != "Object") {
-    return makeError(ErrorCode::InvalidExpression,
-                     fmt::format("jsonpath resultType '{}' cannot be made here: String, Integer, "
-                                 "Long, Double, Boolean, or a map or list type",
-                                 o.getString("resultType")));
-  }
+  DROMEDARY_TRY(source, inputSource(o, "jsonpath"));
+  s.source = std::move(source);
+  DROMEDARY_TRY(target, resultType(o.getString("resultType"), "jsonpath"));
+  s.target = target;
   return s;
 }
 

@@ -360,7 +360,7 @@ constexpr std::string_view kFunctionNames[] = {
     "body", "bodyAs", "mandatoryBodyAs", "bodyOneLine", "bodyType", "header", "headers",
     "headerAs", "exchangeProperty", "exchangeId", "id", "messageId", "routeId", "fromRouteId",
     "camelId", "exchange", "exception", "date", "date-with-timezone", "random", "uuid", "sys",
-    "jsonpath",
+    "jsonpath", "jq",
     "sysenv", "env", "properties", "propertiesExist", "null", "empty", "createEmpty", "length",
     "size", "isEmpty", "uppercase", "lowercase", "trim", "iif", "not", "convertTo", "val",
     "type", "messageTimestamp",
@@ -644,16 +644,21 @@ ExprPtr parseFunction(Parser& parser, std::string_view fn) {
                 "use exception, exception.message or exception.stacktrace");
   }
 
-  // ${jsonpath(EXPR)}: Camel's jsonpath language (the json component's) on the body, compiled
-  // with the Simple expression. Everything between the parentheses is the path: it may hold
-  // commas and brackets of its own.
-  if (fn.starts_with("jsonpath(") && fn.ends_with(")")) {
-    std::string_view path = trim(fn.substr(9, fn.size() - 10));
-    Language* jsonpath = parser.context().language("jsonpath");
-    if (!jsonpath) {
-      parser.fail(fn, "jsonpath is the json component's language, which this build leaves out");
+  // ${jsonpath(EXPR)} and ${jq(EXPR)}: the json component's languages on the body, compiled
+  // with the Simple expression. Everything between the parentheses is the expression: it may
+  // hold commas and brackets of its own.
+  for (std::string_view name : {"jsonpath", "jq"}) {
+    if (!fn.starts_with(name) || fn.size() < name.size() + 2 || fn[name.size()] != '(' ||
+        !fn.ends_with(")")) {
+      continue;
     }
-    auto compiled = jsonpath->createExpression(path, parser.context());
+    std::string_view text = trim(fn.substr(name.size() + 1, fn.size() - name.size() - 2));
+    Language* language = parser.context().language(name);
+    if (!language) {
+      parser.fail(fn, fmt::format("{} is the json component's language, which this build leaves out",
+                                  name));
+    }
+    auto compiled = language->createExpression(text, parser.context());
     if (!compiled) parser.fail(fn, compiled.error().message);
     return std::move(*compiled);
   }
