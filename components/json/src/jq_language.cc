@@ -19,6 +19,7 @@ extern "C" {
 #include <dromedary/spi/option_table.h>
 
 #include "json_input.h"
+#include "json_language.h"
 #include "json_options.h"
 #include "json_text.h"
 
@@ -185,42 +186,23 @@ class JqExpression final : public Expression, public Predicate {
   mutable std::array<std::atomic<JqProgram*>, 8> slots_{};
 };
 
-class JqLanguage final : public Language {
- public:
-  Result<std::unique_ptr<Expression>> createExpression(std::string_view text, Context& context) override {
-    return createExpression(text, context, {});
+Result<std::unique_ptr<JqExpression>> make(std::string_view text, const LanguageOptions& options) {
+  DROMEDARY_TRY(o, resolveOptions(kOptions, options, "the jq language"));
+  DROMEDARY_TRY(source, inputSource(o, "jq"));
+  DROMEDARY_TRY(type, resultType(o.getString("resultType"), "jq"));
+  std::string program(text);
+  auto compiled = compileJq(program);
+  if (!compiled->state || !compiled->error.empty()) {
+    return makeError(ErrorCode::InvalidExpression,
+                     fmt::format("jq '{}' does not compile: {}", program, compiled->error));
   }
-  Result<std::unique_ptr<Predicate>> createPredicate(std::string_view text, Context& context) override {
-    return createPredicate(text, context, {});
-  }
-  Result<std::unique_ptr<Expression>> createExpression(std::string_view text, Context&,
-                                                       const LanguageOptions& options) override {
-    DROMEDARY_TRY(made, make(text, options));
-    return std::unique_ptr<Expression>(std::move(made));
-  }
-  Result<std::unique_ptr<Predicate>> createPredicate(std::string_view text, Context&,
-                                                     const LanguageOptions& options) override {
-    DROMEDARY_TRY(made, make(text, options));
-    return std::unique_ptr<Predicate>(std::move(made));
-  }
-
- private:
-  static Result<std::unique_ptr<JqExpression>> make(std::string_view text, const LanguageOptions& options) {
-    DROMEDARY_TRY(o, resolveOptions(kOptions, options, "the jq language"));
-    DROMEDARY_TRY(source, inputSource(o, "jq"));
-    DROMEDARY_TRY(type, resultType(o.getString("resultType"), "jq"));
-    std::string program(text);
-    auto compiled = compileJq(program);
-    if (!compiled->state || !compiled->error.empty()) {
-      return makeError(ErrorCode::InvalidExpression,
-                       fmt::format("jq '{}' does not compile: {}", program, compiled->error));
-    }
-    return std::make_unique<JqExpression>(std::move(program), std::move(source), type, std::move(compiled));
-  }
-};
+  return std::make_unique<JqExpression>(std::move(program), std::move(source), type, std::move(compiled));
+}
 
 }  // namespace
 
-std::unique_ptr<Language> makeJqLanguage() { return std::make_unique<JqLanguage>(); }
+std::unique_ptr<Language> makeJqLanguage() {
+  return std::make_unique<CompiledLanguage<JqExpression>>(&make);
+}
 
 }  // namespace dromedary::component::json

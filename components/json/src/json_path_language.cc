@@ -12,6 +12,7 @@
 #include <dromedary/spi/option_table.h>
 
 #include "json_input.h"
+#include "json_language.h"
 #include "json_options.h"
 #include "json_path.h"
 #include "json_text.h"
@@ -135,39 +136,20 @@ Result<Settings> settings(const LanguageOptions& options) {
   return s;
 }
 
-class JsonPathLanguage final : public Language {
- public:
-  Result<std::unique_ptr<Expression>> createExpression(std::string_view text, Context& context) override {
-    return createExpression(text, context, {});
-  }
-  Result<std::unique_ptr<Predicate>> createPredicate(std::string_view text, Context& context) override {
-    return createPredicate(text, context, {});
-  }
-  Result<std::unique_ptr<Expression>> createExpression(std::string_view text, Context&,
-                                                       const LanguageOptions& options) override {
-    DROMEDARY_TRY(made, make(text, options));
-    return std::unique_ptr<Expression>(std::move(made));
-  }
-  Result<std::unique_ptr<Predicate>> createPredicate(std::string_view text, Context&,
-                                                     const LanguageOptions& options) override {
-    DROMEDARY_TRY(made, make(text, options));
-    return std::unique_ptr<Predicate>(std::move(made));
-  }
-
- private:
-  static Result<std::unique_ptr<JsonPathExpression>> make(std::string_view text,
-                                                          const LanguageOptions& options) {
-    DROMEDARY_TRY(s, settings(options));
-    std::string_view trimmed = text;
-    while (!trimmed.empty() && (trimmed.front() == ' ' || trimmed.front() == '\n')) trimmed.remove_prefix(1);
-    while (!trimmed.empty() && (trimmed.back() == ' ' || trimmed.back() == '\n')) trimmed.remove_suffix(1);
-    DROMEDARY_TRY(path, JsonPath::compile(trimmed));
-    return std::make_unique<JsonPathExpression>(std::move(path), std::move(s));
-  }
-};
+Result<std::unique_ptr<JsonPathExpression>> make(std::string_view text,
+                                                 const LanguageOptions& options) {
+  DROMEDARY_TRY(s, settings(options));
+  std::string_view trimmed = text;
+  while (!trimmed.empty() && (trimmed.front() == ' ' || trimmed.front() == '\n')) trimmed.remove_prefix(1);
+  while (!trimmed.empty() && (trimmed.back() == ' ' || trimmed.back() == '\n')) trimmed.remove_suffix(1);
+  DROMEDARY_TRY(path, JsonPath::compile(trimmed));
+  return std::make_unique<JsonPathExpression>(std::move(path), std::move(s));
+}
 
 }  // namespace
 
-std::unique_ptr<Language> makeJsonPathLanguage() { return std::make_unique<JsonPathLanguage>(); }
+std::unique_ptr<Language> makeJsonPathLanguage() {
+  return std::make_unique<CompiledLanguage<JsonPathExpression>>(&make);
+}
 
 }  // namespace dromedary::component::json
