@@ -73,6 +73,10 @@ const std::vector<std::string_view>& expressionLanguages() {
   return languages;
 }
 
+bool languageTakesOptions(std::string_view language) {
+  return language == "jsonpath" || language == "jq";
+}
+
 namespace {
 
 using Templates = std::map<std::string, RouteTemplate, std::less<>>;

@@ -193,6 +193,11 @@ std::string suggestion(std::string_view word, const std::vector<std::string_view
 /// The languages an expression may be written in, in route files.
 const std::vector<std::string_view>& expressionLanguages();
 
+/// Whether `language` takes options of its own (jsonpath's suppressExceptions, jq's
+/// resultType ...): the readers keep them in ExpressionSource::options for the language to
+/// check when the route starts.
+bool languageTakesOptions(std::string_view language);
+
 /// Everything read from a set of route files.
 struct FileSources {
   std::vector<RouteSource> routes;

@@ -66,22 +66,20 @@ Result<void> checkBindingMode(Context& context,
 // JSON read into maps and lists before the verb's own steps. Maps and lists in the reply are
 // written as JSON by platform-http.
 void bindJson(RouteSource& r, bool only_json_requests) {
-  auto step = [&](std::string kind) {
-    StepSource s;
-    s.kind = std::move(kind);
-    s.where = r.where;
-    return s;
-  };
-  auto filtered = [&](std::string predicate, std::string data_format_step) {
-    StepSource f = step("filter");
-    f.expression = ExpressionSource{"simple", std::move(predicate), r.where, {}};
-    StepSource d = step(std::move(data_format_step));
-    d.policies.push_back(step("json"));
-    f.steps.push_back(std::move(d));
-    return f;
-  };
-  r.steps.insert(r.steps.begin(), filtered(std::string(detail::restBindingRequestPredicate(only_json_requests)),
-                                           "unmarshal"));
+  StepSource filter;
+  filter.kind = "filter";
+  filter.where = r.where;
+  filter.expression = ExpressionSource{
+      "simple", std::string(detail::restBindingRequestPredicate(only_json_requests)), r.where, {}};
+  StepSource unmarshal;
+  unmarshal.kind = "unmarshal";
+  unmarshal.where = r.where;
+  StepSource json;
+  json.kind = "json";
+  json.where = r.where;
+  unmarshal.policies.push_back(std::move(json));
+  filter.steps.push_back(std::move(unmarshal));
+  r.steps.insert(r.steps.begin(), std::move(filter));
 }
 
 // The checks a rest and each of its verbs share: known keys, a known bindingMode, and no key

@@ -228,7 +228,7 @@ Result<ExpressionDefinition> Translator::expression(const ExpressionSource& e) {
     return fileError(e.where, "tokenize cuts a split's text; it is not an expression here",
                      "write it as simple, constant, header or exchangeProperty");
   }
-  if (e.language == "jsonpath" || e.language == "jq") {
+  if (languageTakesOptions(e.language)) {
     LanguageOptions options;
     for (const auto& [key, value] : e.options) {
       DROMEDARY_TRY(v, resolve(value));

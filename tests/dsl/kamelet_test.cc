@@ -214,6 +214,60 @@ spec:
       << error;
 }
 
+TEST_F(KameletTest, AFolderKameletNamedOtherwiseThanItsFileIsRefused) {
+  kamelet("odd-action", "kind: Kamelet\nmetadata: {name: even-action}\nspec: {template: {from: {uri: kamelet:source}}}\n");
+  std::string error = yamlError("- from: {uri: direct:a, steps: [{to: kamelet:odd-action}]}");
+  EXPECT_NE(error.find("the Kamelet in odd-action.kamelet.yaml is named 'even-action'"), std::string::npos)
+      << error;
+  EXPECT_NE(error.find("name it 'odd-action', as its file"), std::string::npos) << error;
+}
+
+TEST_F(KameletTest, WhatCannotBeHonouredIsRefusedAtTheUse) {
+  kamelet("java-action", R"(kind: Kamelet
+metadata: {name: java-action}
+spec:
+  dependencies: ["mvn:com.acme:acme-kamelets:1.0"]
+  template: {from: {uri: kamelet:source}}
+)");
+  kamelet("bean-action", R"(kind: Kamelet
+metadata: {name: bean-action}
+spec:
+  template:
+    beans: [{name: upper, type: "#class:com.acme.Upper"}]
+    from: {uri: kamelet:source, steps: [{process: {ref: upper}}]}
+)");
+  std::string java = yamlError("- from: {uri: direct:a, steps: [{to: kamelet:java-action}]}");
+  EXPECT_NE(java.find("Kamelet 'java-action' depends on 'mvn:com.acme:acme-kamelets:1.0', a Java "
+                      "library that cannot be loaded here at routes.yaml:1:"),
+            std::string::npos)
+      << java;
+  std::string bean = yamlError("- from: {uri: direct:b, steps: [{to: kamelet:bean-action}]}");
+  EXPECT_NE(bean.find("Kamelet 'bean-action' needs the bean 'upper'"), std::string::npos) << bean;
+}
+
+TEST_F(KameletTest, ToDAndALocationInTheUriAreRefused) {
+  std::string tod = yamlError("- from: {uri: direct:a, steps: [{toD: 'kamelet:greet-action?name=${body}'}]}");
+  EXPECT_NE(tod.find("a Kamelet cannot be called through toD"), std::string::npos) << tod;
+  std::string location = yamlError(
+      "- from: {uri: direct:b, steps: [{to: 'kamelet:greet-action?name=x&location=file:/k'}]}");
+  EXPECT_NE(location.find("a Kamelet's location in its URI is not supported"), std::string::npos)
+      << location;
+}
+
+TEST_F(KameletTest, APipesUnknownErrorHandlerIsRefusedWithTheClosestName) {
+  std::string pipe = file("pipe.yaml", R"(kind: Pipe
+metadata: {name: p}
+spec:
+  source: {uri: direct:a}
+  sink: {uri: mock:x}
+  errorHandler: {sinc: {endpoint: {uri: mock:dead}}}
+)");
+  std::string error = loadError({pipe});
+  EXPECT_NE(error.find("unknown Pipe error handler 'sinc' at " + pipe + ":6:18; did you mean 'sink'?"),
+            std::string::npos)
+      << error;
+}
+
 TEST_F(KameletTest, AKameletInAFolderShadowsAShippedOne) {
   kamelet("log-sink", R"(kind: Kamelet
 metadata: {name: log-sink, labels: {camel.apache.org/kamelet.type: sink}}

@@ -227,6 +227,20 @@ TEST_F(JqRoutesTest, ARuntimeErrorFailsTheExchangeAndABadProgramTheStart) {
       << sent.error().message;
 }
 
+TEST_F(JqRoutesTest, AResultTypeThatCannotBeMadeFailsTheStart) {
+  std::string bad = yamlError(
+      "- from: {uri: direct:in, steps: [{setBody: {jq: {expression: '.a', resultType: com.acme.Order}}}]}");
+  EXPECT_NE(bad.find("jq resultType 'com.acme.Order' cannot be made here"), std::string::npos) << bad;
+}
+
+TEST_F(JqRoutesTest, ASourceOtherThanBodyHeaderOrPropertyFailsTheStart) {
+  std::string bad = yamlError(
+      "- from: {uri: direct:in, steps: [{setBody: {jsonpath: {expression: $.a, source: 'variable:v'}}}]}");
+  EXPECT_NE(bad.find("jsonpath source must be body, header:NAME or property:NAME, not 'variable:v'"),
+            std::string::npos)
+      << bad;
+}
+
 TEST_F(JqRoutesTest, ABadProgramFailsTheStart) {
   std::string bad = yamlError("- from: {uri: direct:in, steps: [{setBody: {jq: '.a | | .b'}}]}");
   EXPECT_NE(bad.find("jq '.a | | .b' does not compile: jq: error: syntax error"), std::string::npos)

@@ -56,6 +56,13 @@ TEST(AmqpOptionsTest, ABadRemoteUriIsAnErrorNamingTheProperty) {
               HasSubstr("must start with amqp://"));
 }
 
+TEST(AmqpOptionsTest, AnEndpointsOwnBadRemoteUriIsAnErrorNamingTheEndpoint) {
+  EXPECT_EQ(endpointError("amqp:queue:a?remoteURI=amqp://127.0.0.1:1"), "");
+  EXPECT_THAT(endpointError("amqp:queue:a?remoteURI=tcp://x:1"),
+              HasSubstr("remoteURI 'tcp://x:1' must start with amqp:// or amqps:// (in "
+                        "'amqp:queue:a?remoteURI=tcp://x:1')"));
+}
+
 TEST(AmqpOptionsTest, ReconnectDelaysAreDurationsAndABadOneIsAnErrorNamingTheProperty) {
   EXPECT_EQ(endpointError("amqp:queue:a", "camel.component.amqp.maxReconnectDelay", "30s"), "");
   EXPECT_EQ(endpointError("amqp:queue:a", "camel.component.amqp.reconnectDelay", "250"), "");

@@ -80,7 +80,9 @@ class CronTask final : public RepeatingTask {
 class CronConsumer final : public Consumer {
  public:
   CronConsumer(Context& context, Processor& processor, std::string name, CronExpression schedule)
-      : task_(new CronTask(context, processor, std::move(name), std::move(schedule))) {}
+      : name_(name),
+        schedule_text_(schedule.text()),
+        task_(new CronTask(context, processor, std::move(name), std::move(schedule))) {}
   ~CronConsumer() override {
     task_->stop();
     task_->release();
@@ -88,13 +90,17 @@ class CronConsumer final : public Consumer {
 
   Result<void> start() override {
     if (!task_->startFiring()) {
-      return makeError(ErrorCode::InvalidOption, "the cron schedule names no time to come");
+      return makeError(ErrorCode::InvalidOption,
+                       fmt::format("cron:{}: the schedule '{}' names no time to come", name_,
+                                   schedule_text_));
     }
     return {};
   }
   void stop() noexcept override { task_->stop(); }
 
  private:
+  std::string name_;
+  std::string schedule_text_;
   CronTask* task_;
 };
 

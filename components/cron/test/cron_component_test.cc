@@ -29,6 +29,18 @@ TEST(CronComponentTest, ABadScheduleFailsTheStartNamingTheField) {
       << started.error().message;
 }
 
+TEST(CronComponentTest, AScheduleWithNoTimeToComeFailsTheStartNamingIt) {
+  RouteHarness h;
+  ASSERT_TRUE(h.context.addRoutes([](RouteBuilder& b) {
+    b.from("cron:past?schedule=0 0 0 1 1 ? 2020").to("mock:out");
+  }));
+  auto started = h.context.start();
+  ASSERT_FALSE(started);
+  EXPECT_NE(started.error().message.find("cron:past: the schedule '0 0 0 1 1 ? 2020' names no time to come"),
+            std::string::npos)
+      << started.error().message;
+}
+
 TEST(CronComponentTest, AScheduleIsRequired) {
   RouteHarness h;
   ASSERT_TRUE(h.context.addRoutes([](RouteBuilder& b) { b.from("cron:none").to("mock:out"); }));

@@ -492,7 +492,7 @@ class XmlReader {
                        "e.g. <constant>true</constant>");
     }
     ExpressionSource e{std::string(localName(language)), language.child_value(), at(language), {}};
-    if (e.language == "jsonpath" || e.language == "jq") {
+    if (languageTakesOptions(e.language)) {
       for (pugi::xml_attribute a : language.attributes()) {
         e.options.emplace_back(a.name(), Scalar{a.value(), at(language, a)});
       }
@@ -581,7 +581,7 @@ class XmlReader {
         s.expression = ExpressionSource{std::string(name), child.child_value(), at(child), {}};
         // <tokenize token="\n" group="10"/>, <jsonpath suppressExceptions="true">: options as
         // attributes.
-        if (name == "tokenize" || name == "jsonpath" || name == "jq") {
+        if (name == "tokenize" || languageTakesOptions(name)) {
           for (pugi::xml_attribute a : child.attributes()) {
             s.expression->options.emplace_back(a.name(), Scalar{a.value(), at(child, a)});
           }

@@ -589,7 +589,7 @@ class YamlReader final : public YamlRouteReader {
           found = text.value;
           continue;
         }
-        if ((language == "jsonpath" || language == "jq") && options && key != "id") {
+        if (languageTakesOptions(language) && options && key != "id") {
           DROMEDARY_TRY(value, scalar(kv.second, key));
           value.where = at(kv.first);
           options->emplace_back(std::move(key), std::move(value));
