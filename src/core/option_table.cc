@@ -72,8 +72,15 @@ bool sameOptionName(std::string_view spec, std::string_view written) {
 }
 }  // namespace
 
+bool EndpointOptions::names(std::span<const OptionSpec> specs, std::string_view name) noexcept {
+  for (const OptionSpec& spec : specs) {
+    if (sameOptionName(spec.name, name)) return true;
+  }
+  return false;
+}
+
 Result<EndpointOptions> EndpointOptions::resolve(std::span<const OptionSpec> specs,
-                                                 const Uri& uri) {
+                                                 const Uri& uri, bool lenient) {
   EndpointOptions options;
   options.entries_.reserve(specs.size());
   for (const OptionSpec& spec : specs) {
@@ -83,6 +90,10 @@ Result<EndpointOptions> EndpointOptions::resolve(std::span<const OptionSpec> spe
     Entry* entry = nullptr;
     for (Entry& e : options.entries_) {
       if (sameOptionName(e.spec->name, name)) entry = &e;
+    }
+    if (!entry && lenient) {
+      options.unknown_.emplace_back(name, value);
+      continue;
     }
     if (!entry) {
       std::vector<std::string_view> names;

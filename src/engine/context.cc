@@ -162,7 +162,7 @@ Result<Endpoint*> Context::endpoint(std::string_view text) {
   std::lock_guard lock(impl_->mutex);
   auto it = impl_->endpoints.find(uri.normalized());
   if (it != impl_->endpoints.end()) return it->second.get();
-  DROMEDARY_TRY(options, EndpointOptions::resolve(comp->endpointOptions(), uri));
+  DROMEDARY_TRY(options, EndpointOptions::resolve(comp->endpointOptions(), uri, comp->lenientOptions()));
   std::string key = uri.normalized();
   DROMEDARY_TRY(created, comp->createEndpoint(uri, std::move(options)));
   Endpoint* e = created.get();

@@ -133,6 +133,8 @@ const ExceptionType* ExceptionRegistry::typeOf(const ExchangeError& error) const
     std::rethrow_exception(error.exception);
   } catch (const ThrownException& thrown) {
     return &thrown.type();  // throwException's: the type it names
+  } catch (const NamedTypeException& named) {
+    if (const ExceptionType* type = find(named.exceptionType())) return type;
   } catch (...) {
   }
   // Walk down from the root while a child matches: the deepest match is the closest type.

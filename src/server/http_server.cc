@@ -183,7 +183,8 @@ HttpServerCounters EmbeddedHttpServer::counters() const noexcept {
                             get(s.counters.acceptErrors),
                             get(s.counters.ioThreadErrors),
                             s.openConnections.load(std::memory_order_relaxed),
-                            s.budget.inflight()};
+                            s.budget.inflight(),
+                            get(s.counters.connectionsAccepted)};
 }
 
 }  // namespace dromedary::support

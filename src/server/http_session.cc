@@ -82,6 +82,7 @@ void BodyBudget::give(size_t n) noexcept {
 HttpSession::HttpSession(tcp::socket socket, EmbeddedHttpServer::State& server)
     : stream_(std::move(socket)), server_(server) {
   server_.openConnections.fetch_add(1, std::memory_order_relaxed);
+  server_.counters.connectionsAccepted.fetch_add(1, std::memory_order_relaxed);
   on_chunk_ = [this](uint64_t size, beast::string_view, beast::error_code& ec) {
     if (size != 0 && !reserve(size)) ec = asio::error::no_buffer_space;
   };

@@ -59,7 +59,7 @@ struct EmbeddedHttpServer::State {
   std::atomic<size_t> openConnections{0};
   struct {
     std::atomic<uint64_t> connectionsRefused{0}, requestsRefused{0}, malformedRequests{0},
-        acceptErrors{0}, ioThreadErrors{0};
+        acceptErrors{0}, ioThreadErrors{0}, connectionsAccepted{0};
   } counters;
   asio::io_context io;
   tcp::acceptor acceptor;

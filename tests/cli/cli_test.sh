@@ -14,7 +14,8 @@ check() {  # check NAME CONDITION-EXIT-CODE
 # validate: every example is valid; a broken file fails with exit 1 and file:line:column.
 "$bin" validate "$src/examples/hello" "$src/examples/spring-xml" "$src/examples/error-handling" \
   "$src/examples/batch-orders" "$src/examples/templates" "$src/examples/rest" \
-  "$src/examples/file-drop" "$src/examples/kamelets" > "$tmp/out" 2>&1
+  "$src/examples/file-drop" "$src/examples/kamelets" "$src/examples/http-client" \
+  > "$tmp/out" 2>&1
 check "validate examples exits 0" $?
 cat > "$tmp/broken.yaml" <<'YAML'
 - from:
@@ -87,6 +88,14 @@ code=$?
   grep -q "Headers: {Content-Type=text/plain, via=insert-header-action-1}, BodyType: String, Body: Hello Dromedary!]" "$tmp/out" &&
   grep -q "route : Exchange\[ExchangePattern: InOnly, BodyType: String, Body: Bonjour tick!\]" "$tmp/out"
 check "run examples/kamelets: a Pipe and a route of Kamelets (got $code)" $?
+# The http client example: a route calling an API this process serves, a 404 handled.
+http_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+HTTP_PORT=$http_port timeout 60 "$bin" run "$src/examples/http-client" --max-messages 6 \
+  > "$tmp/out" 2>&1
+code=$?
+[ $code -eq 0 ] && [ "$(grep -c "tea: 12 in stock (HTTP 200)" "$tmp/out")" -eq 2 ] &&
+  [ "$(grep -c "no such item rum: HTTP 404, unknown item rum" "$tmp/out")" -eq 2 ]
+check "run examples/http-client: JSON from an HTTP API, a 404 handled (got $code)" $?
 "$bin" kamelets --kamelets "$src/examples/kamelets" greeter-action > "$tmp/out" 2>&1 &&
   grep -q "| greeting | string |  | yes | The word before the name. |" "$tmp/out" &&
   "$bin" kamelets > "$tmp/out" 2>&1 && grep -q "| timer-source | source | Timer Source |" "$tmp/out"

@@ -48,6 +48,18 @@ TEST(OptionTableTest, KebabCaseNamesAreTheCamelCaseOnes) {
   EXPECT_FALSE(EndpointOptions::resolve(kCamelCase, *Uri::parse("x:a?show-body-kind=false")));
 }
 
+TEST(OptionTableTest, ALenientTableKeepsOptionsItDoesNotNameAndStillChecksItsOwn) {
+  auto o = EndpointOptions::resolve(kSpecs, *Uri::parse("x:a?size=5&q=a%20b&other=1"), true);
+  ASSERT_TRUE(o) << o.error().message;
+  EXPECT_EQ(o->getInt("size"), 5);
+  ASSERT_EQ(o->unknownOptions().size(), 2u);
+  EXPECT_EQ(o->unknownOptions()[0], (Uri::Option{"other", "1"}));
+  EXPECT_EQ(o->unknownOptions()[1], (Uri::Option{"q", "a b"}));
+  EXPECT_FALSE(EndpointOptions::resolve(kSpecs, *Uri::parse("x:a?size=many&q=1"), true));
+  EXPECT_TRUE(EndpointOptions::names(kSpecs, "Mode"));
+  EXPECT_FALSE(EndpointOptions::names(kSpecs, "q"));
+}
+
 TEST(OptionTableTest, UnknownOptionSuggestsTheOneMeant) {
   auto o = resolve("direct:a?timout=5");
   ASSERT_FALSE(o);

@@ -25,7 +25,7 @@ TEST(ContextTest, UnknownComponentNamesItAndTheKnownOnes) {
   EXPECT_EQ(e.code, ErrorCode::UnknownComponent);
   EXPECT_EQ(e.message,
             "unknown component 'nope' in endpoint 'nope:x'; known components: amqp, "
-            "cron, direct, file, kamelet, log, mock, platform-http, rest, scheduler, seda, stream, timer (in route 'route1', step to[nope:x])");
+            "cron, direct, file, http, https, kamelet, log, mock, platform-http, rest, scheduler, seda, stream, timer (in route 'route1', step to[nope:x])");
 }
 
 TEST(ContextTest, MisspelledComponentSuggestsTheOneMeant) {

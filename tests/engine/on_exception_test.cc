@@ -5,6 +5,9 @@
 
 #include <stdexcept>
 
+#include <dromedary/core/exception_fields.h>
+#include <dromedary/engine/exception_types.h>
+
 #include "support/route_harness.h"
 
 namespace dromedary {
@@ -18,6 +21,23 @@ struct PaymentError : std::runtime_error {
 };
 struct CardDeclined : PaymentError {
   using PaymentError::PaymentError;
+};
+
+// A failure that says which registered type it is, whatever its C++ class (as a component's
+// connection failures are java.net.ConnectException, an IOException).
+struct NamedFailure : std::runtime_error, NamedTypeException {
+  using std::runtime_error::runtime_error;
+  std::string_view exceptionType() const noexcept override { return "com.acme.QuotaExceeded"; }
+};
+
+// A failure whose fields expressions read: ${exception.limit}.
+struct QuotaExceeded : std::runtime_error, ExceptionWithFields {
+  QuotaExceeded() : std::runtime_error("over quota") {}
+  const Value* field(std::string_view name) const noexcept override {
+    return name == "limit" ? &limit : nullptr;
+  }
+  std::string_view fieldNames() const noexcept override { return "limit"; }
+  Value limit{int64_t{100}};
 };
 
 template <class E>
@@ -205,6 +225,45 @@ TEST_F(OnExceptionTest, UnknownTypeFailsAtStartWithASuggestion) {
             "unknown exception type 'std::runtime_eror' in onException; did you mean "
             "'std::runtime_error'?; register application exceptions with "
             "Context::registerExceptionType (in route 'r')");
+}
+
+TEST_F(OnExceptionTest, AnExceptionThatNamesItsTypeIsMatchedAsThatTypeAndItsParents) {
+  ASSERT_TRUE(h.context.registerExceptionType("com.acme.QuotaExceeded", "java.io.IOException",
+                                              nullptr));
+  h.start([](RouteBuilder& b) {
+    b.from("direct:io")
+        .onException({"java.io.IOException"}).handled(true).setBody(constant("io")).end()
+        .process(thrower<NamedFailure>("quota"));
+    b.from("direct:exact")
+        .onException({"std::runtime_error"}).handled(true).setBody(constant("runtime")).end()
+        .onException({"com.acme.QuotaExceeded"}).handled(true).setBody(constant("quota")).end()
+        .process(thrower<NamedFailure>("quota"));
+  });
+  EXPECT_EQ(*h.producer.requestBody("direct:io", "x"), Value("io"));
+  EXPECT_EQ(*h.producer.requestBody("direct:exact", "x"), Value("quota"));
+}
+
+TEST_F(OnExceptionTest, SimpleReadsTheFieldsOfTheExceptionBeingHandled) {
+  h.start([](RouteBuilder& b) {
+    b.from("direct:field")
+        .onException().handled(true)
+            .setBody(simple("limit ${exception.limit} ${exception.getLimit()}"))
+        .end()
+        .process([](Exchange&) { throw QuotaExceeded(); });
+    b.from("direct:typo")
+        .onException().handled(true).setBody(simple("${exception.limmit}")).end()
+        .process([](Exchange&) { throw QuotaExceeded(); });
+    b.from("direct:plain")
+        .onException().handled(true).setBody(simple("[${exception.limit}]")).end()
+        .process(thrower<std::runtime_error>("no fields"));
+  });
+  EXPECT_EQ(*h.producer.requestBody("direct:field", "x"), Value("limit 100 100"));
+  auto typo = h.producer.requestBody("direct:typo", "x");
+  ASSERT_FALSE(typo);
+  EXPECT_NE(typo.error().message.find("the exception has no field 'limmit' (it has: limit)"),
+            std::string::npos)
+      << typo.error().message;
+  EXPECT_EQ(*h.producer.requestBody("direct:plain", "x"), Value("[]"));
 }
 
 TEST_F(OnExceptionTest, RegisteringUnderAnUnknownParentFails) {

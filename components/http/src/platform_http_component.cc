@@ -175,6 +175,11 @@ class PlatformHttpComponent final : public Component {
     return server_ ? server_->port() : 0;
   }
 
+  support::HttpServerCounters counters() {
+    std::lock_guard lock(mutex_);
+    return server_ ? server_->counters() : support::HttpServerCounters{};
+  }
+
  private:
   Result<void> readServerProperties(PlatformHttpConfig& config);
 
@@ -404,6 +409,11 @@ void registerHttpComponent(Context& context) { registerPlatformHttpComponent(con
 uint16_t platformHttpPort(Context& context) {
   auto* c = dynamic_cast<component::http::PlatformHttpComponent*>(context.component("platform-http"));
   return c ? c->port() : 0;
+}
+
+support::HttpServerCounters platformHttpCounters(Context& context) {
+  auto* c = dynamic_cast<component::http::PlatformHttpComponent*>(context.component("platform-http"));
+  return c ? c->counters() : support::HttpServerCounters{};
 }
 
 }  // namespace dromedary

@@ -26,8 +26,19 @@
 
 #include <exception>
 #include <string>
+#include <string_view>
 
 namespace dromedary {
+
+/// An exception that names its registered type itself: for a failure whose place in the
+/// hierarchy its C++ class cannot say (a component's connection failure, a std::runtime_error
+/// in C++, is a java.net.ConnectException under java.io.IOException to the routes). The name
+/// is looked up when a failure is matched; an unregistered name falls back to the C++ class.
+class NamedTypeException {
+ public:
+  virtual ~NamedTypeException() = default;
+  virtual std::string_view exceptionType() const noexcept = 0;
+};
 
 /// Tells whether an exception is of a given C++ type (rethrows and catches it).
 using ExceptionMatcher = bool (*)(const std::exception_ptr& exception) noexcept;

@@ -122,6 +122,10 @@ class Component {
   /// into the path in this order, leaving out parts not given.
   virtual std::string_view syntax() const { return {}; }
   virtual std::span<const OptionSpec> endpointOptions() const = 0;
+  /// Camel's lenientProperties: true when a URI may carry options the table does not name,
+  /// which the component takes as its own (the http component sends them to the server as
+  /// the request's query). False for every other component: an unknown option is an error.
+  virtual bool lenientOptions() const noexcept { return false; }
   /// Called once per normalised URI, after the options were validated against the table.
   virtual Result<std::unique_ptr<Endpoint>> createEndpoint(const Uri& uri,
                                                            EndpointOptions options) = 0;

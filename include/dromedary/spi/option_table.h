@@ -40,7 +40,11 @@ struct OptionSpec {
 class EndpointOptions {
  public:
   /// Validates `uri`'s options against `specs`. Names match case-insensitively, as Camel's.
-  static Result<EndpointOptions> resolve(std::span<const OptionSpec> specs, const Uri& uri);
+  /// `lenient` (Camel's lenientProperties: the http component's) keeps options the table
+  /// does not name in unknownOptions() instead of refusing them; their values are still
+  /// checked for nothing.
+  static Result<EndpointOptions> resolve(std::span<const OptionSpec> specs, const Uri& uri,
+                                         bool lenient = false);
 
   bool getBool(std::string_view name) const;
   int64_t getInt(std::string_view name) const;
@@ -49,6 +53,11 @@ class EndpointOptions {
   std::chrono::milliseconds getDuration(std::string_view name) const;
   /// True when the URI gave this option (rather than the default applying).
   bool isSet(std::string_view name) const;
+  /// Options the table does not name, decoded, sorted by name: only with `lenient`.
+  const std::vector<Uri::Option>& unknownOptions() const noexcept { return unknown_; }
+  /// Whether `name` is one of `specs`' options, as resolve() matches names (ignoring case
+  /// and kebab-case dashes).
+  static bool names(std::span<const OptionSpec> specs, std::string_view name) noexcept;
 
  private:
   struct Entry {
@@ -60,6 +69,7 @@ class EndpointOptions {
   };
   const Entry& entry(std::string_view name) const;
   std::vector<Entry> entries_;
+  std::vector<Uri::Option> unknown_;
 };
 
 /// Parses a Camel duration: "1000" (ms), "500ms", "5s", "1m30s", "2h", "1d".

@@ -92,6 +92,7 @@ struct HttpServerCounters {
   uint64_t ioThreadErrors = 0;      ///< exceptions caught on the I/O thread
   uint64_t openConnections = 0;
   uint64_t inflightBodyBytes = 0;
+  uint64_t connectionsAccepted = 0;  ///< every connection served since the start
 };
 
 /// One request waiting for its response.

@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include <dromedary/core/exception_fields.h>
 #include <dromedary/core/value_compare.h>
 #include <dromedary/engine/context.h>
 
@@ -153,6 +154,40 @@ class ExceptionNode final : public Expression {
 
  private:
   bool cause_only_;
+};
+
+// ${exception.NAME} (or ${exception.getName()}): a field of the failure's exception, as Camel
+// reads a getter (${exception.statusCode} of an HttpOperationFailedException). Null when
+// there is no failure or its exception has no fields; a name the exception does not have
+// fails the expression, naming the ones it has.
+class ExceptionFieldNode final : public Expression {
+ public:
+  explicit ExceptionFieldNode(std::string field) : field_(std::move(field)) {}
+
+  const Value* evaluate(Exchange& ex, Value& scratch) const noexcept override {
+    const ExchangeError* error = ex.failed() ? &ex.error() : ex.caughtError();
+    if (!error || !error->exception) return &nullValue();
+    try {
+      std::rethrow_exception(error->exception);
+    } catch (const ExceptionWithFields& fields) {
+      if (const Value* v = fields.field(field_)) return v;
+      try {
+        ex.failWithDetail(ErrorCode::EvaluationFailed, "Cannot evaluate simple expression",
+                          fmt::format("${{exception.{}}}: the exception has no field '{}' "
+                                      "(it has: {})",
+                                      field_, field_, fields.fieldNames()));
+      } catch (...) {
+        ex.fail(ErrorCode::EvaluationFailed, "Cannot evaluate simple expression");
+      }
+      return nullptr;
+    } catch (...) {
+    }
+    (void)scratch;
+    return &nullValue();
+  }
+
+ private:
+  std::string field_;
 };
 
 // bodyAs / mandatoryBodyAs / headerAs / convertTo: a conversion through the type converter.
@@ -640,8 +675,23 @@ ExprPtr parseFunction(Parser& parser, std::string_view fn) {
     return std::make_unique<ExceptionNode>(true);
   }
   if (fn.starts_with("exception.") || fn.starts_with("exception?.")) {
-    parser.fail(fn.substr(9), fmt::format("unsupported '{}' on an exception", fn.substr(9)),
-                "use exception, exception.message or exception.stacktrace");
+    std::string_view field = fn.substr(fn.find('.') + 1);
+    // A Java getter as Camel's OGNL reads it: getStatusCode() is statusCode.
+    if (field.size() > 5 && field.starts_with("get") && field.ends_with("()")) {
+      std::string name(field.substr(3, field.size() - 5));
+      name[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(name[0])));
+      return std::make_unique<ExceptionFieldNode>(std::move(name));
+    }
+    bool identifier = !field.empty() && std::isalpha(static_cast<unsigned char>(field[0]));
+    for (char c : field) {
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') identifier = false;
+    }
+    if (!identifier) {
+      parser.fail(fn.substr(9), fmt::format("unsupported '{}' on an exception", fn.substr(9)),
+                  "use exception, exception.message, exception.stacktrace or exception.FIELD "
+                  "(a field of the exception, such as statusCode)");
+    }
+    return std::make_unique<ExceptionFieldNode>(std::string(field));
   }
 
   // ${jsonpath(EXPR)} and ${jq(EXPR)}: the json component's languages on the body, compiled

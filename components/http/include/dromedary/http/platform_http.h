@@ -49,4 +49,8 @@ void registerPlatformHttpComponent(Context& context,
 /// The port the context's HTTP server listens on: 0 until a platform-http route started.
 uint16_t platformHttpPort(Context& context);
 
+/// What the context's HTTP server has served and refused (connections accepted, open ...):
+/// all zero until a platform-http route started.
+support::HttpServerCounters platformHttpCounters(Context& context);
+
 }  // namespace dromedary

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// One libcurl multi handle and the thread that drives it: every request of the endpoints
+// that share a connection pool. A producer fills a Transfer on its own thread (a worker) and
+// hands it over; the loop adds it to the multi handle, and when the reply is in calls the
+// transfer's `done` on the loop thread, which maps the reply onto the exchange and resumes it.
+// No thread waits for a reply: the exchange is parked meanwhile.
+//
+// Connections are kept per host by the multi handle (HTTP/1.1 keep-alive, HTTP/2 where the
+// server offers it over TLS), up to maxTotal and perHost; requests over the limits wait in
+// curl's queue. Transfers are pooled: their easy handles, buffers and header lists keep their
+// capacity, so a request allocates nothing of ours once warm.
+
+#include <curl/curl.h>
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <concurrentqueue/concurrentqueue.h>
+
+namespace dromedary {
+class Exchange;
+}
+
+namespace dromedary::component::httpclient {
+
+class CurlLoop;
+
+struct Transfer {
+  Transfer();
+  ~Transfer();
+  Transfer(const Transfer&) = delete;
+  Transfer& operator=(const Transfer&) = delete;
+
+  /// Starts a request over: the easy handle reset (its connection cache stays with the multi
+  /// handle), the buffers emptied with their capacity kept.
+  void reset() noexcept;
+  /// Adds "Name: value" to the request's headers (copied into `header_text`); an empty value
+  /// is sent as an empty header.
+  void addHeader(std::string_view name, std::string_view value);
+  /// Keeps curl from sending a header of its own ("Expect", a form's "Content-Type").
+  void suppressHeader(std::string_view name);
+  /// Links the added headers into the list curl reads (CURLOPT_HTTPHEADER): nodes of our own,
+  /// pointing into `header_text`, so that no curl_slist is allocated per request.
+  curl_slist* headerList() noexcept;
+
+  CURL* easy;
+  char error[CURL_ERROR_SIZE];
+  std::string url;
+  std::string requestBody;  // when the body had to be rendered (a map as JSON, a number ...)
+  std::string header_text;  // "Name: value\0Name: value\0"
+  std::vector<size_t> header_starts;
+  std::vector<curl_slist> header_nodes;
+  // The reply.
+  std::string responseBody;
+  std::string responseHeaderText;  // "name\0value\0" per header of the last response
+  std::string reason;
+  bool ignoreBody = false;
+  /// Whose request this is: `done(transfer, result)` runs on the loop thread when the
+  /// request completed or failed; `exchange` is resumed after it unless done returns false.
+  Exchange* exchange = nullptr;
+  void* owner = nullptr;
+  void (*done)(Transfer& transfer, CURLcode result) noexcept = nullptr;
+  CurlLoop* loop = nullptr;
+};
+
+class CurlLoop {
+ public:
+  struct Limits {
+    long maxTotal = 200;
+    long perHost = 20;
+    bool operator<(const Limits& o) const noexcept {
+      return maxTotal != o.maxTotal ? maxTotal < o.maxTotal : perHost < o.perHost;
+    }
+  };
+
+  explicit CurlLoop(Limits limits);
+  /// Stops the thread; transfers still in flight complete with CURLE_ABORTED_BY_CALLBACK.
+  ~CurlLoop();
+  CurlLoop(const CurlLoop&) = delete;
+  CurlLoop& operator=(const CurlLoop&) = delete;
+
+  /// A transfer from the pool (made when the pool is empty), reset, its `loop` set.
+  Transfer* acquire();
+  /// Hands a filled transfer to the loop thread. From any thread.
+  void submit(Transfer* transfer) noexcept;
+  /// Back to the pool, from `done` or from a producer that did not submit it.
+  void release(Transfer* transfer) noexcept;
+
+  /// Connections opened so far (curl's CURLINFO_NUM_CONNECTS, summed): what connection
+  /// reuse is measured by.
+  uint64_t connectionsOpened() const noexcept {
+    return connections_.load(std::memory_order_relaxed);
+  }
+
+ private:
+  void run() noexcept;
+  void finish(Transfer* transfer, CURLcode result) noexcept;
+
+  CURLM* multi_;
+  moodycamel::ConcurrentQueue<Transfer*> incoming_;
+  moodycamel::ConcurrentQueue<Transfer*> free_;
+  std::vector<std::unique_ptr<Transfer>> all_;  // owned; grown under all_mutex_
+  std::atomic<bool> stopping_{false};
+  std::atomic<uint64_t> connections_{0};
+  std::vector<Transfer*> active_;  // loop thread only
+  std::thread thread_;
+  struct AllMutex;
+  std::unique_ptr<AllMutex> all_mutex_;
+};
+
+/// curl_global_init, once per process.
+void initCurlOnce() noexcept;
+
+}  // namespace dromedary::component::httpclient

@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: Apache-2.0
+// The http: producer against a platform-http API over real sockets: methods, bodies and
+// headers both ways, failures as Camel's HttpOperationFailedException (onException, doTry,
+// ${exception.statusCode}), timeouts and refused connections, connection reuse, many
+// requests in flight from one thread, and a proxy route.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+#include <dromedary/http_client/http_client.h>
+#include <dromedary/spi/component.h>
+
+#include "http_client_fixture.h"
+
+namespace dromedary::testing {
+namespace {
+
+using HttpClientTest = HttpClientFixture;
+
+void serveEcho(RouteBuilder& b) {
+  b.from("platform-http:/api/echo?matchOnUriPrefix=true")
+      .setHeader("X-Reply", simple("r-${header.X-Trace}"))
+      .setBody(simple("${header.CamelHttpMethod} ${header.CamelHttpPath} "
+                      "q=${header.CamelHttpQuery} ct=${header.Content-Type} body=${body}"));
+  b.from("platform-http:/api/missing")
+      .setHeader("CamelHttpResponseCode", constant(int64_t{404}))
+      .setBody(constant("no such order"));
+  b.from("platform-http:/api/boom").process([](Exchange&) {
+    throw std::runtime_error("backend exploded");
+  });
+}
+
+TEST_F(HttpClientTest, GetPostPutAndDeleteCarryTheirBodiesAndHeaders) {
+  serve(serveEcho);
+  client.start([](RouteBuilder&) {});
+  auto get = call(url("/api/echo"), Value(), {{"X-Trace", Value("t1")}});
+  EXPECT_FALSE(get->failed()) << get->error().message();
+  EXPECT_EQ(get->message().body().toString(), "GET /api/echo q= ct= body=");
+  EXPECT_EQ(headerOf(*get, "X-Reply"), "r-t1");
+  EXPECT_EQ(headerOf(*get, "CamelHttpResponseCode"), "200");
+  EXPECT_EQ(headerOf(*get, "CamelHttpResponseText"), "OK");
+
+  auto post = call(url("/api/echo"), Value("order-1"),
+                   {{"Content-Type", Value("text/plain")}, {"X-Trace", Value("t2")}});
+  EXPECT_EQ(post->message().body().toString(),
+            "POST /api/echo q= ct=text/plain body=order-1");
+  EXPECT_EQ(headerOf(*post, "X-Trace"), "t2");  // copyHeaders: the request's stay
+
+  auto put = call(url("/api/echo/7"), Value("v2"), {{"CamelHttpMethod", Value("PUT")}});
+  EXPECT_EQ(put->message().body().toString(), "PUT /api/echo/7 q= ct= body=v2");
+  auto del = call(url("/api/echo/7?httpMethod=DELETE"));
+  EXPECT_EQ(del->message().body().toString(), "DELETE /api/echo/7 q= ct= body=");
+}
+
+TEST_F(HttpClientTest, OptionsTheComponentDoesNotKnowAreTheServersQueryInTheirOrder) {
+  serve(serveEcho);
+  client.start([](RouteBuilder&) {});
+  auto ex = call(url("/api/echo?z=1&throwExceptionOnFailure=true&a=b%20c"));
+  EXPECT_EQ(ex->message().body().toString(), "GET /api/echo q=z=1&a=b%20c ct= body=");
+}
+
+TEST_F(HttpClientTest, AMapBodyIsSentAsJson) {
+  serve(serveEcho);
+  client.start([](RouteBuilder&) {});
+  ValueMap order;
+  order.emplace_back("id", Value(int64_t{7}));
+  auto ex = call(url("/api/echo"), Value(std::move(order)));
+  EXPECT_EQ(ex->message().body().toString(),
+            "POST /api/echo q= ct=application/json body={\"id\":7}");
+}
+
+TEST_F(HttpClientTest, A404IsAnHttpOperationFailedExceptionThatOnExceptionMatchesAndReads) {
+  serve(serveEcho);
+  std::string target = url("/api/missing");
+  client.start([&](RouteBuilder& b) {
+    b.from("direct:get")
+        .onException({"org.apache.camel.http.base.HttpOperationFailedException"})
+          .onWhen(simple("${exception.statusCode} == 404"))
+          .handled(true)
+          .setBody(simple("missing: ${exception.statusCode} ${exception.statusText} "
+                          "${exception.responseBody} from ${exception.uri}"))
+        .end()
+        .to(target);
+  });
+  auto ex = call("direct:get");
+  EXPECT_FALSE(ex->failed()) << ex->error().message();
+  EXPECT_EQ(ex->message().body().toString(),
+            "missing: 404 Not Found no such order from " + target);
+}
+
+TEST_F(HttpClientTest, A500IsCaughtByDoTryAndItsMessageNamesTheUrlAndStatus) {
+  serve(serveEcho);
+  std::string target = url("/api/boom");
+  client.start([&](RouteBuilder& b) {
+    b.from("direct:call")
+        .doTry()
+          .to(target)
+        .doCatch({"HttpOperationFailedException"})
+          .setBody(simple("caught ${exception.statusCode}: ${exception.message}"))
+        .end();
+  });
+  auto ex = call("direct:call");
+  EXPECT_FALSE(ex->failed());
+  EXPECT_EQ(ex->message().body().toString(),
+            "caught 500: HTTP operation failed invoking " + target + " with statusCode: 500");
+  // Unhandled, the exception is the exchange's, with the reply in it.
+  auto raw = call(target);
+  ASSERT_TRUE(raw->failed());
+  try {
+    std::rethrow_exception(raw->error().exception);
+  } catch (const HttpOperationFailedException& e) {
+    EXPECT_EQ(e.statusCode(), 500);
+    EXPECT_NE(e.responseBody().find("backend exploded"), std::string::npos);
+  }
+}
+
+TEST_F(HttpClientTest, WithoutThrowExceptionOnFailureEveryReplyIsTheMessage) {
+  serve(serveEcho);
+  client.start([](RouteBuilder&) {});
+  auto ex = call(url("/api/missing?throwExceptionOnFailure=false"));
+  EXPECT_FALSE(ex->failed());
+  EXPECT_EQ(headerOf(*ex, "CamelHttpResponseCode"), "404");
+  EXPECT_EQ(ex->message().body().toString(), "no such order");
+  auto ok404 = call(url("/api/missing?okStatusCodeRange=200-299,404"));
+  EXPECT_FALSE(ok404->failed());
+}
+
+// A listening socket whose connections nobody answers.
+struct SilentServer {
+  SilentServer() {
+    fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    EXPECT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+    EXPECT_EQ(::listen(fd, 16), 0);
+    socklen_t len = sizeof addr;
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+    port = ntohs(addr.sin_port);
+  }
+  ~SilentServer() { ::close(fd); }
+  int fd;
+  uint16_t port;
+};
+
+TEST_F(HttpClientTest, AServerThatNeverAnswersFailsTheExchangeNamingTheUrlAndTheTimeout) {
+  SilentServer silent;
+  std::string target = fmt::format("http://127.0.0.1:{}/never?responseTimeout=300", silent.port);
+  client.start([&](RouteBuilder& b) {
+    b.from("direct:call")
+        .onException({"java.net.SocketTimeoutException"})
+          .handled(true)
+          .setBody(simple("timed out: ${exception.message}"))
+        .end()
+        .to(target);
+  });
+  auto ex = call("direct:call");
+  std::string body = ex->message().body().toString();
+  EXPECT_NE(body.find("timed out: Read timed out: http://127.0.0.1:"), std::string::npos) << body;
+  EXPECT_NE(body.find("responseTimeout of 300 ms"), std::string::npos) << body;
+}
+
+TEST_F(HttpClientTest, ARefusedConnectionIsAConnectExceptionAndAnIOException) {
+  uint16_t closed;
+  {
+    SilentServer s;
+    closed = s.port;
+  }
+  std::string target = fmt::format("http://127.0.0.1:{}/x", closed);
+  client.start([&](RouteBuilder& b) {
+    b.from("direct:call")
+        .onException({"java.io.IOException"})
+          .handled(true)
+          .setBody(constant("io"))
+        .end()
+        .to(target);
+    b.from("direct:precise")
+        .onException({"java.io.IOException"}).handled(true).setBody(constant("io")).end()
+        .onException({"java.net.ConnectException"}).handled(true).setBody(constant("connect")).end()
+        .to(target);
+  });
+  EXPECT_EQ(call("direct:call")->message().body().toString(), "io");
+  EXPECT_EQ(call("direct:precise")->message().body().toString(), "connect");
+}
+
+TEST_F(HttpClientTest, TenThousandRequestsReuseOneConnection) {
+  serve([](RouteBuilder& b) { b.from("platform-http:/ping").setBody(constant("pong")); });
+  std::string target = url("/ping");
+  client.start([&](RouteBuilder& b) { b.from("direct:ping").to(target); });
+  for (int i = 0; i < 10000; ++i) {
+    auto reply = client.producer.requestBody("direct:ping", Value());
+    ASSERT_TRUE(reply) << reply.error().message;
+    ASSERT_EQ(reply->toString(), "pong");
+  }
+  EXPECT_EQ(platformHttpCounters(server.context).connectionsAccepted, 1u);
+}
+
+TEST_F(HttpClientTest, ToDToManyUrlsOfOneHostReusesItsConnection) {
+  serve(serveEcho);
+  std::string base = url("/api/echo/");
+  client.start([&](RouteBuilder& b) { b.from("direct:dyn").toD(base + "${header.n}"); });
+  for (int i = 0; i < 50; ++i) {
+    ExchangePtr ex = call("direct:dyn", Value(), {{"n", Value(int64_t{i})}});
+    ASSERT_EQ(ex->message().body().toString(),
+              fmt::format("GET /api/echo/{} q= ct= body=", i));
+  }
+  EXPECT_EQ(platformHttpCounters(server.context).connectionsAccepted, 1u);
+}
+
+TEST_F(HttpClientTest, AHundredRequestsAreInFlightAtOnceFromOneThread) {
+  std::atomic<int> inflight{0}, peak{0};
+  serve([&](RouteBuilder& b) {
+    b.from("platform-http:/slow")
+        .process([&](Exchange&) {
+          int now = ++inflight;
+          int seen = peak.load();
+          while (now > seen && !peak.compare_exchange_weak(seen, now)) {
+          }
+        })
+        .delay(std::chrono::milliseconds(1500))
+        .process([&](Exchange&) { --inflight; })
+        .setBody(constant("done"));
+  });
+  client.context.setWorkerThreads(1);
+  client.start([](RouteBuilder&) {});
+  auto producer = client.context.producer(url("/slow?connectionsPerRoute=100"));
+  ASSERT_TRUE(producer) << producer.error().message;
+  std::mutex mutex;
+  std::condition_variable cv;
+  int completed = 0, ok = 0;
+  struct Done {
+    std::mutex* mutex;
+    std::condition_variable* cv;
+    int* completed;
+    int* ok;
+  } done{&mutex, &cv, &completed, &ok};
+  std::vector<ExchangePtr> exchanges;
+  for (int i = 0; i < 100; ++i) {
+    exchanges.push_back(acquireExchange(&client.context));
+    exchanges.back()->setPattern(Pattern::InOut);
+    // Sent from this one thread: each send returns as soon as the request is handed over.
+    processAsync(*exchanges.back(), **producer,
+                 [](Exchange& ex, void* arg) {
+                   auto* d = static_cast<Done*>(arg);
+                   std::lock_guard lock(*d->mutex);
+                   ++*d->completed;
+                   if (!ex.failed() && ex.message().body().toString() == "done") ++*d->ok;
+                   d->cv->notify_all();
+                 },
+                 &done, false);
+  }
+  std::unique_lock lock(mutex);
+  ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(60), [&] { return completed == 100; }));
+  EXPECT_EQ(ok, 100);
+  EXPECT_EQ(peak.load(), 100);
+}
+
+TEST_F(HttpClientTest, AProxyRouteForwardsMethodPathQueryAndBody) {
+  serve(serveEcho);
+  Context& proxy_context = client.context;
+  proxy_context.properties().set("camel.server.host", "127.0.0.1");
+  proxy_context.properties().set("camel.server.port", "0");
+  std::string backend = fmt::format("http://127.0.0.1:{}?bridgeEndpoint=true", port);
+  client.start([&](RouteBuilder& b) {
+    b.from("platform-http:/api?matchOnUriPrefix=true").to(backend);
+  });
+  uint16_t proxy_port = platformHttpPort(proxy_context);
+  auto reply = server.producer.requestBodyAndHeader(
+      fmt::format("http://127.0.0.1:{}/api/echo/9?x=1", proxy_port), Value("hello"),
+      "CamelHttpMethod", Value("PUT"));
+  ASSERT_TRUE(reply) << reply.error().message;
+  EXPECT_EQ(reply->toString(), "PUT /api/echo/9 q=x=1 ct= body=hello");
+}
+
+TEST_F(HttpClientTest, AHeaderThatWouldSplitTheRequestFailsTheExchange) {
+  serve(serveEcho);
+  client.start([](RouteBuilder&) {});
+  auto ex = call(url("/api/echo"), Value(), {{"X-Evil", Value("a\r\nX-Injected: 1")}});
+  ASSERT_TRUE(ex->failed());
+  EXPECT_NE(ex->error().message().find("'X-Evil' cannot be sent"), std::string::npos)
+      << ex->error().message();
+}
+
+TEST_F(HttpClientTest, BadOptionsFailWhenTheRouteStartsNamingTheOptionAndEndpoint) {
+  for (auto [uri, expected] : std::vector<std::pair<std::string, std::string>>{
+           {"http://h/x?okStatusCodeRange=abc", "okStatusCodeRange 'abc'"},
+           {"http://h/x?cookieStore=%23mine", "option 'cookieStore'"},
+           {"http://h/x?connectTimeout=soon", "connectTimeout"},
+           {"https://h/x?sslTrustCertificates=/no/such/ca.pem", "cannot be read"},
+           {"http://h/x?x509HostnameVerifier=strict", "x509HostnameVerifier 'strict'"},
+           {"http://h/x?authMethod=Bearer", "needs authBearerToken"},
+           {"http:/x", "names no host"},
+       }) {
+    Context context;
+    registerBuiltinComponents(context);
+    auto added = context.addRoutes([&](RouteBuilder& b) { b.from("direct:a").to(uri); });
+    auto started = added ? context.start() : Result<void>(added.error());
+    ASSERT_FALSE(started) << uri;
+    EXPECT_NE(started.error().message.find(expected), std::string::npos)
+        << uri << ": " << started.error().message;
+    context.stop();
+  }
+}
+
+TEST_F(HttpClientTest, NobodyConsumesFromAnHttpEndpoint) {
+  Context context;
+  registerBuiltinComponents(context);
+  auto added = context.addRoutes([](RouteBuilder& b) { b.from("http://h/x").to("log:x"); });
+  auto started = added ? context.start() : Result<void>(added.error());
+  ASSERT_FALSE(started);
+  EXPECT_NE(started.error().message.find("only sends requests"), std::string::npos)
+      << started.error().message;
+}
+
+}  // namespace
+}  // namespace dromedary::testing
