@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <fstream>
+#include <memory>
 #include <optional>
 
 namespace dromedary::component::http {
@@ -17,7 +19,60 @@ bool HttpBinding::allows(std::string_view method) const noexcept {
   return false;
 }
 
-HttpRouter::HttpRouter(PlatformHttpConfig config) : config_(std::move(config)) {}
+HttpRouter::HttpRouter(PlatformHttpConfig config, StaticFiles static_files, Context& context)
+    : config_(std::move(config)), static_(std::move(static_files)), context_(context) {}
+
+namespace {
+struct StaticRead {
+  support::HttpServerCall* call;
+  std::string path;
+  const StaticFiles* files;
+  unsigned version;
+};
+
+void readStatic(void* arg) noexcept {
+  std::unique_ptr<StaticRead> job(static_cast<StaticRead*>(arg));
+  support::HttpServerCall& call = *job->call;
+  try {
+    std::optional<std::string> file = job->files->resolve(job->path);
+    if (!file) {
+      return call.respond(
+          textResponse(404, job->version, fmt::format("no route serves {}", job->path)));
+    }
+    std::ifstream in(*file, std::ios::binary | std::ios::ate);
+    std::streamoff size = in ? static_cast<std::streamoff>(in.tellg()) : -1;
+    if (size < 0) {
+      return call.respond(textResponse(404, job->version,
+                                       fmt::format("no route serves {}", job->path)));
+    }
+    if (static_cast<uint64_t>(size) > job->files->maxFileBytes) {
+      return call.respond(textResponse(
+          500, job->version,
+          fmt::format("{} is larger than camel.server.maxBodySize ({} bytes): not served",
+                      job->path, job->files->maxFileBytes)));
+    }
+    Response response{bhttp::status::ok, job->version};
+    std::string& body = response.body();
+    body.resize(static_cast<size_t>(size));
+    in.seekg(0);
+    in.read(body.data(), size);
+    response.set(bhttp::field::content_type, bsv(contentTypeOf(*file)));
+    call.respond(std::move(response));
+  } catch (...) {
+    call.respond(textResponse(500, job->version, "the static file could not be read"));
+  }
+}
+}  // namespace
+
+void HttpRouter::serveStatic(support::HttpServerCall& call, std::string path) noexcept {
+  try {
+    auto job = std::make_unique<StaticRead>(
+        StaticRead{&call, std::move(path), &static_, call.request().version()});
+    context_.submit({&readStatic, job.release()});
+  } catch (...) {
+    call.respond(textResponse(500, call.request().version(), "out of memory"));
+  }
+}
 
 // The server goes first: it stops calling handle() before the bindings go.
 HttpRouter::~HttpRouter() { server_.reset(); }
@@ -69,6 +124,10 @@ void HttpRouter::handle(support::HttpServerCall& call) noexcept {
       binding = find("GET", path, params, allow);  // HEAD is GET without the body
     }
     if (binding) return binding->handler->handle(call, params);
+    if (allow.empty() && static_.enabled() &&
+        (request.method() == bhttp::verb::get || request.method() == bhttp::verb::head)) {
+      return serveStatic(call, std::string(path));
+    }
     if (allow.empty()) {
       return call.respond(
           textResponse(404, request.version(), fmt::format("no route serves {}", path)));

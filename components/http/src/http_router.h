@@ -13,10 +13,12 @@
 #include <vector>
 
 #include <dromedary/core/result.h>
+#include <dromedary/engine/context.h>
 #include <dromedary/http/platform_http.h>
 #include <dromedary/support/http_server.h>
 
 #include "path_template.h"
+#include "static_files.h"
 
 namespace dromedary::component::http {
 
@@ -49,7 +51,8 @@ struct HttpBinding {
 
 class HttpRouter final : public support::HttpRequestHandler {
  public:
-  explicit HttpRouter(PlatformHttpConfig config);
+  /// `context` runs the reads of static files (on its workers, never the I/O thread).
+  HttpRouter(PlatformHttpConfig config, StaticFiles static_files, Context& context);
   ~HttpRouter() override;
 
   /// Binds `binding`, starting the server on the first call. Fails when the port cannot be
@@ -70,7 +73,12 @@ class HttpRouter final : public support::HttpRequestHandler {
   std::shared_ptr<HttpBinding> find(std::string_view method, std::string_view path,
                                     PathParameters& params, std::string& allow);
 
+  // A static file for `call` (GET or HEAD of a path no route serves), read on a worker.
+  void serveStatic(support::HttpServerCall& call, std::string path) noexcept;
+
   PlatformHttpConfig config_;
+  StaticFiles static_;
+  Context& context_;
   mutable std::mutex mutex_;  // bindings_ and server_; taken per request, briefly
   std::vector<std::shared_ptr<HttpBinding>> bindings_;
   // Created on the first add; it refers to this router, which it never outlives.

@@ -10,6 +10,11 @@
 #include <functional>
 #include <mutex>
 
+#include <sys/stat.h>
+
+#include <climits>
+#include <cstdlib>
+
 #include <fmt/format.h>
 
 #include <dromedary/engine/context.h>
@@ -148,6 +153,8 @@ class RouteHandler final : public HttpHandler, public std::enable_shared_from_th
   std::atomic<bool> stopping_{false};
 };
 
+Result<StaticFiles> staticFilesOf(const PlatformHttpConfig& config);
+
 class PlatformHttpComponent final : public Component {
  public:
   explicit PlatformHttpComponent(std::optional<PlatformHttpConfig> config)
@@ -166,7 +173,8 @@ class PlatformHttpComponent final : public Component {
     if (server_) return server_.get();
     PlatformHttpConfig config = config_.value_or(PlatformHttpConfig{});
     if (!config_) DROMEDARY_TRY_VOID(readServerProperties(config));
-    server_ = std::make_unique<HttpRouter>(std::move(config));
+    DROMEDARY_TRY(files, staticFilesOf(config));
+    server_ = std::make_unique<HttpRouter>(std::move(config), std::move(files), context());
     return server_.get();
   }
 
@@ -188,6 +196,31 @@ class PlatformHttpComponent final : public Component {
   std::unique_ptr<HttpRouter> server_;
 };
 
+// The static files the settings ask for: the folder's real path, which must exist.
+Result<StaticFiles> staticFilesOf(const PlatformHttpConfig& config) {
+  StaticFiles files;
+  if (!config.staticEnabled) return files;
+  std::string dir = config.staticSourceDir.empty() ? "." : config.staticSourceDir;
+  char real[PATH_MAX];
+  struct stat st{};
+  if (!::realpath(dir.c_str(), real) || ::stat(real, &st) != 0 || !S_ISDIR(st.st_mode)) {
+    return makeError(ErrorCode::InvalidOption,
+                     fmt::format("camel.server.staticSourceDir '{}' is not a folder that can "
+                                 "be read",
+                                 dir));
+  }
+  files.root = real;
+  if (files.root == "/") {
+    return makeError(ErrorCode::InvalidOption,
+                     "camel.server.staticSourceDir is the root folder: serving every file of "
+                     "the machine is refused");
+  }
+  files.contextPath = config.staticContextPath.empty() ? "/" : config.staticContextPath;
+  if (!files.contextPath.starts_with('/')) files.contextPath.insert(0, "/");
+  files.maxFileBytes = config.limits.maxBodyBytes;
+  return files;
+}
+
 // The server's settings from Camel's camel.server.* properties and Dromedary's
 // dromedary.server.* ones; the values may hold placeholders ({{env:PORT:8080}}).
 Result<void> PlatformHttpComponent::readServerProperties(PlatformHttpConfig& config) {
@@ -200,6 +233,19 @@ Result<void> PlatformHttpComponent::readServerProperties(PlatformHttpConfig& con
   };
   DROMEDARY_TRY(host, property("camel.server.host"));
   if (host) config.host = *host;
+  DROMEDARY_TRY(static_enabled, property("camel.server.staticEnabled"));
+  if (static_enabled) {
+    if (*static_enabled != "true" && *static_enabled != "false") {
+      return makeError(ErrorCode::InvalidOption,
+                       fmt::format("camel.server.staticEnabled={} must be true or false",
+                                   *static_enabled));
+    }
+    config.staticEnabled = *static_enabled == "true";
+  }
+  DROMEDARY_TRY(static_dir, property("camel.server.staticSourceDir"));
+  if (static_dir) config.staticSourceDir = *static_dir;
+  DROMEDARY_TRY(static_path, property("camel.server.staticContextPath"));
+  if (static_path) config.staticContextPath = *static_path;
   support::HttpServerLimits& limits = config.limits;
   struct Number {
     const char* key;

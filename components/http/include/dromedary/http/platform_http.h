@@ -39,6 +39,12 @@ struct PlatformHttpConfig {
   std::string host = "0.0.0.0";
   uint16_t port = 8080;
   support::HttpServerLimits limits;
+  /// Static files (camel.server.staticEnabled, staticSourceDir, staticContextPath): GET and
+  /// HEAD of a path no route serves are answered from this folder (the working directory
+  /// when empty), which the paths cannot leave. Files up to limits.maxBodyBytes.
+  bool staticEnabled = false;
+  std::string staticSourceDir;
+  std::string staticContextPath = "/";
 };
 
 /// Registers the platform-http component. Without `config`, the settings come from the
