@@ -174,7 +174,11 @@ bool convertValue(const Value& in, TypeId target, Value& out) noexcept {
     return true;
   }
   if (!in.isObject()) {
-    if (auto builtin = builtinTypeOf(target)) return builtinConvert(in, *builtin, out);
+    if (auto builtin = builtinTypeOf(target)) {
+      if (builtinConvert(in, *builtin, out)) return true;
+      // Text to a map or a list has no built-in rule: a registered converter may have one.
+      if (*builtin != ValueType::Map && *builtin != ValueType::List) return false;
+    }
   }
   const auto* converter = TypeConverterRegistry::global().find(in.typeId(), target);
   if (!converter) return false;

@@ -23,6 +23,13 @@ constexpr TypeName kConversionTargets[] = {
     {"float", ValueType::Double},     {"Boolean", ValueType::Bool},
     {"java.lang.Boolean", ValueType::Bool}, {"boolean", ValueType::Bool},
     {"byte[]", ValueType::Bytes},     {"[B", ValueType::Bytes},
+    // Text becomes a map or a list through a converter a component registers (the json
+    // component reads JSON), as Camel's Jackson type converter does.
+    {"Map", ValueType::Map},          {"java.util.Map", ValueType::Map},
+    {"HashMap", ValueType::Map},      {"java.util.HashMap", ValueType::Map},
+    {"LinkedHashMap", ValueType::Map}, {"java.util.LinkedHashMap", ValueType::Map},
+    {"List", ValueType::List},        {"java.util.List", ValueType::List},
+    {"ArrayList", ValueType::List},   {"java.util.ArrayList", ValueType::List},
 };
 
 bool isString(const Value& v) noexcept { return v.isString(); }

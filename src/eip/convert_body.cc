@@ -71,7 +71,8 @@ Result<std::unique_ptr<Step>> ConvertBodyModel::compile(RouteCompiler& compiler)
   std::vector<std::string_view> names = conversionTargetNames();
   std::string message = fmt::format("unknown type '{}' for convertBodyTo", type);
   std::string meant = closestMatch(type, names);
-  message += meant.empty() ? "; known types: String, Integer, Long, Double, Float, Boolean, byte[]"
+  message += meant.empty() ? "; known types: String, Integer, Long, Double, Float, Boolean, "
+                             "byte[], Map, List"
                            : fmt::format("; did you mean '{}'?", meant);
   return compiler.error(*this, makeError(ErrorCode::InvalidRoute, std::move(message)));
 }
@@ -81,7 +82,8 @@ namespace {
 constexpr std::string_view kConvertBodyToAliases[] = {"convert-body-to"};
 constexpr AttributeSchema kConvertBodyToAttributes[] = {
     {"type", AttributeType::Text, "",
-     "The type: java.lang.String, byte[], Integer, Long, Double, Boolean ...", true},
+     "The type: java.lang.String, byte[], Integer, Long, Double, Boolean, java.util.Map "
+     "(JSON text read, with the json component) ...", true},
 };
 }  // namespace
 

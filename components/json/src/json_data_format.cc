@@ -11,6 +11,7 @@
 
 #include <dromedary/core/exchange.h>
 #include <dromedary/core/logging.h>
+#include <dromedary/core/type_converter.h>
 #include <dromedary/engine/context.h>
 #include <dromedary/spi/data_format.h>
 #include <dromedary/spi/language.h>
@@ -158,7 +159,26 @@ std::unique_ptr<Language> makeJqLanguage();        // jq_language.cc
 
 }  // namespace component::json
 
+namespace {
+// convertBodyTo(Map) and (List) of JSON text: Camel's Jackson type converter.
+template <ValueType Target>
+bool jsonToValue(const Value& in, Value& out) {
+  std::string_view text = in.isString() ? std::string_view(in.getString()) : in.getBytes().view();
+  auto read = component::json::readJson(text);
+  if (!read || read->type() != Target) return false;
+  out = std::move(*read);
+  return true;
+}
+}  // namespace
+
 void registerJsonComponent(Context& context) {
+  auto& converters = TypeConverterRegistry::global();
+  for (ValueType from : {ValueType::String, ValueType::Bytes}) {
+    converters.add(detail::builtinTypeId(from), detail::builtinTypeId(ValueType::Map),
+                   &jsonToValue<ValueType::Map>);
+    converters.add(detail::builtinTypeId(from), detail::builtinTypeId(ValueType::List),
+                   &jsonToValue<ValueType::List>);
+  }
   context.addLanguage("jsonpath", component::json::makeJsonPathLanguage());
   context.addLanguage("jq", component::json::makeJqLanguage());
   auto factory = std::make_shared<component::json::JsonFactory>();

@@ -25,6 +25,32 @@ TEST(JsonDataFormatTest, UnmarshalledJsonIsNavigatedBySimpleAndMarshalledBack) {
   EXPECT_EQ(ex.message().getHeader("Content-Type")->as<std::string>(), "application/json");
 }
 
+TEST(JsonDataFormatTest, ConvertBodyToMapOrListReadsJsonTextAndToStringWritesIt) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) {
+    b.from("direct:map")
+        .convertBodyTo("java.util.Map")
+        .setHeader("b", simple("${body[a][b]}"))
+        .convertBodyTo("String")
+        .to("mock:map");
+    b.from("direct:list").convertBodyTo("java.util.List").to("mock:list");
+  });
+  ASSERT_TRUE(h.producer.sendBody("direct:map", R"({"a": {"b": 2}})"));
+  const auto& ex = *h.mock("mock:map").receivedExchanges().at(0);
+  EXPECT_EQ(ex.message().getHeader("b")->as<std::string>(), "2");
+  EXPECT_EQ(ex.message().body(), Value(R"({"a":{"b":2}})"));
+  ASSERT_TRUE(h.producer.sendBody("direct:list", "[1, 2]"));
+  EXPECT_TRUE(h.mock("mock:list").receivedBodies().at(0).isList());
+  // Not JSON, or JSON of another shape: the conversion fails, naming both types.
+  for (const char* text : {"{\"a\": }", "[1, 2]", "plain"}) {
+    auto sent = h.producer.sendBody("direct:map", text);
+    ASSERT_FALSE(sent) << text;
+    EXPECT_NE(sent.error().message.find("no type conversion from String to java.util.Map"),
+              std::string::npos)
+        << sent.error().message;
+  }
+}
+
 TEST(JsonDataFormatTest, InvalidJsonFailsTheExchangeForTheErrorHandler) {
   RouteHarness h;
   h.start([](RouteBuilder& b) {
