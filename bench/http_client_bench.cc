@@ -5,6 +5,9 @@
 //   http_get_client_1 / http_get_bare_curl_1:   one request at a time (the caller waits).
 //   http_get_client_50 / http_get_bare_curl_50: one op = 50 requests in flight at once,
 //                                               completed (divide ns/op by 50 per request).
+//   gateway_inprocess_50: the bare client's 50 requests through a proxy route (platform-http
+//                         -> http:) to the same backend: what the allocation count of a
+//                         proxied request is (bench/gateway.sh measures it against nginx).
 // The server's cost is in both arms alike. Allocations counted are C++ ones (operator new):
 // curl's own mallocs are not in them.
 #include <curl/curl.h>
@@ -93,6 +96,30 @@ class Backend {
   std::string url_;
 };
 
+// A proxy route: platform-http in front of the backend, as bench/wrk/gateway.yaml.
+class Gateway {
+ public:
+  explicit Gateway(const std::string& backend) {
+    registerBuiltinComponents(context_);
+    context_.properties().set("camel.server.host", "127.0.0.1");
+    context_.properties().set("camel.server.port", "0");
+    std::string target =
+        backend.substr(0, backend.rfind('/')) + "?bridgeEndpoint=true&connectionsPerRoute=64";
+    check(context_.addRoutes([&](RouteBuilder& b) {
+                    b.from("platform-http:/?matchOnUriPrefix=true").to(target);
+                  }).has_value(),
+          "gateway routes");
+    check(context_.start().has_value(), "gateway start");
+    url_ = fmt::format("http://127.0.0.1:{}/ping", platformHttpPort(context_));
+  }
+  ~Gateway() { context_.stop(); }
+  const std::string& url() const { return url_; }
+
+ private:
+  Context context_{"gateway"};
+  std::string url_;
+};
+
 class ClientRoute : public MeasuredRun {
  public:
   explicit ClientRoute(int inflight) : inflight_(inflight) {
@@ -155,13 +182,19 @@ class ClientRoute : public MeasuredRun {
 // thread (connections kept), the reply's body into a reused string.
 class BareCurl : public MeasuredRun {
  public:
-  explicit BareCurl(int inflight) : bodies_(inflight) {
+  /// `via_gateway`: the requests go to a proxy route in front of the backend instead.
+  explicit BareCurl(int inflight, bool via_gateway = false) : bodies_(inflight) {
+    std::string url = backend_.url();
+    if (via_gateway) {
+      gateway_ = std::make_unique<Gateway>(backend_.url());
+      url = gateway_->url();
+    }
     curl_global_init(CURL_GLOBAL_DEFAULT);
     multi_ = curl_multi_init();
     curl_multi_setopt(multi_, CURLMOPT_MAX_HOST_CONNECTIONS, 64L);
     for (int i = 0; i < inflight; ++i) {
       CURL* e = curl_easy_init();
-      curl_easy_setopt(e, CURLOPT_URL, backend_.url().c_str());
+      curl_easy_setopt(e, CURLOPT_URL, url.c_str());
       curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, &onBody);
       curl_easy_setopt(e, CURLOPT_WRITEDATA, &bodies_[static_cast<size_t>(i)]);
       curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
@@ -193,7 +226,7 @@ class BareCurl : public MeasuredRun {
       }
       if (left > 0) curl_multi_poll(multi_, nullptr, 0, 1000, nullptr);
     }
-    for (const std::string& body : bodies_) check(body == "pong", "bare reply");
+    for (const std::string& body : bodies_) check(body == "pong", "reply");
     measured(begin);
   }
 
@@ -204,25 +237,28 @@ class BareCurl : public MeasuredRun {
   }
 
   Backend backend_;
+  std::unique_ptr<Gateway> gateway_;
   CURLM* multi_;
   std::vector<CURL*> easies_;
   std::vector<std::string> bodies_;
 };
 
 // A run with its number of requests in flight fixed, for DROMEDARY_SCENARIO.
-template <class Run, int Inflight>
+template <class Run, int Inflight, bool... Options>
 struct Fixed final : Run {
-  Fixed() : Run(Inflight) {}
+  Fixed() : Run(Inflight, Options...) {}
 };
 using ClientRoute1 = Fixed<ClientRoute, 1>;
 using ClientRoute50 = Fixed<ClientRoute, 50>;
 using BareCurl1 = Fixed<BareCurl, 1>;
 using BareCurl50 = Fixed<BareCurl, 50>;
+using Gateway50 = Fixed<BareCurl, 50, true>;
 
 DROMEDARY_SCENARIO("http_get_client_1", ClientRoute1);
 DROMEDARY_SCENARIO("http_get_bare_curl_1", BareCurl1);
 DROMEDARY_SCENARIO("http_get_client_50", ClientRoute50);
 DROMEDARY_SCENARIO("http_get_bare_curl_50", BareCurl50);
+DROMEDARY_SCENARIO("gateway_inprocess_50", Gateway50);
 
 }  // namespace
 }  // namespace dromedary::bench

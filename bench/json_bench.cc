@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // JSON through a route: unmarshal a 2 KB order, filter it with jsonpath, marshal it back,
 // beside nlohmann-json (the library the reader is built on) parsing and dumping the same text
-// alone, and beside the reader alone.
+// alone, beside the reader alone, and (when Debian's libsimdjson-dev is installed) beside
+// simdjson parsing it alone.
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#ifdef DROMEDARY_BENCH_SIMDJSON
+#include <simdjson.h>
+#endif
 
 #include <dromedary/dromedary.h>
 
@@ -76,6 +80,34 @@ class ReadWrite final : public ScenarioRun {
   }
 };
 DROMEDARY_SCENARIO("json_read_write", ReadWrite);
+
+// json_read: the reader alone (text to Values).
+class ReadOnly final : public ScenarioRun {
+ public:
+  void once() override { check(component::json::readJson(order()).has_value(), "read"); }
+};
+DROMEDARY_SCENARIO("json_read", ReadOnly);
+
+#ifdef DROMEDARY_BENCH_SIMDJSON
+// json_simdjson_parse: simdjson (Debian's libsimdjson-dev, bench-only) parses the same text
+// into its DOM with a reused parser, and the items are walked: the floor of reading it.
+class SimdjsonParse final : public ScenarioRun {
+ public:
+  SimdjsonParse() : padded_(order()) {}
+  void once() override {
+    simdjson::dom::element doc;
+    check(parser_.parse(padded_).get(doc) == simdjson::SUCCESS, "parse");
+    simdjson::dom::array items;
+    check(doc["items"].get(items) == simdjson::SUCCESS, "items");
+    check(items.size() == 20, "items");
+  }
+
+ private:
+  simdjson::padded_string padded_;
+  simdjson::dom::parser parser_;
+};
+DROMEDARY_SCENARIO("json_simdjson_parse", SimdjsonParse);
+#endif
 
 }  // namespace
 }  // namespace dromedary::bench

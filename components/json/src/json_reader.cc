@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
-// JSON text to Values through nlohmann-json's SAX parser: no intermediate tree, and no
-// recursion (the parser keeps its own stack, and so does the builder here).
+// JSON text to Values: simdjson (Debian's libsimdjson) parses and validates the text, and its
+// document becomes Values, each map and list reserved at its final size. Text simdjson refuses
+// is read again by nlohmann-json's SAX parser, which says where and why it is wrong (simdjson
+// gives only an error code), and which reads the numbers simdjson refuses (integers past
+// 64 bits become Doubles, as before). bench/RESULTS.md has the measurement that chose this.
 #include <limits>
 #include <vector>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <simdjson.h>
 
 #include "json_text.h"
 
@@ -116,9 +120,74 @@ std::string where(std::string_view text, size_t position) {
   return fmt::format("at line {}, column {}", line, at > line_start ? at - line_start : 1);
 }
 
+// The document's values as Values. Recursive: simdjson refused anything nested deeper than
+// kMaxJsonDepth, so the depth is bounded.
+Value toValue(simdjson::dom::element e) {
+  switch (e.type()) {
+    case simdjson::dom::element_type::ARRAY: {
+      simdjson::dom::array array = e.get_array().value_unsafe();
+      ValueList items;
+      items.reserve(array.size());
+      for (simdjson::dom::element item : array) items.push_back(toValue(item));
+      return Value(std::move(items));
+    }
+    case simdjson::dom::element_type::OBJECT: {
+      simdjson::dom::object object = e.get_object().value_unsafe();
+      ValueMap entries;
+      entries.reserve(object.size());
+      for (simdjson::dom::key_value_pair field : object) {
+        entries.emplace_back(std::string(field.key), toValue(field.value));
+      }
+      return Value(std::move(entries));
+    }
+    case simdjson::dom::element_type::INT64: return Value(e.get_int64().value_unsafe());
+    case simdjson::dom::element_type::UINT64: {
+      uint64_t u = e.get_uint64().value_unsafe();
+      if (u <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+        return Value(static_cast<int64_t>(u));
+      }
+      return Value(static_cast<double>(u));
+    }
+    case simdjson::dom::element_type::DOUBLE: return Value(e.get_double().value_unsafe());
+    case simdjson::dom::element_type::STRING: return Value(e.get_string().value_unsafe());
+    case simdjson::dom::element_type::BOOL: return Value(e.get_bool().value_unsafe());
+    case simdjson::dom::element_type::NULL_VALUE: return Value();
+  }
+  return Value();
+}
+
+// One parser per thread, kept: its buffers are reused from one text to the next.
+simdjson::dom::parser& threadParser() {
+  thread_local simdjson::dom::parser parser = [] {
+    simdjson::dom::parser p;
+    // If this fails, parse() allocates what it needs itself, with simdjson's default depth
+    // limit (1024) instead of ours.
+    if (p.allocate(4096, kMaxJsonDepth) != simdjson::SUCCESS) return simdjson::dom::parser();
+    return p;
+  }();
+  return parser;
+}
+
+// nlohmann-json's reading: what the text is when simdjson refused it.
+Result<Value> readJsonSlowly(std::string_view text);
+
 }  // namespace
 
 Result<Value> readJson(std::string_view text) {
+  simdjson::dom::element document;
+  if (threadParser().parse(text.data(), text.size()).get(document) == simdjson::SUCCESS) {
+    try {
+      return toValue(document);
+    } catch (const std::bad_alloc&) {
+      return makeError(ErrorCode::TypeConversion, "invalid JSON: out of memory");
+    }
+  }
+  return readJsonSlowly(text);
+}
+
+namespace {
+
+Result<Value> readJsonSlowly(std::string_view text) {
   ValueBuilder builder;
   bool ok = false;
   try {
@@ -140,5 +209,7 @@ Result<Value> readJson(std::string_view text) {
   }
   return builder.result();
 }
+
+}  // namespace
 
 }  // namespace dromedary::component::json

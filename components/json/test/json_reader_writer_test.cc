@@ -94,6 +94,9 @@ TEST(JsonTextTest, NestingPastTheLimitIsRefusedWithoutACrash) {
   std::string deep(kMaxJsonDepth, '[');
   deep += std::string(kMaxJsonDepth, ']');
   EXPECT_TRUE(readJson(deep));
+  std::string one_more(kMaxJsonDepth + 1, '[');
+  one_more += std::string(kMaxJsonDepth + 1, ']');
+  EXPECT_FALSE(readJson(one_more));
   std::string deeper(100000, '[');
   deeper += std::string(100000, ']');
   auto bad = readJson(deeper);
