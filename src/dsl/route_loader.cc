@@ -24,6 +24,56 @@ bool isRouteFile(const fs::path& p) {
   return ext == ".yaml" || ext == ".yml" || ext == ".xml";
 }
 
+// Whether a file found in a folder is a Camel route file, as Camel JBang decides when it runs
+// a folder: not a build, compose or README file; YAML that holds one of the route file's
+// entries (or is a Pipe, a KameletBinding, an Integration or a Kamelet); XML whose root
+// element is one of Camel's. Files named one by one are always read.
+bool looksLikeCamel(const fs::path& path) {
+  std::string name = path.filename().string();
+  std::string lower;
+  for (char c : name) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (lower.starts_with(".") || lower.starts_with("readme") || lower == "pom.xml" ||
+      lower == "docker-compose.yml" || lower == "docker-compose.yaml" ||
+      lower == "compose.yml" || lower == "compose.yaml") {
+    return false;
+  }
+  std::ifstream in(path, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (path.extension() != ".xml") {
+    for (std::string_view marker :
+         {"- from:", "- route:", "- route-configuration:", "- routeConfiguration:", "- rest:",
+          "- restConfiguration:", "- rest-configuration:", "- beans:", "- routeTemplate:",
+          "- route-template:", "- templatedRoute:", "- templated-route:", "- errorHandler:",
+          "- error-handler:", "KameletBinding", "Pipe", "kind: Integration", "kind: Kamelet"}) {
+      if (text.find(marker) != std::string::npos) return true;
+    }
+    return false;
+  }
+  // The first element's name, past the prolog, comments, DOCTYPE and processing instructions.
+  size_t at = 0;
+  while ((at = text.find('<', at)) != std::string::npos) {
+    if (text.compare(at, 4, "<!--") == 0) {
+      at = text.find("-->", at);
+    } else if (text.compare(at, 2, "<?") == 0 || text.compare(at, 2, "<!") == 0) {
+      at = text.find('>', at);
+    } else {
+      break;
+    }
+    if (at == std::string::npos) return false;
+  }
+  if (at == std::string::npos) return false;
+  size_t end = text.find_first_of(" \t\r\n/>", at + 1);
+  std::string root = text.substr(at + 1, end == std::string::npos ? end : end - at - 1);
+  if (size_t colon = root.find(':'); colon != std::string::npos) root = root.substr(colon + 1);
+  for (std::string_view known : {"routes", "route", "routeConfiguration", "routeConfigurations",
+                                 "rests", "rest", "routeTemplates", "routeTemplate",
+                                 "templatedRoutes", "templatedRoute", "beans", "camel",
+                                 "camelContext", "blueprint"}) {
+    if (root == known) return true;
+  }
+  return false;
+}
+
 Result<std::string> readFile(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return makeError(ErrorCode::Io, fmt::format("cannot read '{}'", path.string()));
@@ -59,14 +109,25 @@ Result<LoadReport> loadRoutes(Context& context, const std::vector<std::string>& 
     fs::path path(p);
     std::error_code ec;
     if (fs::is_directory(path, ec)) {
-      std::vector<fs::path> found;
+      std::vector<fs::path> found, skipped;
       for (const auto& entry : fs::directory_iterator(path, ec)) {
-        if (entry.is_regular_file() && isRouteFile(entry.path())) found.push_back(entry.path());
+        if (!entry.is_regular_file() || !isRouteFile(entry.path())) continue;
+        (looksLikeCamel(entry.path()) ? found : skipped).push_back(entry.path());
       }
       std::sort(found.begin(), found.end());
+      std::sort(skipped.begin(), skipped.end());
+      for (const fs::path& f : skipped) {
+        report.notes.push_back(
+            fmt::format("skipped {}: not a Camel route file (name it to read it anyway)",
+                        f.string()));
+      }
       if (found.empty()) {
         return makeError(ErrorCode::NotFound,
-                         fmt::format("no route files (*.yaml, *.yml, *.xml) in '{}'", p));
+                         skipped.empty()
+                             ? fmt::format("no route files (*.yaml, *.yml, *.xml) in '{}'", p)
+                             : fmt::format("no route files in '{}': {} YAML or XML file(s) "
+                                           "there hold no routes (such as {})",
+                                           p, skipped.size(), skipped.front().string()));
       }
       files.insert(files.end(), found.begin(), found.end());
       property_dirs.insert(path);

@@ -149,6 +149,40 @@ TEST_F(RoutePathsTest, FileThatIsNotARouteFile) {
             fmt::format("'{}' is not a route file: expected .yaml, .yml or .xml", path));
 }
 
+// As Camel JBang runs a folder: compose files, Kubernetes manifests, test files and XML of
+// other kinds beside the routes are not read as routes; a file named alone always is.
+TEST_F(RoutePathsTest, AFolderIsReadForItsCamelFilesOnly) {
+  std::filesystem::create_directories(dir / "app");
+  std::ofstream(dir / "app" / "routes.yaml") << "- from:\n    uri: direct:a\n    steps:\n"
+                                                "      - log: a\n";
+  std::ofstream(dir / "app" / "camel.xml")
+      << "<?xml version=\"1.0\"?>\n<!-- routes -->\n<routes xmlns=\"http://camel.apache.org/"
+         "schema/spring\"><route><from uri=\"direct:b\"/><log message=\"b\"/></route></routes>";
+  std::ofstream(dir / "app" / "docker-compose.yaml") << "services:\n  db:\n    image: x\n";
+  std::ofstream(dir / "app" / "deployment.yaml") << "apiVersion: v1\nkind: Service\n";
+  std::ofstream(dir / "app" / "settings.xml") << "<settings><mirrors/></settings>";
+  RouteHarness h;
+  auto r = loadRoutes(h.context, {(dir / "app").string()});
+  ASSERT_TRUE(r) << r.error().toString();
+  EXPECT_EQ(r->routes, 2u);
+  EXPECT_EQ(r->files.size(), 2u);
+  int skipped = 0;
+  for (const std::string& note : r->notes) skipped += note.starts_with("skipped ");
+  EXPECT_EQ(skipped, 3);
+  // Named alone, it is read, and says what is wrong with it.
+  EXPECT_NE(error((dir / "app" / "deployment.yaml").string()), "");
+}
+
+TEST_F(RoutePathsTest, AFolderOfOtherYamlSaysItHoldsNoRoutes) {
+  std::ofstream(dir / "empty" / "values.yaml") << "replicas: 2\n";
+  std::string path = (dir / "empty").string();
+  EXPECT_NE(error(path).find(fmt::format("no route files in '{}': 1 YAML or XML file(s) there "
+                                         "hold no routes",
+                                         path)),
+            std::string::npos)
+      << error(path);
+}
+
 TEST_F(RoutePathsTest, DirectoryWithoutRouteFiles) {
   std::string path = (dir / "empty").string();
   EXPECT_EQ(error(path), fmt::format("no route files (*.yaml, *.yml, *.xml) in '{}'", path));

@@ -34,7 +34,8 @@ struct LoadReport {
   std::vector<std::string> notes;  ///< properties files loaded, XML elements skipped
 };
 
-/// Loads route files and directories (a directory's *.yaml, *.yml and *.xml, by name), all or
+/// Loads route files and directories (a directory's *.yaml, *.yml and *.xml that hold Camel
+/// routes, as Camel JBang picks them; the others are noted as skipped), all or
 /// nothing: on an error no route of these files is added.
 Result<LoadReport> loadRoutes(Context& context, const std::vector<std::string>& paths);
 
