@@ -186,18 +186,26 @@ Result<std::string> Translator::withParameters(
   const std::string scheme = out.substr(0, std::min(colon, query));
   const Component* component = has_path ? nullptr : context_.component(scheme);
   if (component && !component->syntax().empty()) {
+    // The syntax's names after the scheme, each with the separator before it (':' or '/':
+    // "amqp:destinationType:destinationName", "kamelet:templateId/routeId").
     std::string_view names = component->syntax();
     names.remove_prefix(std::min(names.size(), names.find(':') + 1));
+    auto identifier = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
     std::string path;
     while (!names.empty()) {
-      size_t next = names.find(':');
-      std::string_view name = names.substr(0, next);
-      names.remove_prefix(next == std::string_view::npos ? names.size() : next + 1);
+      size_t start = 0;
+      while (start < names.size() && !identifier(names[start])) ++start;
+      std::string_view separator = names.substr(0, start);
+      size_t end = start;
+      while (end < names.size() && identifier(names[end])) ++end;
+      std::string_view name = names.substr(start, end - start);
+      names.remove_prefix(end);
+      if (name.empty()) break;
       auto given =
           std::find_if(rest.begin(), rest.end(), [&](const auto& p) { return p.first == name; });
       if (given == rest.end()) continue;
       DROMEDARY_TRY(v, resolve(*given->second));
-      if (!path.empty()) path += ':';
+      if (!path.empty()) path += separator.empty() ? std::string_view(":") : separator.substr(separator.size() - 1);
       path += v;
       rest.erase(given);
     }

@@ -120,6 +120,21 @@ TEST_F(YamlRoutesTest, PathPartsGivenAsParametersBecomeThePath) {
                                        "mock://out"}));
 }
 
+// A syntax whose parts are separated by '/' (kamelet:templateId/routeId) folds with '/'.
+TEST_F(YamlRoutesTest, PathPartsFoldWithTheSeparatorsOfTheComponentsSyntax) {
+  load(R"(
+- from:
+    uri: direct
+    parameters: {name: in}
+    steps:
+      - to:
+          uri: kamelet
+          parameters: {templateId: log-sink, routeId: audit}
+)");
+  ASSERT_TRUE(h.producer.sendBody("direct:in", "a"));
+  EXPECT_THAT(h.context.endpointUris(), ::testing::Contains("kamelet://log-sink/audit"));
+}
+
 TEST_F(YamlRoutesTest, AbsentOptionalPlaceholdersDropTheirOptions) {
   h.context.properties().set("given", "1");
   load(R"(

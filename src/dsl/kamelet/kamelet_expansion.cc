@@ -42,12 +42,15 @@ struct Use {
   SourceRef where;
 };
 
-bool isKameletUri(std::string_view uri) { return uri.starts_with("kamelet:"); }
+// "kamelet:NAME...", or a bare "kamelet" whose parameters name it (templateId, routeId).
+bool isKameletUri(std::string_view uri) {
+  return uri.starts_with("kamelet:") || uri == "kamelet" || uri.starts_with("kamelet?");
+}
 
 std::string_view kameletPath(std::string_view uri) {
-  std::string_view path = uri.substr(8, uri.find('?') == std::string_view::npos
-                                            ? std::string_view::npos
-                                            : uri.find('?') - 8);
+  if (!uri.starts_with("kamelet:")) return {};  // a bare "kamelet": its parameters name it
+  std::string_view path = uri.substr(8);
+  path = path.substr(0, path.find('?'));
   if (path.starts_with("//")) path.remove_prefix(2);
   return path;
 }
@@ -171,14 +174,17 @@ class Expander {
   }
 
   Result<Use> parseUse(const Scalar& uri, const Params& parameters) {
-    auto parsed = Uri::parse(uri.value);
+    std::string text = uri.value;
+    const bool bare = !text.starts_with("kamelet:");
+    if (bare) text.insert(7, ":-");  // no path: the parameters name the Kamelet
+    auto parsed = Uri::parse(text);
     if (!parsed) return fileError(uri.where, parsed.error().message);
     Use use;
     use.where = uri.where;
     std::string_view path = parsed->path();
     size_t slash = path.find('/');
-    use.name = std::string(path.substr(0, slash));
-    if (slash != std::string_view::npos) use.routeId = std::string(path.substr(slash + 1));
+    if (!bare) use.name = std::string(path.substr(0, slash));
+    if (!bare && slash != std::string_view::npos) use.routeId = std::string(path.substr(slash + 1));
     for (const auto& [key, value] : parsed->options()) {
       if (key == "routeId") {
         use.routeId = value;
@@ -191,7 +197,16 @@ class Expander {
         use.values.emplace_back(key, Scalar{value, uri.where});
       }
     }
-    use.values.insert(use.values.end(), parameters.begin(), parameters.end());
+    for (const auto& [key, value] : parameters) {
+      std::string name = eip::camelCaseOf(key);
+      if (name == "templateId") {
+        use.name = value.value;
+      } else if (name == "routeId") {
+        use.routeId = value.value;
+      } else {
+        use.values.emplace_back(key, value);
+      }
+    }
     if (use.name.empty()) return fileError(uri.where, fmt::format("'{}' names no Kamelet", uri.value));
     return use;
   }
