@@ -214,6 +214,12 @@ Result<std::string> Translator::withParameters(
       out = scheme + ":" + path + options;
     }
   }
+  // A bare name of a component that is not here ("ftp" with its options as parameters): a
+  // scheme all the same, so that the error names the unknown component.
+  if (colon == std::string::npos && !context_.component(scheme) &&
+      out.find(':') == std::string::npos) {
+    out = scheme + ":" + out.substr(scheme.size());
+  }
   for (const auto& [key, value] : rest) {
     DROMEDARY_TRY(v, resolve(*value));
     out += out.find('?') == std::string::npos ? '?' : '&';

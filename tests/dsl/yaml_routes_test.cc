@@ -135,6 +135,20 @@ TEST_F(YamlRoutesTest, PathPartsFoldWithTheSeparatorsOfTheComponentsSyntax) {
   EXPECT_THAT(h.context.endpointUris(), ::testing::Contains("kamelet://log-sink/audit"));
 }
 
+TEST_F(YamlRoutesTest, ABareNameOfAComponentThatIsNotHereIsNamedAsAnUnknownComponent) {
+  std::string e = error(R"(
+- from:
+    uri: direct:in
+    steps:
+      - to:
+          uri: ftp
+          parameters: {host: localhost, port: 2221}
+)");
+  EXPECT_NE(e.find("unknown component 'ftp' in endpoint 'ftp:?host=localhost&port=2221'"),
+            std::string::npos)
+      << e;
+}
+
 TEST_F(YamlRoutesTest, AbsentOptionalPlaceholdersDropTheirOptions) {
   h.context.properties().set("given", "1");
   load(R"(

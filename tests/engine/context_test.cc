@@ -24,8 +24,8 @@ TEST(ContextTest, UnknownComponentNamesItAndTheKnownOnes) {
   Error e = startError(h, [](RouteBuilder& b) { b.from("direct:a").to("nope:x"); });
   EXPECT_EQ(e.code, ErrorCode::UnknownComponent);
   EXPECT_EQ(e.message,
-            "unknown component 'nope' in endpoint 'nope:x'; known components: amqp, "
-            "cron, direct, file, http, https, kamelet, log, mock, platform-http, rest, scheduler, seda, stream, timer (in route 'route1', step to[nope:x])");
+            "unknown component 'nope' in endpoint 'nope:x'; known components: activemq, amqp, "
+            "cron, direct, file, http, https, jms, kamelet, log, mock, platform-http, rest, scheduler, seda, sjms, sjms2, stream, timer (in route 'route1', step to[nope:x])");
 }
 
 TEST(ContextTest, MisspelledComponentSuggestsTheOneMeant) {

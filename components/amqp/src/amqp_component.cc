@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // amqp:[queue:|topic:]NAME — the component, its option table, endpoints, producer and consumer.
 // The connection machinery is in connection.h; this file maps Camel's options onto it.
+#include <cstring>
 #include <mutex>
 
 #include <fmt/format.h>
@@ -151,14 +152,37 @@ class AmqpEndpoint final : public Endpoint {
   const std::string remote_uri_;  // the broker of this endpoint's client
 };
 
+// ActiveMQ's brokerUrl as an AMQP URL: tcp://h:p, nio://h:p, amqp://h:p, ssl://h:p (amqps),
+// failover:(tcp://a:1,tcp://b:2)?opts (the first).
+Result<std::string> amqpUrlOfBrokerUrl(std::string_view url, const std::string& property) {
+  std::string_view u = url;
+  if (u.starts_with("failover:")) {
+    u.remove_prefix(9);
+    if (u.starts_with("(")) u.remove_prefix(1);
+    u = u.substr(0, u.find_first_of(",)"));
+  }
+  u = u.substr(0, u.find('?'));
+  for (auto [from, to] : {std::pair{"tcp://", "amqp://"}, std::pair{"nio://", "amqp://"},
+                          std::pair{"amqp://", "amqp://"}, std::pair{"ssl://", "amqps://"},
+                          std::pair{"amqps://", "amqps://"}}) {
+    if (u.starts_with(from)) return std::string(to) + std::string(u.substr(std::strlen(from)));
+  }
+  return makeError(ErrorCode::InvalidOption,
+                   fmt::format("{}={} is not a broker this component can reach: write "
+                               "tcp://HOST:PORT (spoken to in AMQP 1.0), failover:(tcp://...) "
+                               "or amqp://HOST:PORT",
+                               property, url));
+}
+
 class AmqpComponent final : public Component {
  public:
   AmqpComponent(std::string scheme, std::optional<AmqpConfig> config)
-      : scheme_(std::move(scheme)), config_(std::move(config)) {}
+      : scheme_(std::move(scheme)), syntax_(scheme_ + ":destinationType:destinationName"),
+        config_(std::move(config)) {}
   ~AmqpComponent() override { clients_.clear(); }
 
   std::string_view scheme() const override { return scheme_; }
-  std::string_view syntax() const override { return "amqp:destinationType:destinationName"; }
+  std::string_view syntax() const override { return syntax_; }
   std::span<const OptionSpec> endpointOptions() const override { return kOptions; }
 
   Result<std::unique_ptr<Endpoint>> createEndpoint(const Uri& uri,
@@ -309,16 +333,33 @@ class AmqpComponent final : public Component {
     if (!config_) {
       Properties& props = context().properties();
       std::string base = "camel.component." + scheme_ + ".";
+      // A JMS-named scheme (jms, activemq, sjms2 ...) takes what it is not given from the
+      // amqp component's properties: one broker setting serves routes written either way.
+      const std::string shared = "camel.component.amqp.";
+      auto get = [&](const std::string& key) -> std::optional<std::string> {
+        if (auto v = props.get(base + key)) return v;
+        if (base != shared) return props.get(shared + key);
+        return std::nullopt;
+      };
       auto take = [&](const char* key, std::string& into) {
-        if (auto v = props.get(base + key)) into = *v;
+        if (auto v = get(key)) into = *v;
       };
       take("remoteURI", config.remoteUri);
+      // ActiveMQ's brokerUrl (OpenWire's tcp://host:port): the same host and port over AMQP
+      // 1.0, which ActiveMQ Artemis serves there too; ActiveMQ Classic serves AMQP on 5672,
+      // so point brokerUrl (or remoteURI) there. failover:(a,b) takes the first.
+      for (const char* key : {"brokerUrl", "brokerURL", "broker-url"}) {
+        auto v = props.get(base + key);
+        if (!v) continue;
+        DROMEDARY_TRY(mapped, amqpUrlOfBrokerUrl(*v, base + key));
+        config.remoteUri = std::move(mapped);
+      }
       take("username", config.username);
       take("password", config.password);
       take("queuePrefix", config.queuePrefix);
       take("topicPrefix", config.topicPrefix);
       // Typed values read as endpoint options are (any case; Camel's durations).
-      if (auto v = props.get(base + "durableQueues")) {
+      if (auto v = get("durableQueues")) {
         if (!equalsIgnoreCase(*v, "true") && !equalsIgnoreCase(*v, "false")) {
           return makeError(ErrorCode::InvalidOption,
                            fmt::format("{}durableQueues={} must be true or false", base, *v));
@@ -327,7 +368,7 @@ class AmqpComponent final : public Component {
       }
       for (auto [key, into] : {std::pair{"reconnectDelay", &config.reconnectDelay},
                                std::pair{"maxReconnectDelay", &config.maxReconnectDelay}}) {
-        if (auto v = props.get(base + key)) {
+        if (auto v = get(key)) {
           auto d = parseDuration(*v);
           if (!d || d->count() < 1) {
             return makeError(ErrorCode::InvalidOption,
@@ -344,6 +385,7 @@ class AmqpComponent final : public Component {
   }
 
   std::string scheme_;
+  std::string syntax_;
   std::optional<AmqpConfig> config_;
   std::optional<AmqpConfig> resolved_;
   std::mutex mutex_;
@@ -380,7 +422,13 @@ void registerAmqpComponent(Context& context, std::string scheme,
       std::make_unique<component::amqp::AmqpComponent>(std::move(scheme), std::move(config)));
 }
 
-void registerAmqpComponent(Context& context) { registerAmqpComponent(context, "amqp"); }
+void registerAmqpComponent(Context& context) {
+  // Camel's JMS-named components, on the same AMQP 1.0 client: routes written for jms:,
+  // activemq: or sjms2: run unchanged against a broker that speaks AMQP 1.0.
+  for (const char* scheme : {"amqp", "jms", "activemq", "sjms", "sjms2"}) {
+    registerAmqpComponent(context, scheme);
+  }
+}
 
 AmqpConnectionCounts amqpConnectionCounts(Context& context, std::string_view scheme) {
   auto* c = dynamic_cast<component::amqp::AmqpComponent*>(context.component(scheme));

@@ -434,3 +434,45 @@ TEST(AmqpBrokerTest, TheJmsAmqpKameletsCarryMessagesThroughTheirOwnBroker) {
 
 }  // namespace
 }  // namespace dromedary::testing
+
+namespace dromedary::testing {
+namespace {
+
+// Camel's JMS-named components on the AMQP 1.0 client: a route written for activemq: consumes
+// what one written for jms: sends; activemq's brokerUrl (tcp://) is the same host and port
+// spoken to in AMQP 1.0; sjms2:, given nothing, takes the amqp component's settings
+// (RabbitMQ's, from BrokerHarness) and consumes what amqp: sends there.
+TEST(JmsNamedComponentsTest, JmsActiveMqAndSjms2EndpointsTalkAmqp) {
+  BrokerHarness h;
+  std::string broker = protonBrokerUrl();
+  h.context.properties().set("camel.component.activemq.brokerUrl",
+                             "failover:(tcp://" + broker.substr(7) + ")?randomize=false");
+  h.context.properties().set("camel.component.jms.remoteURI", broker);
+  std::string q = uniqueQueue("jms");
+  std::string rq = uniqueQueue("sjms2");
+  h.start([&](RouteBuilder& b) {
+    b.from("activemq:queue:" + q).to("mock:out");
+    b.from("sjms2:queue:" + rq).to("mock:rabbit");
+  });
+  ASSERT_TRUE(h.producer.sendBody("jms:queue:" + q, Value("over jms")));
+  h.mock("mock:out").expectedBodiesReceived({Value("over jms")});
+  auto ok = h.mock("mock:out").assertIsSatisfied(15s);
+  EXPECT_TRUE(ok) << ok.error().toString();
+  ASSERT_TRUE(h.producer.sendBody("amqp:queue:" + rq, Value("over amqp")));
+  h.mock("mock:rabbit").expectedBodiesReceived({Value("over amqp")});
+  auto rabbit = h.mock("mock:rabbit").assertIsSatisfied(15s);
+  EXPECT_TRUE(rabbit) << rabbit.error().toString();
+}
+
+TEST(JmsNamedComponentsTest, ABrokerUrlOfAnotherKindFailsTheStartNamingTheProperty) {
+  RouteHarness h;
+  h.context.properties().set("camel.component.activemq.brokerUrl", "vm://localhost");
+  auto added = h.context.addRoutes([](RouteBuilder& b) { b.from("activemq:q").to("log:x"); });
+  auto started = added ? h.context.start() : Result<void>(added.error());
+  ASSERT_FALSE(started);
+  EXPECT_THAT(started.error().message,
+              HasSubstr("camel.component.activemq.brokerUrl=vm://localhost is not a broker"));
+}
+
+}  // namespace
+}  // namespace dromedary::testing
