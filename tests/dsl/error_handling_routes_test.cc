@@ -83,6 +83,29 @@ TEST_F(ErrorHandlingRoutesTest, YamlOnExceptionHandledWithSteps) {
             Value("failed: boom: x"));
 }
 
+// Camel's YAML DSL also takes onException and onCompletion at the top of a file: for every
+// route, as a routeConfiguration without an id.
+TEST_F(ErrorHandlingRoutesTest, YamlTopLevelOnExceptionAndOnCompletionApplyToEveryRoute) {
+  loadYaml(R"(
+- onException:
+    exception: [java.lang.Exception]
+    handled: {constant: true}
+    steps:
+      - setBody:
+          simple: "handled: ${exception.message}"
+- onCompletion:
+    steps:
+      - to: mock:done
+- from:
+    uri: direct:in
+    steps:
+      - process: {ref: boom}
+)");
+  EXPECT_EQ(h.producer.requestBody("direct:in", "x").value(), Value("handled: boom: x"));
+  h.mock("mock:done").expectedMessageCount(1);
+  EXPECT_TRUE(h.mock("mock:done").assertIsSatisfied(std::chrono::seconds(5)));
+}
+
 TEST_F(ErrorHandlingRoutesTest, YamlRouteConfigurationIdAppliesOnlyWhereNamed) {
   loadYaml(R"(
 - routeConfiguration:

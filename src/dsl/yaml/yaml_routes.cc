@@ -96,6 +96,17 @@ class YamlReader final : public YamlRouteReader {
         c.where = at(entry.first);
         DROMEDARY_TRY_VOID(errorHandler(entry.second, c));
         out_.configurations.push_back(std::move(c));
+      } else if (key == "onException" || key == "onCompletion") {
+        // At the top of a file, as Camel's YAML DSL allows: a clause for every route, as if in a
+        // routeConfiguration without an id.
+        RouteConfigurationSource c;
+        c.where = at(entry.first);
+        StepSource clause;
+        clause.kind = key;
+        clause.where = at(entry.first);
+        DROMEDARY_TRY_VOID(stepBody(entry.second, clause));
+        (key == "onException" ? c.onExceptions : c.onCompletions).push_back(std::move(clause));
+        out_.configurations.push_back(std::move(c));
       } else if (key == "routeTemplate") {
         DROMEDARY_TRY_VOID(routeTemplate(entry.first, entry.second));
       } else if (key == "templatedRoute") {
@@ -117,7 +128,8 @@ class YamlReader final : public YamlRouteReader {
       } else {
         return fileError(at(entry.first), fmt::format("unknown entry '{}'", key),
                          suggestion(key, {"route", "from", "routeConfiguration", "errorHandler",
-                                          "beans", "routeTemplate", "templatedRoute", "rest",
+                                          "onException", "onCompletion", "beans",
+                                          "routeTemplate", "templatedRoute", "rest",
                                           "restConfiguration"}));
       }
     }
