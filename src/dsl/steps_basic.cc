@@ -92,7 +92,17 @@ Result<void> removeProperties(Translator& t, RouteDefinition& def, const StepSou
 
 Result<void> convertBodyTo(Translator& t, RouteDefinition& def, const StepSource& s, const Expr&) {
   DROMEDARY_TRY(type, t.text(s, "type"));
-  def.convertBodyTo(type);
+  std::string charset;
+  if (attribute(s.attributes, "charset")) {
+    DROMEDARY_TRY(c, t.text(s, "charset"));
+    charset = std::move(c);
+  }
+  bool mandatory = true;
+  if (attribute(s.attributes, "mandatory")) {
+    DROMEDARY_TRY(m, t.flag(s, "mandatory"));
+    mandatory = m;
+  }
+  def.convertBodyTo(type, charset, mandatory);
   return {};
 }
 

@@ -14,19 +14,75 @@ namespace dromedary::eip {
 
 namespace {
 
+enum class Charset { Utf8, Latin1, Ascii };
+
+// Charset names as Java accepts them (ignoring case); nothing for one not supported here.
+std::optional<Charset> charsetByName(std::string_view name) {
+  std::string n;
+  for (char c : name) n += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (n.empty() || n == "UTF-8" || n == "UTF8") return Charset::Utf8;
+  if (n == "ISO-8859-1" || n == "ISO8859-1" || n == "ISO_8859_1" || n == "LATIN1") {
+    return Charset::Latin1;
+  }
+  if (n == "US-ASCII" || n == "ASCII") return Charset::Ascii;
+  return std::nullopt;
+}
+
+// Latin-1 bytes as UTF-8 text, and back (false when a character has no Latin-1 byte).
+void latin1ToUtf8(std::string_view in, std::string& out) {
+  out.clear();
+  for (unsigned char c : in) {
+    if (c < 0x80) {
+      out += static_cast<char>(c);
+    } else {
+      out += static_cast<char>(0xC0 | (c >> 6));
+      out += static_cast<char>(0x80 | (c & 0x3F));
+    }
+  }
+}
+bool utf8ToLatin1(std::string_view in, std::string& out) {
+  out.clear();
+  for (size_t i = 0; i < in.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(in[i]);
+    if (c < 0x80) {
+      out += static_cast<char>(c);
+    } else if ((c & 0xFE) == 0xC2 && i + 1 < in.size()) {
+      out += static_cast<char>(((c & 0x03) << 6) | (static_cast<unsigned char>(in[++i]) & 0x3F));
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
 class ConvertBodyStep final : public Step {
  public:
-  ConvertBodyStep(ValueType target, std::string type_name)
+  ConvertBodyStep(ValueType target, std::string type_name, Charset charset, bool mandatory)
       : target_(detail::builtinTypeId(target)),
         type_name_(std::move(type_name)),
-        bounds_(integerBounds(type_name_)) {}
+        bounds_(integerBounds(type_name_)),
+        charset_(charset),
+        mandatory_(mandatory) {}
 
   Status run(Exchange& ex) noexcept override {
     Value& body = ex.message().body();
+    if (charset_ != Charset::Utf8) return runWithCharset(ex, body);
+    return convert(ex, body);
+  }
+
+  bool mayBlock() const noexcept override { return false; }
+
+ private:
+  // The conversion through the type converter (text as UTF-8).
+  Status convert(Exchange& ex, Value& body) noexcept {
     if (body.typeId() == target_ && !bounds_) return Status::Continue;
     ScratchValue scratch;
     const bool same = body.typeId() == target_;
     if (!same && !detail::convertValue(body, target_, *scratch)) {
+      if (!mandatory_) {  // Camel's mandatory=false: no value rather than a failure
+        body.reset();
+        return Status::Continue;
+      }
       // The failure path may allocate: it builds the text the error handler will show.
       try {
         std::string shown = body.toString();
@@ -55,18 +111,74 @@ class ConvertBodyStep final : public Step {
     return Status::Continue;
   }
 
-  bool mayBlock() const noexcept override { return false; }
- private:
+  // Text and bytes in another charset than UTF-8 (the text of a String is UTF-8 here): bytes
+  // to String decodes, String to byte[] encodes; anything else converts as usual.
+  Status runWithCharset(Exchange& ex, Value& body) noexcept {
+    const TypeId string_id = detail::builtinTypeId(ValueType::String);
+    const TypeId bytes_id = detail::builtinTypeId(ValueType::Bytes);
+    try {
+      if (target_ == string_id && body.isBytes()) {
+        std::string text;
+        if (charset_ == Charset::Latin1) {
+          latin1ToUtf8(body.getBytes().view(), text);
+        } else {
+          text = std::string(body.getBytes().view());
+          for (char& c : text) {
+            if (static_cast<unsigned char>(c) >= 0x80) c = '?';  // Java's replacement
+          }
+        }
+        body = Value(std::move(text));
+        return Status::Continue;
+      }
+      if (target_ == bytes_id && body.isString()) {
+        std::string bytes;
+        if (charset_ == Charset::Latin1) {
+          if (!utf8ToLatin1(body.getString(), bytes)) return charsetFailure(ex, body);
+        } else {
+          bytes = body.getString();
+          for (char c : bytes) {
+            if (static_cast<unsigned char>(c) >= 0x80) return charsetFailure(ex, body);
+          }
+        }
+        body = Value(Bytes(std::move(bytes)));
+        return Status::Continue;
+      }
+    } catch (...) {
+      ex.fail(ErrorCode::TypeConversion, "Cannot convert body");
+      return Status::Fail;
+    }
+    return convert(ex, body);
+  }
+
+  Status charsetFailure(Exchange& ex, Value& body) noexcept {
+    if (!mandatory_) {
+      body.reset();
+      return Status::Continue;
+    }
+    ex.fail(ErrorCode::TypeConversion, "Cannot convert body: a character has no byte in the charset");
+    return Status::Fail;
+  }
+
   TypeId target_;
   std::string type_name_;
   std::optional<std::pair<int64_t, int64_t>> bounds_;
+  const Charset charset_;
+  const bool mandatory_;
 };
 
 }  // namespace
 
 Result<std::unique_ptr<Step>> ConvertBodyModel::compile(RouteCompiler& compiler) const {
+  auto charset = charsetByName(this->charset);
+  if (!charset) {
+    return compiler.error(
+        *this, makeError(ErrorCode::InvalidRoute,
+                         fmt::format("charset '{}' of convertBodyTo is not one this engine "
+                                     "converts: UTF-8, ISO-8859-1 or US-ASCII",
+                                     this->charset)));
+  }
   if (auto target = conversionTargetByName(type)) {
-    return std::unique_ptr<Step>(new ConvertBodyStep(*target, type));
+    return std::unique_ptr<Step>(new ConvertBodyStep(*target, type, *charset, mandatory));
   }
   std::vector<std::string_view> names = conversionTargetNames();
   std::string message = fmt::format("unknown type '{}' for convertBodyTo", type);
@@ -84,6 +196,10 @@ constexpr AttributeSchema kConvertBodyToAttributes[] = {
     {"type", AttributeType::Text, "",
      "The type: java.lang.String, byte[], Integer, Long, Double, Boolean, java.util.Map "
      "(JSON text read, with the json component) ...", true},
+    {"charset", AttributeType::Text, "",
+     "The bytes' encoding between text and byte[]: UTF-8 (the default), ISO-8859-1, US-ASCII"},
+    {"mandatory", AttributeType::Boolean, "true",
+     "false: a body that cannot be converted becomes null instead of failing the exchange"},
 };
 }  // namespace
 

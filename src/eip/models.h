@@ -104,6 +104,8 @@ struct RemoveHeadersModel final : StepModel {
 struct ConvertBodyModel final : StepModel {
   bool failureAtomic() const override { return true; }
   std::string type;
+  std::string charset;  // empty: UTF-8
+  bool mandatory = true;
   std::string_view kind() const override { return "convertBodyTo"; }
   std::string describe() const override { return "convertBodyTo[" + type + "]"; }
   Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;

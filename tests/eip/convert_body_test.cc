@@ -31,6 +31,44 @@ TEST(ConvertBodyTest, ImpossibleConversionFailsTheExchangeWithTheValue) {
   EXPECT_EQ(h.mock("mock:out").receivedCount(), 0u);
 }
 
+TEST(ConvertBodyTest, NotMandatoryAnImpossibleConversionLeavesANullBody) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) {
+    b.from("direct:in").convertBodyTo("Integer", "", false).to("mock:out");
+  });
+  ASSERT_TRUE(h.producer.sendBody("direct:in", "abc"));
+  EXPECT_TRUE(h.mock("mock:out").receivedBodies().at(0).isNull());
+}
+
+TEST(ConvertBodyTest, ACharsetEncodesAndDecodesBetweenTextAndBytes) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) {
+    b.from("direct:decode").convertBodyTo("String", "ISO-8859-1").to("mock:text");
+    b.from("direct:encode").convertBodyTo("byte[]", "iso-8859-1").to("mock:bytes");
+    b.from("direct:ascii").convertBodyTo("byte[]", "US-ASCII").to("mock:ascii");
+  });
+  ASSERT_TRUE(h.producer.sendBody("direct:decode", Value(Bytes(std::string("caf\xe9")))));
+  EXPECT_EQ(h.mock("mock:text").receivedBodies().at(0), Value("caf\xc3\xa9"));  // UTF-8
+  ASSERT_TRUE(h.producer.sendBody("direct:encode", Value("caf\xc3\xa9")));
+  EXPECT_EQ(h.mock("mock:bytes").receivedBodies().at(0), Value(Bytes(std::string("caf\xe9"))));
+  auto sent = h.producer.sendBody("direct:ascii", Value("caf\xc3\xa9"));
+  ASSERT_FALSE(sent);
+  EXPECT_NE(sent.error().message.find("no byte in the charset"), std::string::npos);
+}
+
+TEST(ConvertBodyTest, AnUnknownCharsetFailsTheStart) {
+  Context context;
+  registerBuiltinComponents(context);
+  auto added = context.addRoutes([](RouteBuilder& b) {
+    b.from("direct:in").convertBodyTo("String", "EBCDIC").to("mock:out");
+  });
+  auto started = added ? context.start() : Result<void>(added.error());
+  ASSERT_FALSE(started);
+  EXPECT_NE(started.error().message.find("charset 'EBCDIC' of convertBodyTo is not one"),
+            std::string::npos)
+      << started.error().message;
+}
+
 TEST(ConvertBodyTest, ANarrowWholeNumberOutOfItsRangeFails) {
   RouteHarness h;
   h.start([](RouteBuilder& b) {

@@ -99,8 +99,11 @@ class RouteDefinition {
   RouteDefinition& removeProperties(std::string pattern,
                                     std::vector<std::string> excludes = {});
   /// Converts the body to a type named as Camel names it: "String" (or "java.lang.String"),
-  /// "Integer"/"Long"/"int"/"long", "Double"/"Float", "Boolean", "byte[]".
-  RouteDefinition& convertBodyTo(std::string type);
+  /// "Integer"/"Long"/"int"/"long", "Double"/"Float", "Boolean", "byte[]", "java.util.Map".
+  /// `charset` (UTF-8, ISO-8859-1, US-ASCII) is the bytes' encoding between text and byte[];
+  /// `mandatory` false makes a body that cannot be converted null instead of a failure.
+  RouteDefinition& convertBodyTo(std::string type, std::string charset = {},
+                                 bool mandatory = true);
   /// Camel's marshal / unmarshal: the body through the data format registered as `format`
   /// ("json": maps, lists and values to JSON text and back), made from `options` (as route
   /// files write them: {{"prettyPrint", "true"}}) when the route starts.

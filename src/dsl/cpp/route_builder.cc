@@ -178,9 +178,12 @@ RouteDefinition& RouteDefinition::removeProperties(std::string pattern,
   return add(removeModel(true, false, std::move(pattern), std::move(excludes)));
 }
 
-RouteDefinition& RouteDefinition::convertBodyTo(std::string type) {
+RouteDefinition& RouteDefinition::convertBodyTo(std::string type, std::string charset,
+                                                bool mandatory) {
   auto step = std::make_unique<eip::ConvertBodyModel>();
   step->type = std::move(type);
+  step->charset = std::move(charset);
+  step->mandatory = mandatory;
   return add(std::move(step));
 }
 
