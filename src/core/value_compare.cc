@@ -57,8 +57,8 @@ bool isDigitText(const Value& v, std::string_view& digits) noexcept {
   return true;
 }
 
-// Compares two digit texts by value, whatever their length (no overflow). Only equality uses
-// it: ordering two texts stays alphabetical, as Java's String.compareTo orders them.
+// Compares two digit texts by value, whatever their length (no overflow): as Camel 4's
+// typeCoerceCompare, two texts that are both numbers ("2" and "10") compare as numbers.
 int compareDigitTexts(std::string_view a, std::string_view b) noexcept {
   while (a.size() > 1 && a.front() == '0') a.remove_prefix(1);
   while (b.size() > 1 && b.front() == '0') b.remove_prefix(1);
@@ -119,6 +119,9 @@ bool coerceEquals(const Value& a, const Value& b) noexcept {
 
 std::optional<int> coerceCompare(const Value& a, const Value& b) noexcept {
   if (a.isNull() || b.isNull()) return std::nullopt;
+  std::string_view da;
+  std::string_view db;
+  if (isDigitText(a, da) && isDigitText(b, db)) return compareDigitTexts(da, db);
   auto na = numberOf(a);
   auto nb = numberOf(b);
   if (na && nb && (a.isNumber() || b.isNumber())) return compareNumbers(*na, *nb);

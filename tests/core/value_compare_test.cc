@@ -10,7 +10,16 @@ TEST(ValueCompareTest, NumericSideMakesTheComparisonNumeric) {
   EXPECT_TRUE(coerceEquals(Value(100), Value("100")));
   EXPECT_TRUE(coerceEquals(Value("1.50"), Value(1.5)));
   EXPECT_LT(*coerceCompare(Value("9"), Value(10)), 0);   // 9 < 10 numerically
-  EXPECT_GT(*coerceCompare(Value("9"), Value("10")), 0);  // "9" > "10" as strings
+}
+
+// Camel 4's typeCoerceCompare: two texts that are both numbers (digits only) compare as
+// numbers, whatever their length; other texts compare as strings.
+TEST(ValueCompareTest, TwoNumericTextsCompareAsNumbers) {
+  EXPECT_LT(*coerceCompare(Value("9"), Value("10")), 0);
+  EXPECT_LT(*coerceCompare(Value("2"), Value("10")), 0);
+  EXPECT_EQ(*coerceCompare(Value("007"), Value("7")), 0);
+  EXPECT_GT(*coerceCompare(Value("123456789012345678901234567890"), Value("99")), 0);
+  EXPECT_GT(*coerceCompare(Value("9a"), Value("10")), 0);  // not a number: as strings
 }
 
 TEST(ValueCompareTest, NullEqualsOnlyNullAndIsNotOrdered) {

@@ -31,6 +31,14 @@ TEST_F(SimpleExpressionTest, AlternativeSyntaxDollarSimple) {
   EXPECT_EQ(eval("Hello $simple{body}"), Value("Hello World"));
 }
 
+// As Camel's header expression: a header that is absent falls back on the exchange property.
+TEST_F(SimpleExpressionTest, AnAbsentHeaderFallsBackOnTheExchangeProperty) {
+  exchange->setProperty("region", Value("emea"));
+  EXPECT_EQ(eval("${header.region}"), Value("emea"));
+  message().setHeader("region", Value("apac"));
+  EXPECT_EQ(eval("${header.region}"), Value("apac"));  // the header first
+}
+
 TEST_F(SimpleExpressionTest, NullFunctionInTemplateAddsNothing) {
   EXPECT_EQ(eval("a${header.missing}b"), Value("ab"));
 }

@@ -14,7 +14,7 @@
 namespace dromedary {
 
 /// null equals only null; two texts made only of digits compare as numbers ("0001" equals
-/// "001", as in Camel); numbers compare numerically (a string side is parsed as a
+/// "001", "2" is less than "10", as in Camel 4); numbers compare numerically (a string side is parsed as a
 /// number when it can be); a bool compares with "true"/"false"; otherwise string forms.
 bool coerceEquals(const Value& a, const Value& b) noexcept;
 /// <0, 0 or >0; nullopt when a side is null (nothing is ordered against null).

@@ -32,7 +32,10 @@ class HeaderExpression final : public Expression {
  public:
   explicit HeaderExpression(std::string name) : name_(std::move(name)) {}
   const Value* evaluate(Exchange& ex, Value&) const noexcept override {
+    // As Camel's header expression: a header that is absent (or null) falls back on the
+    // exchange property of that name.
     const Value* v = ex.message().getHeader(name_);
+    if (!v || v->isNull()) [[unlikely]] v = ex.getProperty(name_);
     return v ? v : &kNull;
   }
 

@@ -43,7 +43,9 @@ class HeaderNode final : public DirectNode {
  public:
   explicit HeaderNode(std::string name) : name_(std::move(name)) {}
   const Value* evaluate(Exchange& ex, Value&) const noexcept override {
+    // As Camel's: a header that is absent (or null) falls back on the exchange property.
     const Value* v = ex.message().getHeader(name_);
+    if (!v || v->isNull()) [[unlikely]] v = ex.getProperty(name_);
     return v ? v : &nullValue();
   }
 
