@@ -120,5 +120,27 @@ TEST_F(SimpleOgnlTest, PropertyOfTextFailsTheExchange) {
             "Simple expression failed: ${body.name}: at '.name': a String has no properties");
 }
 
+// Java's String.split: a one-character separator splits literally, anything else is a regex;
+// trailing empty strings are left out; the result is a list that [index] and size() read.
+TEST_F(SimpleOgnlTest, SplitAsJavaSplits) {
+  message().setBody("a,b,,c,,");
+  EXPECT_EQ(text("${body.split(\",\")}"), "[\"a\",\"b\",\"\",\"c\"]");
+  EXPECT_EQ(eval("${body.split(\",\")[3]}"), Value("c"));
+  EXPECT_EQ(eval("${body.split(\",\").size()}"), Value(4));
+  message().setBody("x  y   z");
+  EXPECT_EQ(eval("${body.split(\" +\")[2]}"), Value("z"));
+  message().setBody("a.b");
+  EXPECT_EQ(eval("${body.split(\"\\.\")[1]}"), Value("b"));  // \. is a literal dot
+  EXPECT_EQ(eval("${body.split(\"(\")}"), Value("<failed>"));
+}
+
+TEST_F(SimpleOgnlTest, ReplaceAllAndReplaceFirstTakeJavasRegexAndGroups) {
+  message().setBody("id 12-34 and 56-78");
+  EXPECT_EQ(eval("${body.replaceAll(\"(\\d+)-(\\d+)\",\"$2-$1\")}"),
+            Value("id 34-12 and 78-56"));
+  EXPECT_EQ(eval("${body.replaceFirst(\"[0-9]+\",\"#\")}"), Value("id #-34 and 56-78"));
+  EXPECT_EQ(eval("${body.lastIndexOf(\"and\")}"), Value(9));
+}
+
 }  // namespace
 }  // namespace dromedary::testing

@@ -2,9 +2,11 @@
 #include "language/simple/navigation.h"
 
 #include <charconv>
+#include <memory>
 #include <vector>
 
 #include <fmt/format.h>
+#include <re2/re2.h>
 
 #include <dromedary/core/value_compare.h>
 
@@ -19,6 +21,7 @@ namespace {
 enum class Method {
   Length, Size, IsEmpty, ToUpperCase, ToLowerCase, Trim, Substring, Replace,
   StartsWith, EndsWith, Contains, IndexOf, ToString, Get, Equals, EqualsIgnoreCase, Getter,
+  Split, ReplaceAll, ReplaceFirst, LastIndexOf,
 };
 
 struct MethodSpec {
@@ -36,11 +39,14 @@ constexpr MethodSpec kMethods[] = {
     {"contains", Method::Contains, 1, 1},       {"indexOf", Method::IndexOf, 1, 1},
     {"toString", Method::ToString, 0, 0},       {"get", Method::Get, 1, 1},
     {"equals", Method::Equals, 1, 1},           {"equalsIgnoreCase", Method::EqualsIgnoreCase, 1, 1},
+    {"split", Method::Split, 1, 1},             {"replaceAll", Method::ReplaceAll, 2, 2},
+    {"replaceFirst", Method::ReplaceFirst, 2, 2}, {"lastIndexOf", Method::LastIndexOf, 1, 1},
 };
 constexpr std::string_view kMethodNames =
     "length(), size(), isEmpty(), toUpperCase(), toLowerCase(), trim(), substring(begin[,end]), "
     "replace(from,to), startsWith(s), endsWith(s), contains(s), indexOf(s), toString(), "
-    "get(key|index), equals(x), equalsIgnoreCase(s), and getXxx() for the map key xxx";
+    "get(key|index), equals(x), equalsIgnoreCase(s), split(regex), replaceAll(regex,to), "
+    "replaceFirst(regex,to), lastIndexOf(s), and getXxx() for the map key xxx";
 
 enum class StepKind { Key, Index, Method };
 
@@ -54,6 +60,102 @@ struct NavStep {
   std::vector<ExprPtr> args;
   std::string text;        // as written, for errors
 };
+
+// The compiled regex for `pattern`: patterns come from the route's text, so each thread keeps
+// the last few it compiled and a message compiles nothing once warm. Null when invalid.
+const RE2* cachedRegex(std::string_view pattern) {
+  struct Entry {
+    std::string pattern;
+    std::unique_ptr<RE2> re;
+  };
+  thread_local std::vector<Entry> cache;
+  thread_local size_t next = 0;
+  for (const Entry& e : cache) {
+    if (e.pattern == pattern) return e.re->ok() ? e.re.get() : nullptr;
+  }
+  constexpr size_t kEntries = 16;
+  Entry entry{std::string(pattern), std::make_unique<RE2>(pattern, RE2::Quiet)};
+  if (cache.size() < kEntries) {
+    cache.push_back(std::move(entry));
+    return cache.back().re->ok() ? cache.back().re.get() : nullptr;
+  }
+  Entry& slot = cache[next++ % kEntries];
+  slot = std::move(entry);
+  return slot.re->ok() ? slot.re.get() : nullptr;
+}
+
+// Java's String.split(regex): a one-character pattern that is not a regex metacharacter (or
+// a backslash and a non-alphanumeric one) splits literally, as Java's fast path does; any other
+// pattern is a regex (RE2). Trailing empty strings are left out, as Java leaves them.
+bool javaSplit(std::string_view text, std::string_view pattern, ValueList& out) {
+  constexpr std::string_view kMeta = ".$|()[{^?*+\\";
+  std::string literal;
+  if (pattern.size() == 1 && kMeta.find(pattern[0]) == std::string_view::npos) {
+    literal = std::string(pattern);
+  } else if (pattern.size() == 2 && pattern[0] == '\\' &&
+             !std::isalnum(static_cast<unsigned char>(pattern[1]))) {
+    literal = std::string(1, pattern[1]);
+  }
+  if (text.empty()) {
+    out.emplace_back(std::string());
+    return true;
+  }
+  if (!literal.empty()) {
+    size_t pos = 0;
+    while (true) {
+      size_t hit = text.find(literal, pos);
+      out.emplace_back(std::string(text.substr(pos, hit - pos)));
+      if (hit == std::string_view::npos) break;
+      pos = hit + literal.size();
+    }
+  } else {
+    const RE2* compiled = cachedRegex(pattern);
+    if (!compiled) return false;
+    const RE2& re = *compiled;
+    re2::StringPiece input(text.data(), text.size());
+    re2::StringPiece m;
+    size_t piece = 0;   // where the current piece starts
+    size_t search = 0;  // where the next match is looked for
+    while (search <= text.size() &&
+           re.Match(input, search, text.size(), RE2::UNANCHORED, &m, 1)) {
+      size_t at = static_cast<size_t>(m.data() - text.data());
+      if (m.empty() && (at == 0 || at >= text.size())) {  // no empty piece at either end
+        if (at >= text.size()) break;
+        search = at + 1;
+        continue;
+      }
+      out.emplace_back(std::string(text.substr(piece, at - piece)));
+      piece = at + m.size();
+      search = m.empty() ? piece + 1 : piece;
+    }
+    out.emplace_back(std::string(text.substr(piece)));
+  }
+  while (out.size() > 1 && out.back().isString() && out.back().getString().empty()) {
+    out.pop_back();
+  }
+  return true;
+}
+
+// Java's replacement text ($1, \$ for a dollar) as RE2's rewrite (\1, $ as itself).
+std::string javaReplacement(std::string_view to) {
+  std::string out;
+  for (size_t i = 0; i < to.size(); ++i) {
+    char c = to[i];
+    if (c == '\\' && i + 1 < to.size()) {
+      char next = to[++i];
+      if (next == '\\') out += "\\\\";
+      else out += next;
+    } else if (c == '$' && i + 1 < to.size() && std::isdigit(static_cast<unsigned char>(to[i + 1]))) {
+      out += '\\';
+      out += to[++i];
+    } else if (c == '\\') {
+      out += "\\\\";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
 
 bool isNameChar(char c) noexcept {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '-';
@@ -257,6 +359,41 @@ class NavigationNode final : public Expression {
             index.key = std::string(stringForm(*args[0], buffer_b));
           }
           return lookup(ex, index, v);
+        }
+        case Method::Split: {
+          std::string_view text = stringForm(v, buffer_a);
+          std::string_view pattern = stringForm(*args[0], buffer_b);
+          ValueList parts;
+          if (!javaSplit(text, pattern, parts)) {
+            return fail(ex, step, fmt::format("split: '{}' is not a regular expression", pattern));
+          }
+          out = Value(std::move(parts));
+          return &out;
+        }
+        case Method::ReplaceAll:
+        case Method::ReplaceFirst: {
+          std::string text(stringForm(v, buffer_a));
+          std::string pattern(stringForm(*args[0], buffer_b));
+          std::string to;
+          args[1]->appendTo(to);
+          const RE2* re = cachedRegex(pattern);
+          if (!re) {
+            return fail(ex, step, fmt::format("'{}' is not a regular expression", pattern));
+          }
+          std::string rewrite = javaReplacement(to);
+          if (step.method == Method::ReplaceAll) {
+            RE2::GlobalReplace(&text, *re, rewrite);
+          } else {
+            RE2::Replace(&text, *re, rewrite);
+          }
+          out = Value(std::move(text));
+          return &out;
+        }
+        case Method::LastIndexOf: {
+          std::string_view s = stringForm(v, buffer_a);
+          size_t hit = s.rfind(stringForm(*args[0], buffer_b));
+          out = Value(hit == std::string_view::npos ? int64_t{-1} : static_cast<int64_t>(hit));
+          return &out;
         }
         case Method::Equals: return &boolValue(coerceEquals(v, *args[0]));
         case Method::EqualsIgnoreCase:
