@@ -149,6 +149,20 @@ TEST_F(YamlRoutesTest, ABareNameOfAComponentThatIsNotHereIsNamedAsAnUnknownCompo
       << e;
 }
 
+// The step's name is checked before the shape of what it holds: an unknown step with a map
+// inside is reported as an unknown step, where it is.
+TEST_F(YamlRoutesTest, AnUnknownStepIsNamedBeforeTheShapeOfItsBody) {
+  std::string e = error(R"(
+- from:
+    uri: direct:in
+    steps:
+      - circuitBreak:
+          resilience4jConfiguration:
+            failureRateThreshold: 50
+)");
+  EXPECT_NE(e.find("unknown step 'circuitBreak' at routes.yaml:5:9"), std::string::npos) << e;
+}
+
 TEST_F(YamlRoutesTest, AbsentOptionalPlaceholdersDropTheirOptions) {
   h.context.properties().set("given", "1");
   load(R"(
