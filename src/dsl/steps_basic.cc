@@ -90,6 +90,21 @@ Result<void> removeProperties(Translator& t, RouteDefinition& def, const StepSou
   return {};
 }
 
+Result<void> setExchangePattern(Translator& t, RouteDefinition& def, const StepSource& s,
+                                const Expr&) {
+  DROMEDARY_TRY(pattern, t.text(s, "pattern"));
+  if (pattern == "InOnly") {
+    def.setExchangePattern(Pattern::InOnly);
+  } else if (pattern == "InOut") {
+    def.setExchangePattern(Pattern::InOut);
+  } else {
+    return fileError(attribute(s.attributes, "pattern")->where,
+                     fmt::format("unknown exchange pattern '{}'", pattern),
+                     "expected InOnly or InOut");
+  }
+  return {};
+}
+
 Result<void> convertBodyTo(Translator& t, RouteDefinition& def, const StepSource& s, const Expr&) {
   DROMEDARY_TRY(type, t.text(s, "type"));
   std::string charset;
@@ -216,6 +231,7 @@ constexpr StepTranslation kBasic[] = {
     {"removeProperty", removeProperty},
     {"removeProperties", removeProperties},
     {"convertBodyTo", convertBodyTo},
+    {"setExchangePattern", setExchangePattern},
     {"marshal", marshal},
     {"unmarshal", marshal},
     {"log", log},

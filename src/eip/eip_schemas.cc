@@ -33,6 +33,7 @@ constexpr const EipSchema* kSchemas[] = {
     &kChoiceSchema,
     &kLogSchema,
     &kStopSchema,
+    &kSetExchangePatternSchema,
     &kThrowExceptionSchema,
     &kDelaySchema,
     &kThrottleSchema,

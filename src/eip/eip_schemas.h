@@ -25,6 +25,7 @@ extern const EipSchema kFilterSchema;
 extern const EipSchema kChoiceSchema;
 extern const EipSchema kLogSchema;
 extern const EipSchema kStopSchema;
+extern const EipSchema kSetExchangePatternSchema;
 extern const EipSchema kThrowExceptionSchema;
 extern const EipSchema kDelaySchema;
 extern const EipSchema kThrottleSchema;

@@ -193,6 +193,16 @@ struct ThrottleModel final : StepModel {
   Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
 };
 
+struct SetExchangePatternModel final : StepModel {
+  bool failureAtomic() const override { return true; }
+  Pattern pattern = Pattern::InOnly;
+  std::string_view kind() const override { return "setExchangePattern"; }
+  std::string describe() const override {
+    return "setExchangePattern[" + std::string(patternName(pattern)) + "]";
+  }
+  Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
+};
+
 struct StopModel final : StepModel {
   bool failureAtomic() const override { return true; }
   std::string_view kind() const override { return "stop"; }

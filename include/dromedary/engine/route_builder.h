@@ -123,6 +123,10 @@ class RouteDefinition {
   RouteDefinition& endChoice();
   /// Ends the exchange here, successfully (Camel's stop()).
   RouteDefinition& stop();
+  /// The exchange's pattern from here on (Camel's setExchangePattern; inOnly() / inOut()).
+  RouteDefinition& setExchangePattern(Pattern pattern);
+  RouteDefinition& inOnly() { return setExchangePattern(Pattern::InOnly); }
+  RouteDefinition& inOut() { return setExchangePattern(Pattern::InOut); }
   /// Fails the exchange with a failure of `exception_type` (Camel's throwException): a name
   /// the context knows (`java.lang.IllegalArgumentException`, `std::runtime_error`, one added
   /// with Context::registerExceptionType ...; checked when the route starts), whose text is

@@ -290,6 +290,12 @@ RouteDefinition& RouteDefinition::endChoice() {
 
 RouteDefinition& RouteDefinition::stop() { return add(std::make_unique<eip::StopModel>()); }
 
+RouteDefinition& RouteDefinition::setExchangePattern(Pattern pattern) {
+  auto step = std::make_unique<eip::SetExchangePatternModel>();
+  step->pattern = pattern;
+  return add(std::move(step));
+}
+
 RouteDefinition& RouteDefinition::throwException(std::string exception_type, std::string message) {
   auto step = std::make_unique<eip::ThrowExceptionModel>();
   step->exceptionType = std::move(exception_type);
