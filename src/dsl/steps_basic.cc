@@ -105,6 +105,28 @@ Result<void> setExchangePattern(Translator& t, RouteDefinition& def, const StepS
   return {};
 }
 
+Result<void> convertHeaderTo(Translator& t, RouteDefinition& def, const StepSource& s,
+                             const Expr&) {
+  DROMEDARY_TRY(name, t.text(s, "name"));
+  DROMEDARY_TRY(type, t.text(s, "type"));
+  std::string to_name, charset;
+  if (attribute(s.attributes, "toName")) {
+    DROMEDARY_TRY(v, t.text(s, "toName"));
+    to_name = std::move(v);
+  }
+  if (attribute(s.attributes, "charset")) {
+    DROMEDARY_TRY(v, t.text(s, "charset"));
+    charset = std::move(v);
+  }
+  bool mandatory = true;
+  if (attribute(s.attributes, "mandatory")) {
+    DROMEDARY_TRY(m, t.flag(s, "mandatory"));
+    mandatory = m;
+  }
+  def.convertHeaderTo(name, type, to_name, charset, mandatory);
+  return {};
+}
+
 Result<void> convertBodyTo(Translator& t, RouteDefinition& def, const StepSource& s, const Expr&) {
   DROMEDARY_TRY(type, t.text(s, "type"));
   std::string charset;
@@ -231,6 +253,7 @@ constexpr StepTranslation kBasic[] = {
     {"removeProperty", removeProperty},
     {"removeProperties", removeProperties},
     {"convertBodyTo", convertBodyTo},
+    {"convertHeaderTo", convertHeaderTo},
     {"setExchangePattern", setExchangePattern},
     {"marshal", marshal},
     {"unmarshal", marshal},

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// convertBodyTo(type): converts the body through the type converter; the type name is
-// resolved once, when the route starts.
+// convertBodyTo(type) and convertHeaderTo(name, type): converts the body (or a header)
+// through the type converter; the type name is resolved once, when the route starts.
 #include <fmt/format.h>
 
 #include "core/scratch.h"
@@ -55,19 +55,42 @@ bool utf8ToLatin1(std::string_view in, std::string& out) {
   return true;
 }
 
+// convertBodyTo, and convertHeaderTo when `header` is given: the header converted in place,
+// or into `to_header` (Camel's toName). An absent header is left absent.
 class ConvertBodyStep final : public Step {
  public:
-  ConvertBodyStep(ValueType target, std::string type_name, Charset charset, bool mandatory)
+  ConvertBodyStep(ValueType target, std::string type_name, Charset charset, bool mandatory,
+                  std::string header = {}, std::string to_header = {})
       : target_(detail::builtinTypeId(target)),
         type_name_(std::move(type_name)),
         bounds_(integerBounds(type_name_)),
         charset_(charset),
-        mandatory_(mandatory) {}
+        mandatory_(mandatory),
+        header_(std::move(header)),
+        to_header_(std::move(to_header)),
+        failure_(header_.empty() ? "Cannot convert body" : "Cannot convert header") {}
 
   Status run(Exchange& ex) noexcept override {
-    Value& body = ex.message().body();
-    if (charset_ != Charset::Utf8) return runWithCharset(ex, body);
-    return convert(ex, body);
+    Value* slot = &ex.message().body();
+    if (!header_.empty()) {
+      Headers& headers = ex.message().headers();
+      Value* source = headers.find(header_);
+      if (!source) return Status::Continue;
+      if (!to_header_.empty()) {
+        try {
+          Value copy = *source;
+          slot = &headers.slot(to_header_);
+          *slot = std::move(copy);
+        } catch (...) {
+          ex.setException(std::current_exception());
+          return Status::Fail;
+        }
+      } else {
+        slot = source;
+      }
+    }
+    if (charset_ != Charset::Utf8) return runWithCharset(ex, *slot);
+    return convert(ex, *slot);
   }
 
   bool mayBlock() const noexcept override { return false; }
@@ -87,11 +110,11 @@ class ConvertBodyStep final : public Step {
       try {
         std::string shown = body.toString();
         if (shown.size() > 64) shown = shown.substr(0, 64) + "...";
-        ex.failWithDetail(ErrorCode::TypeConversion, "Cannot convert body",
+        ex.failWithDetail(ErrorCode::TypeConversion, failure_,
                           fmt::format("no type conversion from {} to {} for value '{}'",
                                       body.typeName(), type_name_, shown));
       } catch (...) {
-        ex.fail(ErrorCode::TypeConversion, "Cannot convert body");
+        ex.fail(ErrorCode::TypeConversion, failure_);
       }
       return Status::Fail;
     }
@@ -99,11 +122,11 @@ class ConvertBodyStep final : public Step {
     if (bounds_ && converted.isInt() &&
         (converted.getInt() < bounds_->first || converted.getInt() > bounds_->second)) {
       try {
-        ex.failWithDetail(ErrorCode::TypeConversion, "Cannot convert body",
+        ex.failWithDetail(ErrorCode::TypeConversion, failure_,
                           fmt::format("{} is out of range for {} ({} to {})", converted.getInt(),
                                       type_name_, bounds_->first, bounds_->second));
       } catch (...) {
-        ex.fail(ErrorCode::TypeConversion, "Cannot convert body");
+        ex.fail(ErrorCode::TypeConversion, failure_);
       }
       return Status::Fail;
     }
@@ -144,7 +167,7 @@ class ConvertBodyStep final : public Step {
         return Status::Continue;
       }
     } catch (...) {
-      ex.fail(ErrorCode::TypeConversion, "Cannot convert body");
+      ex.fail(ErrorCode::TypeConversion, failure_);
       return Status::Fail;
     }
     return convert(ex, body);
@@ -155,7 +178,8 @@ class ConvertBodyStep final : public Step {
       body.reset();
       return Status::Continue;
     }
-    ex.fail(ErrorCode::TypeConversion, "Cannot convert body: a character has no byte in the charset");
+    ex.failWithDetail(ErrorCode::TypeConversion, failure_,
+                      fmt::format("a character has no byte in the charset of {}", type_name_));
     return Status::Fail;
   }
 
@@ -164,29 +188,51 @@ class ConvertBodyStep final : public Step {
   std::optional<std::pair<int64_t, int64_t>> bounds_;
   const Charset charset_;
   const bool mandatory_;
+  const std::string header_;
+  const std::string to_header_;
+  const std::string_view failure_;
 };
 
 }  // namespace
 
-Result<std::unique_ptr<Step>> ConvertBodyModel::compile(RouteCompiler& compiler) const {
-  auto charset = charsetByName(this->charset);
+namespace {
+Result<std::unique_ptr<Step>> compileConversion(RouteCompiler& compiler, const StepModel& model,
+                                                const std::string& type,
+                                                const std::string& charset_name, bool mandatory,
+                                                std::string header, std::string to_header) {
+  auto charset = charsetByName(charset_name);
   if (!charset) {
     return compiler.error(
-        *this, makeError(ErrorCode::InvalidRoute,
-                         fmt::format("charset '{}' of convertBodyTo is not one this engine "
-                                     "converts: UTF-8, ISO-8859-1 or US-ASCII",
-                                     this->charset)));
+        model, makeError(ErrorCode::InvalidRoute,
+                         fmt::format("charset '{}' of {} is not one this engine converts: "
+                                     "UTF-8, ISO-8859-1 or US-ASCII",
+                                     charset_name, model.kind())));
   }
   if (auto target = conversionTargetByName(type)) {
-    return std::unique_ptr<Step>(new ConvertBodyStep(*target, type, *charset, mandatory));
+    return std::unique_ptr<Step>(new ConvertBodyStep(*target, type, *charset, mandatory,
+                                                     std::move(header), std::move(to_header)));
   }
   std::vector<std::string_view> names = conversionTargetNames();
-  std::string message = fmt::format("unknown type '{}' for convertBodyTo", type);
+  std::string message = fmt::format("unknown type '{}' for {}", type, model.kind());
   std::string meant = closestMatch(type, names);
   message += meant.empty() ? "; known types: String, Integer, Long, Double, Float, Boolean, "
                              "byte[], Map, List"
                            : fmt::format("; did you mean '{}'?", meant);
-  return compiler.error(*this, makeError(ErrorCode::InvalidRoute, std::move(message)));
+  return compiler.error(model, makeError(ErrorCode::InvalidRoute, std::move(message)));
+}
+}  // namespace
+
+Result<std::unique_ptr<Step>> ConvertHeaderModel::compile(RouteCompiler& compiler) const {
+  auto name = compiler.context().resolvePlaceholders(header);
+  if (!name) return compiler.error(*this, name.error());
+  auto to = compiler.context().resolvePlaceholders(toName);
+  if (!to) return compiler.error(*this, to.error());
+  return compileConversion(compiler, *this, type, charset, mandatory, std::move(*name),
+                           *to == *name ? std::string() : std::move(*to));
+}
+
+Result<std::unique_ptr<Step>> ConvertBodyModel::compile(RouteCompiler& compiler) const {
+  return compileConversion(compiler, *this, type, charset, mandatory, {}, {});
 }
 
 // The file DSLs' schemas (eip_schema.h): what route files may write for this step.
@@ -209,6 +255,27 @@ extern const EipSchema kConvertBodyToSchema{
     .description = "Converts the body to a type",
     .attributes = kConvertBodyToAttributes,
     .shorthand = "type",
+};
+
+namespace {
+constexpr std::string_view kConvertHeaderToAliases[] = {"convert-header-to"};
+constexpr AttributeSchema kConvertHeaderToAttributes[] = {
+    {"name", AttributeType::Text, "", "The header to convert (absent: nothing is done)", true},
+    {"type", AttributeType::Text, "", "The type, as convertBodyTo's", true},
+    {"toName", AttributeType::Text, "",
+     "The header the converted value goes to (default: the same header)"},
+    {"charset", AttributeType::Text, "",
+     "The bytes' encoding between text and byte[]: UTF-8 (the default), ISO-8859-1, US-ASCII"},
+    {"mandatory", AttributeType::Boolean, "true",
+     "false: a value that cannot be converted becomes null instead of failing the exchange"},
+};
+}  // namespace
+
+extern const EipSchema kConvertHeaderToSchema{
+    .key = "convertHeaderTo",
+    .aliases = kConvertHeaderToAliases,
+    .description = "Converts a header to a type (Camel 4), into itself or another header",
+    .attributes = kConvertHeaderToAttributes,
 };
 
 }  // namespace dromedary::eip

@@ -27,6 +27,7 @@ constexpr const EipSchema* kSchemas[] = {
     &kRemovePropertySchema,
     &kRemovePropertiesSchema,
     &kConvertBodyToSchema,
+    &kConvertHeaderToSchema,
     &kMarshalSchema,
     &kUnmarshalSchema,
     &kFilterSchema,

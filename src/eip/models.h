@@ -101,6 +101,16 @@ struct RemoveHeadersModel final : StepModel {
   Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
 };
 
+struct ConvertHeaderModel final : StepModel {
+  bool failureAtomic() const override { return true; }
+  std::string header, type, toName;
+  std::string charset;  // empty: UTF-8
+  bool mandatory = true;
+  std::string_view kind() const override { return "convertHeaderTo"; }
+  std::string describe() const override { return "convertHeaderTo[" + header + "]"; }
+  Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
+};
+
 struct ConvertBodyModel final : StepModel {
   bool failureAtomic() const override { return true; }
   std::string type;

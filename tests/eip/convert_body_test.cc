@@ -69,6 +69,27 @@ TEST(ConvertBodyTest, AnUnknownCharsetFailsTheStart) {
       << started.error().message;
 }
 
+TEST(ConvertBodyTest, ConvertHeaderToConvertsAHeaderInPlaceOrIntoAnother) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) {
+    b.from("direct:in")
+        .convertHeaderTo("amount", "Integer")
+        .convertHeaderTo("amount", "String", "amountText")
+        .convertHeaderTo("absent", "Integer")
+        .to("mock:out");
+    b.from("direct:bad").convertHeaderTo("amount", "Integer").to("mock:out");
+  });
+  ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:in", "x", "amount", Value("42")));
+  const Message& m = h.mock("mock:out").receivedExchanges().at(0)->message();
+  EXPECT_EQ(*m.getHeader("amount"), Value(42));
+  EXPECT_EQ(*m.getHeader("amountText"), Value("42"));
+  EXPECT_EQ(m.getHeader("absent"), nullptr);
+  auto sent = h.producer.sendBodyAndHeader("direct:bad", "x", "amount", Value("lots"));
+  ASSERT_FALSE(sent);
+  EXPECT_EQ(sent.error().message,
+            "Cannot convert header: no type conversion from String to Integer for value 'lots'");
+}
+
 TEST(ConvertBodyTest, ANarrowWholeNumberOutOfItsRangeFails) {
   RouteHarness h;
   h.start([](RouteBuilder& b) {

@@ -104,6 +104,10 @@ class RouteDefinition {
   /// `mandatory` false makes a body that cannot be converted null instead of a failure.
   RouteDefinition& convertBodyTo(std::string type, std::string charset = {},
                                  bool mandatory = true);
+  /// Camel 4's convertHeaderTo: the header `name` converted to `type` (as convertBodyTo's),
+  /// into itself or into the header `to_name`; an absent header is left absent.
+  RouteDefinition& convertHeaderTo(std::string name, std::string type, std::string to_name = {},
+                                   std::string charset = {}, bool mandatory = true);
   /// Camel's marshal / unmarshal: the body through the data format registered as `format`
   /// ("json": maps, lists and values to JSON text and back), made from `options` (as route
   /// files write them: {{"prettyPrint", "true"}}) when the route starts.

@@ -178,6 +178,18 @@ RouteDefinition& RouteDefinition::removeProperties(std::string pattern,
   return add(removeModel(true, false, std::move(pattern), std::move(excludes)));
 }
 
+RouteDefinition& RouteDefinition::convertHeaderTo(std::string name, std::string type,
+                                                  std::string to_name, std::string charset,
+                                                  bool mandatory) {
+  auto step = std::make_unique<eip::ConvertHeaderModel>();
+  step->header = std::move(name);
+  step->type = std::move(type);
+  step->toName = std::move(to_name);
+  step->charset = std::move(charset);
+  step->mandatory = mandatory;
+  return add(std::move(step));
+}
+
 RouteDefinition& RouteDefinition::convertBodyTo(std::string type, std::string charset,
                                                 bool mandatory) {
   auto step = std::make_unique<eip::ConvertBodyModel>();
