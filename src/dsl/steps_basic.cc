@@ -90,6 +90,17 @@ Result<void> removeProperties(Translator& t, RouteDefinition& def, const StepSou
   return {};
 }
 
+// setHeaders: each of its headers a setHeader step, in order.
+Result<void> setHeaders(Translator& t, RouteDefinition& def, const StepSource& s, const Expr&) {
+  if (s.steps.empty()) return fileError(s.where, "setHeaders needs at least one header");
+  for (const StepSource& h : s.steps) {
+    if (h.kind != "setHeader") {
+      return fileError(h.where, fmt::format("setHeaders holds setHeader entries, not {}", h.kind));
+    }
+  }
+  return t.steps(def, s.steps);
+}
+
 Result<void> setExchangePattern(Translator& t, RouteDefinition& def, const StepSource& s,
                                 const Expr&) {
   DROMEDARY_TRY(pattern, t.text(s, "pattern"));
@@ -255,6 +266,7 @@ constexpr StepTranslation kBasic[] = {
     {"convertBodyTo", convertBodyTo},
     {"convertHeaderTo", convertHeaderTo},
     {"setExchangePattern", setExchangePattern},
+    {"setHeaders", setHeaders},
     {"marshal", marshal},
     {"unmarshal", marshal},
     {"log", log},

@@ -21,6 +21,7 @@ constexpr const EipSchema* kSchemas[] = {
     &kSetBodySchema,
     &kTransformSchema,
     &kSetHeaderSchema,
+    &kSetHeadersSchema,
     &kSetPropertySchema,
     &kRemoveHeaderSchema,
     &kRemoveHeadersSchema,

@@ -19,6 +19,7 @@ extern const EipSchema kRemoveHeadersSchema;
 extern const EipSchema kRemovePropertySchema;
 extern const EipSchema kRemovePropertiesSchema;
 extern const EipSchema kConvertBodyToSchema;
+extern const EipSchema kSetHeadersSchema;
 extern const EipSchema kConvertHeaderToSchema;
 extern const EipSchema kMarshalSchema;
 extern const EipSchema kUnmarshalSchema;

@@ -69,6 +69,18 @@ extern const EipSchema kSetHeaderSchema{
     .attributes = kSetHeaderAttributes,
     .expression = ExpressionUse::Expression,
 };
+// setHeaders: its headers are setHeader steps, run in order (as Camel's sets them one by one).
+namespace {
+constexpr std::string_view kSetHeadersAliases[] = {"set-headers"};
+}  // namespace
+extern const EipSchema kSetHeadersSchema{
+    .key = "setHeaders",
+    .aliases = kSetHeadersAliases,
+    .description = "Sets several headers (Camel 4): YAML `headers:` [{name, expression}], XML "
+                   "nested <setHeader>",
+    .steps = true,
+};
+
 extern const EipSchema kSetPropertySchema{
     .key = "setProperty",
     .aliases = kSetPropertyAliases,

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// convertHeaderTo and convertBodyTo's Camel 4 keys (toName, charset, mandatory) in route files.
+// Camel 4's header steps in route files: convertHeaderTo, convertBodyTo's keys (charset,
+// mandatory), and setHeaders.
 #include <gtest/gtest.h>
 
 #include "support/route_file_fixture.h"
@@ -51,6 +52,49 @@ TEST_F(ConvertHeaderRoutesTest, AMissingNameIsReportedWhereTheStepIs) {
 )");
   EXPECT_NE(e.find("routes.yaml:5:9"), std::string::npos) << e;
   EXPECT_NE(e.find("name"), std::string::npos) << e;
+}
+
+TEST_F(ConvertHeaderRoutesTest, SetHeadersSetsEachInOrderInYamlAndXml) {
+  loadYaml(R"(
+- from:
+    uri: direct:yaml
+    steps:
+      - setHeaders:
+          headers:
+            - name: a
+              constant: one
+            - name: b
+              simple: "${header.a}-two"
+      - to: mock:yaml
+)");
+  loadXml(R"(<routes xmlns="http://camel.apache.org/schema/spring">
+  <route>
+    <from uri="direct:xml"/>
+    <setHeaders>
+      <setHeader name="a"><constant>one</constant></setHeader>
+      <setHeader name="b"><simple>${header.a}-two</simple></setHeader>
+    </setHeaders>
+    <to uri="mock:xml"/>
+  </route>
+</routes>)");
+  for (const char* route : {"yaml", "xml"}) {
+    ASSERT_TRUE(h.producer.sendBody(std::string("direct:") + route, "x"));
+    const Message& m = h.mock(std::string("mock:") + route).receivedExchanges().at(0)->message();
+    EXPECT_EQ(*m.getHeader("a"), Value("one")) << route;
+    EXPECT_EQ(*m.getHeader("b"), Value("one-two")) << route;
+  }
+}
+
+TEST_F(ConvertHeaderRoutesTest, SetHeadersHoldsOnlyHeaders) {
+  std::string e = yamlError(R"(
+- from:
+    uri: direct:in
+    steps:
+      - setHeaders:
+          steps:
+            - log: hi
+)");
+  EXPECT_NE(e.find("setHeaders holds setHeader entries, not log"), std::string::npos) << e;
 }
 
 }  // namespace

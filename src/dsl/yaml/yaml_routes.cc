@@ -485,6 +485,18 @@ class YamlReader final : public YamlRouteReader {
         DROMEDARY_TRY_VOID(stepList(kv.second, s.steps));
       } else if (key == "parameters") {
         DROMEDARY_TRY_VOID(parameters(kv.second, s.parameters));
+      } else if (s.kind == "setHeaders" && key == "headers") {
+        // Camel 4's setHeaders: a list of {name, <language>: text}, each a setHeader.
+        if (!kv.second.IsSequence()) {
+          return fileError(at(kv.second), "headers must be a list of a name and an expression");
+        }
+        for (const YAML::Node& item : kv.second) {
+          StepSource h;
+          h.kind = "setHeader";
+          h.where = at(item);
+          DROMEDARY_TRY_VOID(stepBody(item, h));
+          s.steps.push_back(std::move(h));
+        }
       } else if (s.kind == "choice" && key == "when") {
         DROMEDARY_TRY_VOID(whens(kv.second, s));
       } else if (s.kind == "choice" && key == "otherwise") {
