@@ -79,9 +79,13 @@ extern const EipSchema kMulticastSchema{
     .attributes = kFanOutAttributes,
     .steps = true,
 };
+// Camel's step EIP groups steps for monitoring: a pipeline with its own id and statistics.
+constexpr std::string_view kPipelineAliases[] = {"step"};
 extern const EipSchema kPipelineSchema{
     .key = "pipeline",
-    .description = "Runs the nested steps one after the other (a group of steps)",
+    .aliases = kPipelineAliases,
+    .description = "Runs the nested steps one after the other (a group of steps; Camel's step "
+                   "is the same)",
     .steps = true,
 };
 
