@@ -22,6 +22,11 @@ Result<void> filter(Translator& t, RouteDefinition& def, const StepSource& s, co
   return {};
 }
 
+Result<void> validate(Translator&, RouteDefinition& def, const StepSource&, const Expr& e) {
+  def.validate(*e);
+  return {};
+}
+
 Result<void> choice(Translator& t, RouteDefinition& def, const StepSource& s, const Expr&) {
   return t.choice(def, s);
 }
@@ -115,6 +120,7 @@ Result<void> resequence(Translator& t, RouteDefinition& def, const StepSource& s
 
 constexpr StepTranslation kRouting[] = {
     {"filter", filter, true},
+    {"validate", validate},
     {"choice", choice, true},
     {"pipeline", pipeline, true},
     {"loop", loop, true},

@@ -35,6 +35,7 @@ constexpr const EipSchema* kSchemas[] = {
     &kChoiceSchema,
     &kLogSchema,
     &kStopSchema,
+    &kValidateSchema,
     &kSetExchangePatternSchema,
     &kThrowExceptionSchema,
     &kDelaySchema,

@@ -27,6 +27,7 @@ extern const EipSchema kFilterSchema;
 extern const EipSchema kChoiceSchema;
 extern const EipSchema kLogSchema;
 extern const EipSchema kStopSchema;
+extern const EipSchema kValidateSchema;
 extern const EipSchema kSetExchangePatternSchema;
 extern const EipSchema kThrowExceptionSchema;
 extern const EipSchema kDelaySchema;

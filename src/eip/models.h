@@ -143,6 +143,15 @@ struct FilterModel final : StepModel {
   Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
 };
 
+struct ValidateModel final : StepModel {
+  bool failureAtomic() const override { return true; }
+  explicit ValidateModel(PredicateDefinition p) : predicate(std::move(p)) {}
+  PredicateDefinition predicate;
+  std::string_view kind() const override { return "validate"; }
+  std::string describe() const override { return "validate[" + predicate.describe() + "]"; }
+  Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
+};
+
 /// doTry / doCatch / doFinally (do_try.cc).
 struct TryModel final : StepModel {
   struct CatchModel {

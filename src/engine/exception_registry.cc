@@ -68,6 +68,17 @@ ExceptionRegistry::ExceptionRegistry() {
       addType("dromedary.TypeConversionException", runtime, &exceptionIs<TypeConversionError>);
   by_code_[ErrorCode::TypeConversion] = conversion;
   (void)alias("org.apache.camel.TypeConversionException", "dromedary.TypeConversionException");
+  // validate's failure (eip/validate.cc names it): Camel's ValidationException, a
+  // CamelExchangeException.
+  if (ExceptionType* validation = addType("dromedary.ValidationException", engine, nullptr)) {
+    by_name_.emplace("org.apache.camel.ValidationException", validation);
+    ExceptionType* predicate =
+        addType("dromedary.PredicateValidationException", validation, nullptr);
+    for (const char* a : {"org.apache.camel.support.processor.validation.PredicateValidationException",
+                          "org.apache.camel.processor.validation.PredicateValidationException"}) {
+      by_name_.emplace(a, predicate);
+    }
+  }
   (void)alias("org.apache.camel.NoTypeConversionAvailableException",
               "dromedary.TypeConversionException");
 }

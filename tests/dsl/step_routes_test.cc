@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Camel's step EIP: a group of steps under an id of its own (a pipeline here), in YAML and XML.
+// Camel's step EIP (a group of steps under an id of its own: a pipeline here) and validate,
+// in YAML and XML.
 #include <gtest/gtest.h>
 
 #include "support/route_file_fixture.h"
@@ -44,6 +45,32 @@ TEST_F(StepRoutesTest, AStepRunsItsStepsInOrderUnderItsId) {
     }
   }
   EXPECT_TRUE(found) << "no statistics under the step's id";
+}
+
+TEST_F(StepRoutesTest, ValidateInYamlAndXml) {
+  loadYaml(R"(
+- from:
+    uri: direct:yaml
+    steps:
+      - validate:
+          simple: "${body} == 'ok'"
+      - to: mock:out
+)");
+  loadXml(R"(<routes xmlns="http://camel.apache.org/schema/spring">
+  <route>
+    <from uri="direct:xml"/>
+    <validate><simple>${body} == 'ok'</simple></validate>
+    <to uri="mock:out"/>
+  </route>
+</routes>)");
+  for (const char* from : {"direct:yaml", "direct:xml"}) {
+    EXPECT_TRUE(h.producer.sendBody(from, "ok")) << from;
+    auto refused = h.producer.sendBody(from, "nok");
+    ASSERT_FALSE(refused) << from;
+    EXPECT_NE(refused.error().message.find("Validation failed for Predicate["), std::string::npos)
+        << refused.error().message;
+  }
+  EXPECT_EQ(h.mock("mock:out").receivedCount(), 2u);
 }
 
 }  // namespace

@@ -118,6 +118,9 @@ class RouteDefinition {
 
   // --- routing --------------------------------------------------------------------
   RouteDefinition& filter(PredicateDefinition predicate);
+  /// Camel's validate: an exchange the predicate refuses fails with a
+  /// PredicateValidationException ("Validation failed for Predicate[...]").
+  RouteDefinition& validate(PredicateDefinition predicate);
   RouteDefinition& choice();
   RouteDefinition& when(PredicateDefinition predicate);
   RouteDefinition& otherwise();

@@ -216,6 +216,10 @@ RouteDefinition& RouteDefinition::unmarshal(std::string format,
   return add(std::move(step));
 }
 
+RouteDefinition& RouteDefinition::validate(PredicateDefinition predicate) {
+  return add(std::make_unique<eip::ValidateModel>(std::move(predicate)));
+}
+
 RouteDefinition& RouteDefinition::filter(PredicateDefinition predicate) {
   BlockModel* block = currentBlock();
   if (!block) return *this;
