@@ -116,41 +116,42 @@ Result<void> setExchangePattern(Translator& t, RouteDefinition& def, const StepS
   return {};
 }
 
+// A conversion's optional keys: charset (empty: UTF-8) and mandatory (true unless given).
+struct ConversionKeys {
+  std::string charset;
+  bool mandatory = true;
+};
+Result<ConversionKeys> conversionKeys(Translator& t, const StepSource& s) {
+  ConversionKeys keys;
+  if (attribute(s.attributes, "charset")) {
+    DROMEDARY_TRY(c, t.text(s, "charset"));
+    keys.charset = std::move(c);
+  }
+  if (attribute(s.attributes, "mandatory")) {
+    DROMEDARY_TRY(m, t.flag(s, "mandatory"));
+    keys.mandatory = m;
+  }
+  return keys;
+}
+
 Result<void> convertHeaderTo(Translator& t, RouteDefinition& def, const StepSource& s,
                              const Expr&) {
   DROMEDARY_TRY(name, t.text(s, "name"));
   DROMEDARY_TRY(type, t.text(s, "type"));
-  std::string to_name, charset;
+  std::string to_name;
   if (attribute(s.attributes, "toName")) {
     DROMEDARY_TRY(v, t.text(s, "toName"));
     to_name = std::move(v);
   }
-  if (attribute(s.attributes, "charset")) {
-    DROMEDARY_TRY(v, t.text(s, "charset"));
-    charset = std::move(v);
-  }
-  bool mandatory = true;
-  if (attribute(s.attributes, "mandatory")) {
-    DROMEDARY_TRY(m, t.flag(s, "mandatory"));
-    mandatory = m;
-  }
-  def.convertHeaderTo(name, type, to_name, charset, mandatory);
+  DROMEDARY_TRY(keys, conversionKeys(t, s));
+  def.convertHeaderTo(name, type, to_name, keys.charset, keys.mandatory);
   return {};
 }
 
 Result<void> convertBodyTo(Translator& t, RouteDefinition& def, const StepSource& s, const Expr&) {
   DROMEDARY_TRY(type, t.text(s, "type"));
-  std::string charset;
-  if (attribute(s.attributes, "charset")) {
-    DROMEDARY_TRY(c, t.text(s, "charset"));
-    charset = std::move(c);
-  }
-  bool mandatory = true;
-  if (attribute(s.attributes, "mandatory")) {
-    DROMEDARY_TRY(m, t.flag(s, "mandatory"));
-    mandatory = m;
-  }
-  def.convertBodyTo(type, charset, mandatory);
+  DROMEDARY_TRY(keys, conversionKeys(t, s));
+  def.convertBodyTo(type, keys.charset, keys.mandatory);
   return {};
 }
 
