@@ -224,7 +224,7 @@ TEST_F(HttpClientTest, AHundredRequestsAreInFlightAtOnceFromOneThread) {
           while (now > seen && !peak.compare_exchange_weak(seen, now)) {
           }
         })
-        .delay(std::chrono::milliseconds(1500))
+        .delay(std::chrono::milliseconds(3000))  // long enough for all 100 to arrive on a busy machine
         .process([&](Exchange&) { --inflight; })
         .setBody(constant("done"));
   });
