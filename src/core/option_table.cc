@@ -109,6 +109,11 @@ Result<EndpointOptions> EndpointOptions::resolve(std::span<const OptionSpec> spe
       }
       return makeError(ErrorCode::UnknownOption, std::move(message));
     }
+    if (entry->set) {
+      return makeError(ErrorCode::InvalidUri,
+                       fmt::format("option '{}' is given more than once in endpoint '{}'", name,
+                                   uri.text()));
+    }
     entry->text = value;
     entry->set = true;
   }

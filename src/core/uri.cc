@@ -122,16 +122,13 @@ Result<Uri> Uri::parse(std::string_view text) {
         if (!decoded) return decoded.error();
         value = std::move(*decoded);
       }
-      for (const auto& [n, v] : uri.options_) {
-        if (n == name) {
-          return uriError(text, fmt::format("option '{}' is given more than once", name));
-        }
-      }
+      // A repeated name is kept (an HTTP query's tag=a&tag=b); an option table refuses a
+      // repeated option it names (EndpointOptions::resolve).
       uri.options_.emplace_back(std::string(name), std::move(value));
     }
   }
-  std::sort(uri.options_.begin(), uri.options_.end(),
-            [](const Option& a, const Option& b) { return a.first < b.first; });
+  std::stable_sort(uri.options_.begin(), uri.options_.end(),
+                   [](const Option& a, const Option& b) { return a.first < b.first; });
   uri.normalized_ = uri.scheme_ + "://" + uri.path_;
   char separator = '?';
   for (const auto& [name, value] : uri.options_) {

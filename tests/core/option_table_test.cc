@@ -60,6 +60,17 @@ TEST(OptionTableTest, ALenientTableKeepsOptionsItDoesNotNameAndStillChecksItsOwn
   EXPECT_FALSE(EndpointOptions::names(kSpecs, "q"));
 }
 
+TEST(OptionTableTest, AnOptionTheTableNamesIsRefusedWhenGivenTwice) {
+  auto o = resolve("direct:a?timeout=1&timeout=2");
+  ASSERT_FALSE(o);
+  EXPECT_EQ(o.error().message,
+            "option 'timeout' is given more than once in endpoint 'direct:a?timeout=1&timeout=2'");
+  // A lenient table keeps a repeated option it does not name (an HTTP query's).
+  auto lenient = EndpointOptions::resolve(kSpecs, *Uri::parse("x:a?tag=1&tag=2"), true);
+  ASSERT_TRUE(lenient) << lenient.error().message;
+  EXPECT_EQ(lenient->unknownOptions().size(), 2u);
+}
+
 TEST(OptionTableTest, UnknownOptionSuggestsTheOneMeant) {
   auto o = resolve("direct:a?timout=5");
   ASSERT_FALSE(o);

@@ -54,12 +54,14 @@ TEST(UriTest, RejectsABadSchemeCharacter) {
             "(expected a letter, then letters, digits, '+', '-' or '.')");
 }
 
-TEST(UriTest, RejectsADuplicatedOption) {
-  auto uri = Uri::parse("direct:a?timeout=1&timeout=2");
-  ASSERT_FALSE(uri);
-  EXPECT_EQ(uri.error().message,
-            "invalid endpoint uri 'direct:a?timeout=1&timeout=2': option 'timeout' is given "
-            "more than once");
+// A repeated option is kept, in the order written (an HTTP query's tag=a&tag=b): the option
+// table refuses a repeated option it names (OptionTableTest).
+TEST(UriTest, KeepsARepeatedOptionInTheOrderWritten) {
+  auto uri = Uri::parse("http:h/search?tag=b&x=1&tag=a");
+  ASSERT_TRUE(uri) << uri.error().message;
+  ASSERT_EQ(uri->options().size(), 3u);
+  EXPECT_EQ(uri->options()[0], (Uri::Option{"tag", "b"}));
+  EXPECT_EQ(uri->options()[1], (Uri::Option{"tag", "a"}));
 }
 
 TEST(UriTest, RejectsABadPercentEscape) {

@@ -66,6 +66,13 @@ TEST_F(HttpClientTest, OptionsTheComponentDoesNotKnowAreTheServersQueryInTheirOr
   EXPECT_EQ(ex->message().body().toString(), "GET /api/echo q=z=1&a=b%20c ct= body=");
 }
 
+TEST_F(HttpClientTest, ARepeatedQueryParameterIsSentAsWritten) {
+  serve(serveEcho);
+  client.start([](RouteBuilder&) {});
+  auto ex = call(url("/api/echo?tag=b&x=1&tag=a"));
+  EXPECT_EQ(ex->message().body().toString(), "GET /api/echo q=tag=b&x=1&tag=a ct= body=");
+}
+
 TEST_F(HttpClientTest, AMapBodyIsSentAsJson) {
   serve(serveEcho);
   client.start([](RouteBuilder&) {});

@@ -24,7 +24,8 @@ class Uri {
   using Option = std::pair<std::string, std::string>;
 
   /// Parses `text`. Errors: a missing or malformed scheme, an empty option name,
-  /// a duplicated option, a bad percent escape.
+  /// a bad percent escape. A repeated option is kept, in the order written (an option table
+  /// refuses a repeated option it names).
   static Result<Uri> parse(std::string_view text);
 
   const std::string& text() const noexcept { return text_; }
