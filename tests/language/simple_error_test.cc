@@ -29,6 +29,13 @@ TEST_F(SimpleErrorTest, NestingPastTheLimitIsAnErrorNotACrash) {
   EXPECT_EQ(expressionError(fine), "");
 }
 
+TEST_F(SimpleErrorTest, AnExceptionFieldThatIsNotANameFailsAtParse) {
+  std::string e = expressionError("${exception.status-code}");
+  EXPECT_NE(e.find("unsupported 'status-code' on an exception"), std::string::npos) << e;
+  EXPECT_EQ(expressionError("${exception.statusCode}"), "");
+  EXPECT_EQ(expressionError("${exception.getStatusCode()}"), "");
+}
+
 TEST_F(SimpleErrorTest, UnknownFunctionWithoutSuggestion) {
   EXPECT_EQ(expressionError("Hi ${qqqqqqqq}"),
             "unknown function 'qqqqqqqq' at column 6 in simple expression\n"

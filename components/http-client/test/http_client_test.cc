@@ -73,6 +73,17 @@ TEST_F(HttpClientTest, ARepeatedQueryParameterIsSentAsWritten) {
   EXPECT_EQ(ex->message().body().toString(), "GET /api/echo q=tag=b&x=1&tag=a ct= body=");
 }
 
+TEST_F(HttpClientTest, BasicAndBearerCredentialsAreSent) {
+  serve([](RouteBuilder& b) {
+    b.from("platform-http:/auth").setBody(simple("${header.Authorization}"));
+  });
+  client.start([](RouteBuilder&) {});
+  auto basic = call(url("/auth?authUsername=ann&authPassword=secret"));
+  EXPECT_EQ(basic->message().body().toString(), "Basic YW5uOnNlY3JldA==");  // ann:secret
+  auto bearer = call(url("/auth?authBearerToken=t0k"));
+  EXPECT_EQ(bearer->message().body().toString(), "Bearer t0k");
+}
+
 TEST_F(HttpClientTest, AMapBodyIsSentAsJson) {
   serve(serveEcho);
   client.start([](RouteBuilder&) {});

@@ -68,6 +68,16 @@ TEST_F(StaticFilesTest, StaticContextPathPutsTheFilesUnderAPath) {
   EXPECT_EQ(get("/webapp.js").status, 404);
 }
 
+TEST_F(StaticFilesTest, AFileLargerThanMaxBodySizeIsRefusedNotRead) {
+  h.context.properties().set("camel.server.maxBodySize", "4");
+  start([](RouteBuilder& b) { b.from("platform-http:/api/hello").setBody(constant("hi")); });
+  HttpReply r = get("/app.js");
+  EXPECT_EQ(r.status, 500);
+  EXPECT_NE(r.body.find("/app.js is larger than camel.server.maxBodySize (4 bytes)"),
+            std::string::npos)
+      << r.body;
+}
+
 TEST_F(StaticFilesTest, TurnedOffNoFileIsServed) {
   h.context.properties().set("camel.server.staticEnabled", "false");
   start([](RouteBuilder& b) { b.from("platform-http:/api/hello").setBody(constant("hi")); });
