@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
@@ -28,7 +29,7 @@ bool isRouteFile(const fs::path& p) {
 // a folder: not a build, compose or README file; YAML that holds one of the route file's
 // entries (or is a Pipe, a KameletBinding, an Integration or a Kamelet); XML whose root
 // element is one of Camel's. Files named one by one are always read.
-bool looksLikeCamel(const fs::path& path) {
+bool looksLikeCamel(const fs::path& path, const std::string& text) {
   std::string name = path.filename().string();
   std::string lower;
   for (char c : name) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -37,8 +38,6 @@ bool looksLikeCamel(const fs::path& path) {
       lower == "compose.yml" || lower == "compose.yaml") {
     return false;
   }
-  std::ifstream in(path, std::ios::binary);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (path.extension() != ".xml") {
     for (std::string_view marker :
          {"- from:", "- route:", "- route-configuration:", "- routeConfiguration:", "- rest:",
@@ -80,9 +79,16 @@ Result<std::string> readFile(const fs::path& path) {
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
-// Reads one file's routes (not yet added).
-Result<void> readRoutes(const fs::path& path, dsl::FileSources& out, LoadReport& report) {
-  DROMEDARY_TRY(text, readFile(path));
+// Reads one file's routes (not yet added); `text_read` is its text when it was read already.
+Result<void> readRoutes(const fs::path& path, const std::string* text_read,
+                        dsl::FileSources& out, LoadReport& report) {
+  std::string read;
+  if (!text_read) {
+    DROMEDARY_TRY(t, readFile(path));
+    read = std::move(t);
+    text_read = &read;
+  }
+  const std::string& text = *text_read;
   std::string name = path.string();
   if (path.extension() == ".xml") {
     DROMEDARY_TRY_VOID(dsl::readXmlRoutes(text, name, out, report.notes));
@@ -104,6 +110,7 @@ Result<LoadReport> add(Context& context, dsl::FileSources& sources, LoadReport r
 Result<LoadReport> loadRoutes(Context& context, const std::vector<std::string>& paths) {
   LoadReport report;
   std::vector<fs::path> files;
+  std::map<fs::path, std::string> texts;  // files of folders, read when they were sorted out
   std::set<fs::path> property_dirs;
   for (const std::string& p : paths) {
     fs::path path(p);
@@ -112,7 +119,15 @@ Result<LoadReport> loadRoutes(Context& context, const std::vector<std::string>& 
       std::vector<fs::path> found, skipped;
       for (const auto& entry : fs::directory_iterator(path, ec)) {
         if (!entry.is_regular_file() || !isRouteFile(entry.path())) continue;
-        (looksLikeCamel(entry.path()) ? found : skipped).push_back(entry.path());
+        // Read once: to tell a route file from another YAML or XML, and then for its routes.
+        auto text = readFile(entry.path());
+        if (!text) return text.error();
+        if (looksLikeCamel(entry.path(), *text)) {
+          found.push_back(entry.path());
+          texts.emplace(entry.path(), std::move(*text));
+        } else {
+          skipped.push_back(entry.path());
+        }
       }
       std::sort(found.begin(), found.end());
       std::sort(skipped.begin(), skipped.end());
@@ -157,7 +172,10 @@ Result<LoadReport> loadRoutes(Context& context, const std::vector<std::string>& 
     report.notes.push_back(fmt::format("loaded properties from {}", props.string()));
   }
   dsl::FileSources sources;
-  for (const fs::path& f : files) DROMEDARY_TRY_VOID(readRoutes(f, sources, report));
+  for (const fs::path& f : files) {
+    auto it = texts.find(f);
+    DROMEDARY_TRY_VOID(readRoutes(f, it == texts.end() ? nullptr : &it->second, sources, report));
+  }
   return add(context, sources, std::move(report));
 }
 

@@ -111,28 +111,19 @@ void CurlLoop::submit(Transfer* transfer) noexcept {
   curl_multi_wakeup(multi_);
 }
 
-void CurlLoop::finish(Transfer* transfer, CURLcode result) noexcept {
-  long connects = 0;
-  if (curl_easy_getinfo(transfer->easy, CURLINFO_NUM_CONNECTS, &connects) == CURLE_OK &&
-      connects > 0) {
-    connections_.fetch_add(static_cast<uint64_t>(connects), std::memory_order_relaxed);
-  }
-  transfer->done(*transfer, result);
-}
-
 void CurlLoop::run() noexcept {
   while (true) {
     bool stopping = stopping_.load(std::memory_order_acquire);
     Transfer* t = nullptr;
     while (incoming_.try_dequeue(t)) {
       if (stopping) {
-        finish(t, CURLE_ABORTED_BY_CALLBACK);
+        t->done(*t, CURLE_ABORTED_BY_CALLBACK);
         continue;
       }
       CURLMcode added = curl_multi_add_handle(multi_, t->easy);
       if (added != CURLM_OK) {
         std::snprintf(t->error, sizeof t->error, "%s", curl_multi_strerror(added));
-        finish(t, CURLE_FAILED_INIT);
+        t->done(*t, CURLE_FAILED_INIT);
         continue;
       }
       active_.push_back(t);
@@ -140,7 +131,7 @@ void CurlLoop::run() noexcept {
     if (stopping) {
       for (Transfer* a : active_) {
         curl_multi_remove_handle(multi_, a->easy);
-        finish(a, CURLE_ABORTED_BY_CALLBACK);
+        a->done(*a, CURLE_ABORTED_BY_CALLBACK);
       }
       active_.clear();
       return;
@@ -150,18 +141,18 @@ void CurlLoop::run() noexcept {
     int left = 0;
     while (CURLMsg* msg = curl_multi_info_read(multi_, &left)) {
       if (msg->msg != CURLMSG_DONE) continue;
-      Transfer* done = nullptr;
-      curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, &done);
+      Transfer* finished = nullptr;
+      curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, &finished);
       CURLcode result = msg->data.result;
       curl_multi_remove_handle(multi_, msg->easy_handle);
       for (size_t i = 0; i < active_.size(); ++i) {
-        if (active_[i] == done) {
+        if (active_[i] == finished) {
           active_[i] = active_.back();
           active_.pop_back();
           break;
         }
       }
-      finish(done, result);
+      finished->done(*finished, result);
     }
     curl_multi_poll(multi_, nullptr, 0, 1000, nullptr);
   }

@@ -91,22 +91,14 @@ class CurlLoop {
   /// Back to the pool, from `done` or from a producer that did not submit it.
   void release(Transfer* transfer) noexcept;
 
-  /// Connections opened so far (curl's CURLINFO_NUM_CONNECTS, summed): what connection
-  /// reuse is measured by.
-  uint64_t connectionsOpened() const noexcept {
-    return connections_.load(std::memory_order_relaxed);
-  }
-
  private:
   void run() noexcept;
-  void finish(Transfer* transfer, CURLcode result) noexcept;
 
   CURLM* multi_;
   moodycamel::ConcurrentQueue<Transfer*> incoming_;
   moodycamel::ConcurrentQueue<Transfer*> free_;
   std::vector<std::unique_ptr<Transfer>> all_;  // owned; grown under all_mutex_
   std::atomic<bool> stopping_{false};
-  std::atomic<uint64_t> connections_{0};
   std::vector<Transfer*> active_;  // loop thread only
   std::thread thread_;
   struct AllMutex;

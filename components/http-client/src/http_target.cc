@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <dromedary/core/uri.h>
+
 namespace dromedary::component::httpclient {
 
 namespace {
@@ -16,19 +18,6 @@ bool unsafeInUrl(unsigned char c) noexcept {
       return true;
     default:
       return false;
-  }
-}
-
-void appendEncoded(std::string& out, std::string_view text) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  for (unsigned char c : text) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
   }
 }
 
@@ -121,7 +110,7 @@ Result<Target> targetOf(std::string_view scheme, std::string_view uri_text,
     std::string_view value = eq == std::string_view::npos ? "" : pair.substr(eq + 1);
     if (value.starts_with("RAW(") && value.ends_with(')')) {
       appendUrlSafe(target.query, pair.substr(0, eq + 1));
-      appendEncoded(target.query, value.substr(4, value.size() - 5));
+      target.query += encodeUriComponent(value.substr(4, value.size() - 5));
     } else {
       appendUrlSafe(target.query, pair);
     }
