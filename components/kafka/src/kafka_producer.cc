@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: Apache-2.0
+// The kafka producer: a send's records handed to librdkafka, the exchange parked until the
+// last delivery report, and the rare full queue. See kafka_producer.h.
+#include "kafka_producer.h"
+
+#include <librdkafka/rdkafka.h>
+
+#include <vector>
+
+#include <fmt/format.h>
+
+#include <dromedary/core/logging.h>
+#include <dromedary/engine/context.h>
+
+#include "kafka_failure.h"
+#include "kafka_records.h"
+
+namespace dromedary::component::kafka {
+
+// One record of a send: where the delivery report puts its outcome. Each slot is written by
+// one thread (the sender before handing the record over, the poll thread after).
+struct Slot {
+  Send* send = nullptr;
+  rd_kafka_resp_err_t error = RD_KAFKA_RESP_ERR_NO_ERROR;
+  int32_t partition = -1;
+  int64_t offset = -1;
+  int64_t timestamp = -1;
+  std::string topic;  // only when it is not the endpoint's (kafka.OVERRIDE_TOPIC)
+};
+
+// A send in flight: the exchange, its records, and a count of what is still to come back.
+// `remaining` starts at the record count plus one, the sender's own share, which it gives up
+// once every record is handed over: whoever takes it to zero owns the exchange again.
+struct Send {
+  Exchange* exchange = nullptr;
+  const KafkaSettings* settings = nullptr;
+  ProducerClient* client = nullptr;
+  rd_kafka_topic_t* topic = nullptr;  // the endpoint's; null with kafka.OVERRIDE_TOPIC
+  std::string overrideTopic;
+  std::atomic<int> remaining{0};
+  size_t next = 0;  // the next record to hand over
+  std::vector<Slot> slots;
+};
+
+namespace {
+
+void resumeTask(void* arg) noexcept { static_cast<Exchange*>(arg)->resume(); }
+
+int64_t intHeader(const Message& message, std::string_view name, int64_t fallback) {
+  const Value* v = message.headers().get(name);
+  if (!v || v->isNull()) return fallback;
+  if (v->isInt()) return v->getInt();
+  auto n = v->tryAs<int64_t>();
+  return n ? *n : fallback;
+}
+
+// The element of a list body a record is made from (or the whole body).
+const Value& recordValue(const Send& send, size_t i) {
+  const Value& body = send.exchange->message().body();
+  if (!body.isList()) return body;
+  const Value& item = body.getList()[i];
+  if (send.settings->batchWithIndividualHeaders && item.isMap()) {
+    for (const auto& [name, value] : item.getMap()) {
+      if (name == "body") return value;
+    }
+  }
+  return item;
+}
+
+const Value* recordOwnHeaders(const Send& send, size_t i) {
+  const Value& body = send.exchange->message().body();
+  if (!send.settings->batchWithIndividualHeaders || !body.isList()) return nullptr;
+  const Value& item = body.getList()[i];
+  if (!item.isMap()) return nullptr;
+  for (const auto& [name, value] : item.getMap()) {
+    if (name == "headers" && value.isMap()) return &value;
+  }
+  return nullptr;
+}
+
+// Hands record `i` over. NO_ERROR: its delivery report will come; QUEUE_FULL: not taken, try
+// again later; anything else: refused for good (the slot says why).
+rd_kafka_resp_err_t produceOne(Send& send, size_t i) {
+  thread_local std::string value_scratch, key_scratch;
+  const Message& message = send.exchange->message();
+  Slot& slot = send.slots[i];
+  rd_kafka_vu_t vu[8];
+  size_t n = 0;
+  if (send.topic) {
+    vu[n].vtype = RD_KAFKA_VTYPE_RKT;
+    vu[n++].u.rkt = send.topic;
+  } else {
+    vu[n].vtype = RD_KAFKA_VTYPE_TOPIC;
+    vu[n++].u.cstr = send.overrideTopic.c_str();
+  }
+  std::string_view value;
+  if (payloadBytes(recordValue(send, i), value_scratch, value)) {
+    vu[n].vtype = RD_KAFKA_VTYPE_VALUE;
+    vu[n].u.mem.ptr = const_cast<char*>(value.data());
+    vu[n++].u.mem.size = value.size();
+  }
+  const Value* key_header = message.headers().get(header::kKey);
+  std::string_view key;
+  bool has_key = false;
+  if (key_header && !key_header->isNull()) {
+    has_key = payloadBytes(*key_header, key_scratch, key);
+  } else if (send.settings->key) {
+    key = *send.settings->key;
+    has_key = true;
+  }
+  if (has_key) {
+    vu[n].vtype = RD_KAFKA_VTYPE_KEY;
+    vu[n].u.mem.ptr = const_cast<char*>(key.data());
+    vu[n++].u.mem.size = key.size();
+  }
+  int64_t partition = intHeader(message, header::kPartitionKey,
+                                send.settings->partitionKey.value_or(RD_KAFKA_PARTITION_UA));
+  vu[n].vtype = RD_KAFKA_VTYPE_PARTITION;
+  vu[n++].u.i32 = static_cast<int32_t>(partition);
+  int64_t timestamp = intHeader(message, header::kOverrideTimestamp, 0);
+  if (timestamp > 0) {
+    vu[n].vtype = RD_KAFKA_VTYPE_TIMESTAMP;
+    vu[n++].u.i64 = timestamp;
+  }
+  vu[n].vtype = RD_KAFKA_VTYPE_MSGFLAGS;
+  vu[n++].u.i32 = RD_KAFKA_MSG_F_COPY;
+  vu[n].vtype = RD_KAFKA_VTYPE_OPAQUE;
+  vu[n++].u.ptr = &slot;
+  rd_kafka_headers_t* headers = recordHeaders(message.headers(), *send.settings->filter);
+  if (const Value* own = recordOwnHeaders(send, i)) {
+    std::string bytes;
+    for (const auto& [name, v] : own->getMap()) {
+      if (send.settings->filter->applyFilterToCamelHeaders(name, v) || !headerBytes(v, bytes)) {
+        continue;
+      }
+      if (!headers) headers = rd_kafka_headers_new(4);
+      rd_kafka_header_add(headers, name.data(), static_cast<ssize_t>(name.size()), bytes.data(),
+                          static_cast<ssize_t>(bytes.size()));
+    }
+  }
+  if (headers) {
+    vu[n].vtype = RD_KAFKA_VTYPE_HEADERS;
+    vu[n++].u.headers = headers;
+  }
+  rd_kafka_error_t* error = rd_kafka_produceva(send.client->handle(), vu, n);
+  if (!error) return RD_KAFKA_RESP_ERR_NO_ERROR;
+  rd_kafka_resp_err_t code = rd_kafka_error_code(error);
+  rd_kafka_error_destroy(error);
+  if (headers) rd_kafka_headers_destroy(headers);  // still ours: the record was not taken
+  if (code != RD_KAFKA_RESP_ERR__QUEUE_FULL) slot.error = code;
+  return code;
+}
+
+// Hands over the records from send.next on. True when all are handed over (or refused);
+// false when the queue is full (send.next is where to go on).
+bool produceFrom(Send& send) {
+  while (send.next < send.slots.size()) {
+    rd_kafka_resp_err_t code = produceOne(send, send.next);
+    if (code == RD_KAFKA_RESP_ERR__QUEUE_FULL) return false;
+    ++send.next;
+    if (code != RD_KAFKA_RESP_ERR_NO_ERROR) send.remaining.fetch_sub(1);  // no report will come
+  }
+  return true;
+}
+
+// The exchange's outcome, on the thread that took `remaining` to zero. Frees the send.
+// Returns whether the exchange failed.
+bool finish(Send* send) noexcept {
+  Exchange& exchange = *send->exchange;
+  bool failed = false;
+  try {
+    const std::string& endpoint_topic = send->settings->topics.front();
+    for (const Slot& slot : send->slots) {
+      if (slot.error == RD_KAFKA_RESP_ERR_NO_ERROR) continue;
+      const std::string& topic = send->topic ? endpoint_topic : send->overrideTopic;
+      exchange.setException(std::make_exception_ptr(KafkaFailure(
+          slot.error, fmt::format("{}: a record to topic '{}' was not delivered: {}",
+                                  send->settings->uri, topic, rd_kafka_err2str(slot.error)))));
+      failed = true;
+      break;
+    }
+    if (!failed && send->settings->recordMetadata) {
+      ValueList metadata;
+      metadata.reserve(send->slots.size());
+      for (const Slot& slot : send->slots) {
+        metadata.emplace_back(ValueMap{
+            {"topic", Value(send->topic ? endpoint_topic : send->overrideTopic)},
+            {"partition", Value(slot.partition)},
+            {"offset", Value(slot.offset)},
+            {"timestamp", Value(slot.timestamp)}});
+      }
+      exchange.message().headers().set(header::kRecordMeta, Value(std::move(metadata)));
+    }
+  } catch (...) {
+    exchange.setException(std::current_exception());
+    failed = true;
+  }
+  delete send;
+  return failed;
+}
+
+// On the poll thread: finish the send and continue its exchange.
+void finishAndResume(Send* send) noexcept {
+  Exchange& exchange = *send->exchange;
+  Context& context = send->client->context();
+  finish(send);
+  if (!resumeMayBlock(exchange)) {
+    exchange.resume();
+  } else {
+    context.submit({&resumeTask, &exchange});
+  }
+}
+
+void onDelivery(rd_kafka_t*, const rd_kafka_message_t* record, void*) {
+  auto* slot = static_cast<Slot*>(record->_private);
+  slot->error = record->err;
+  slot->partition = record->partition;
+  slot->offset = record->offset;
+  slot->timestamp = rd_kafka_message_timestamp(record, nullptr);
+  Send* send = slot->send;
+  if (send->remaining.fetch_sub(1) == 1) finishAndResume(send);
+}
+
+void onLog(const rd_kafka_t*, int level, const char* facility, const char* text) {
+  static const Logger log = Logger::get("kafka");
+  // librdkafka says ERR (3) for a broker it cannot reach, which it retries: a warning, as
+  // the Java client logs it.
+  LoggingLevel mapped = level <= 2 ? LoggingLevel::Error
+                        : level <= 4 ? LoggingLevel::Warn
+                        : level <= 6 ? LoggingLevel::Info
+                                     : LoggingLevel::Debug;
+  if (log.enabled(mapped)) log.log(mapped, fmt::format("librdkafka {}: {}", facility, text));
+}
+
+// Without an error callback librdkafka logs each error event a second time; its log lines
+// already say what failed, so only what it will not recover from is reported here.
+void onProducerError(rd_kafka_t* rk, int err, const char* reason, void*) {
+  if (err != RD_KAFKA_RESP_ERR__FATAL) return;
+  char fatal[512];
+  rd_kafka_fatal_error(rk, fatal, sizeof fatal);
+  Logger::get("kafka").log(LoggingLevel::Error,
+                           fmt::format("Kafka producer: fatal: {} ({})", fatal, reason));
+}
+
+}  // namespace
+
+void installLogger(rd_kafka_conf_t* conf) noexcept { rd_kafka_conf_set_log_cb(conf, &onLog); }
+
+Result<std::unique_ptr<ProducerClient>> ProducerClient::create(Context& context,
+                                                               const std::string& uri,
+                                                               const Properties& common,
+                                                               const Properties& producer) {
+  DROMEDARY_TRY(conf, makeConf(uri, {&common, &producer}));
+  rd_kafka_conf_set_dr_msg_cb(conf, &onDelivery);
+  rd_kafka_conf_set_error_cb(conf, &onProducerError);
+  installLogger(conf);
+  char error[512];
+  rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, error, sizeof error);
+  if (!rk) {
+    rd_kafka_conf_destroy(conf);
+    return makeError(ErrorCode::InvalidOption,
+                     fmt::format("endpoint '{}': cannot create a Kafka producer: {}", uri, error));
+  }
+  std::unique_ptr<ProducerClient> client(new ProducerClient(context, rk));
+  client->thread_ = std::thread([c = client.get()] { c->run(); });
+  return client;
+}
+
+ProducerClient::~ProducerClient() {
+  stopping_.store(true);
+  if (thread_.joinable()) thread_.join();
+  rd_kafka_destroy(rk_);
+}
+
+void ProducerClient::run() noexcept {
+  while (!stopping_.load(std::memory_order_relaxed)) {
+    rd_kafka_poll(rk_, 50);
+    if (anyBlocked_.load(std::memory_order_relaxed)) retryBlocked();
+  }
+  // Reports still owed: served until librdkafka has none left (bounded by its timeouts).
+  rd_kafka_flush(rk_, 10000);
+  rd_kafka_poll(rk_, 0);
+}
+
+void ProducerClient::waitForRoom(Send* send, std::chrono::milliseconds max_block) {
+  std::lock_guard lock(mutex_);
+  blocked_.push_back({send, std::chrono::steady_clock::now() + max_block});
+  anyBlocked_.store(true);
+}
+
+void ProducerClient::retryBlocked() noexcept {
+  std::unique_lock lock(mutex_);
+  auto now = std::chrono::steady_clock::now();
+  while (!blocked_.empty()) {
+    Blocked b = blocked_.front();
+    if (!produceFrom(*b.send)) {
+      if (now < b.deadline) break;  // still full: the oldest goes first, so wait
+      // Waited maxBlockMs: the records not handed over fail the exchange.
+      for (size_t i = b.send->next; i < b.send->slots.size(); ++i) {
+        b.send->slots[i].error = RD_KAFKA_RESP_ERR__QUEUE_FULL;
+        b.send->remaining.fetch_sub(1);
+      }
+      b.send->next = b.send->slots.size();
+    }
+    blocked_.pop_front();
+    lock.unlock();
+    if (b.send->remaining.fetch_sub(1) == 1) finishAndResume(b.send);
+    lock.lock();
+  }
+  anyBlocked_.store(!blocked_.empty());
+}
+
+void ProducerClient::flush(std::chrono::milliseconds timeout) noexcept {
+  rd_kafka_flush(rk_, static_cast<int>(timeout.count()));
+}
+
+KafkaProducer::KafkaProducer(const KafkaSettings& settings, ProducerClient& client)
+    : settings_(settings), client_(client), maxBlock_(settings.maxBlock) {
+  topic_ = rd_kafka_topic_new(client.handle(), settings.topics.front().c_str(), nullptr);
+}
+
+KafkaProducer::~KafkaProducer() {
+  if (topic_) rd_kafka_topic_destroy(topic_);
+}
+
+void KafkaProducer::stop() noexcept { client_.flush(settings_.shutdownTimeout); }
+
+Status KafkaProducer::process(Exchange& exchange) noexcept {
+  Send* send = nullptr;
+  try {
+    send = new Send;
+    send->exchange = &exchange;
+    send->settings = &settings_;
+    send->client = &client_;
+    Message& message = exchange.message();
+    if (const Value* topic = message.headers().get(header::kOverrideTopic);
+        topic && !topic->isNull()) {
+      send->overrideTopic = topic->toString();
+      message.headers().remove(header::kOverrideTopic);
+    } else {
+      send->topic = topic_;
+    }
+    const Value& body = message.body();
+    size_t records = body.isList() ? body.getList().size() : 1;
+    send->slots.resize(records);
+    for (Slot& slot : send->slots) slot.send = send;
+    send->remaining.store(static_cast<int>(records) + 1);
+  } catch (...) {
+    delete send;
+    exchange.setException(std::current_exception());
+    return Status::Fail;
+  }
+  if (!produceFrom(*send)) {
+    // librdkafka's queue is full: the poll thread sends the rest as room appears.
+    client_.waitForRoom(send, maxBlock_);
+    return Status::Suspend;
+  }
+  if (send->remaining.fetch_sub(1) != 1) return Status::Suspend;
+  // Every record was refused or already reported: the exchange goes on here.
+  return finish(send) ? Status::Fail : Status::Continue;
+}
+
+}  // namespace dromedary::component::kafka

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// The kafka producer: one librdkafka producer per distinct configuration (ProducerClient),
+// shared by every endpoint that has it, with a thread of its own serving delivery reports.
+// A send hands the records to librdkafka and parks the exchange; the delivery report of its
+// last record resumes it, on that thread when what follows cannot block, else on a worker.
+
+#include <atomic>
+#include <chrono>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include <dromedary/spi/component.h>
+
+#include "kafka_settings.h"
+
+struct rd_kafka_s;
+struct rd_kafka_topic_s;
+
+namespace dromedary::component::kafka {
+
+struct Send;
+
+class ProducerClient {
+ public:
+  /// A started producer with `common` and `producer` properties; errors name `uri`.
+  static Result<std::unique_ptr<ProducerClient>> create(Context& context, const std::string& uri,
+                                                        const Properties& common,
+                                                        const Properties& producer);
+  ~ProducerClient();
+
+  rd_kafka_s* handle() const noexcept { return rk_; }
+  Context& context() const noexcept { return context_; }
+  /// Takes a send that found librdkafka's queue full: the poll thread sends the rest of its
+  /// records as room appears, or fails it after `max_block`.
+  void waitForRoom(Send* send, std::chrono::milliseconds max_block);
+  /// Waits up to `timeout` for every record handed over to be acknowledged.
+  void flush(std::chrono::milliseconds timeout) noexcept;
+
+ private:
+  ProducerClient(Context& context, rd_kafka_s* rk) : context_(context), rk_(rk) {}
+  void run() noexcept;
+  void retryBlocked() noexcept;
+
+  Context& context_;
+  rd_kafka_s* rk_;
+  std::atomic<bool> stopping_{false};
+  std::mutex mutex_;  // blocked_ (the rare full-queue path only)
+  struct Blocked {
+    Send* send;
+    std::chrono::steady_clock::time_point deadline;
+  };
+  std::deque<Blocked> blocked_;
+  std::atomic<bool> anyBlocked_{false};
+  std::thread thread_;
+};
+
+class KafkaProducer final : public Producer {
+ public:
+  KafkaProducer(const KafkaSettings& settings, ProducerClient& client);
+  ~KafkaProducer() override;
+  Status process(Exchange& exchange) noexcept override;
+  bool mayBlock() const noexcept override { return false; }
+  void stop() noexcept override;
+
+ private:
+  const KafkaSettings& settings_;
+  ProducerClient& client_;
+  rd_kafka_topic_s* topic_ = nullptr;  // the endpoint's topic
+  std::chrono::milliseconds maxBlock_;
+};
+
+}  // namespace dromedary::component::kafka

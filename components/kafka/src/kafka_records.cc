@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "kafka_records.h"
+
+#include <librdkafka/rdkafka.h>
+
+#include <bit>
+#include <cstring>
+
+namespace dromedary::component::kafka {
+
+namespace {
+
+Value payloadValue(const void* data, size_t size, bool as_bytes) {
+  if (!data) return Value();
+  std::string_view text(static_cast<const char*>(data), size);
+  if (as_bytes) return Value(Bytes(text));
+  return Value(text);
+}
+
+void bigEndian(uint64_t bits, std::string& out) {
+  out.resize(8);
+  for (int i = 7; i >= 0; --i) {
+    out[static_cast<size_t>(i)] = static_cast<char>(bits & 0xff);
+    bits >>= 8;
+  }
+}
+
+}  // namespace
+
+void recordToMessage(const rd_kafka_message_s& record, const KafkaSettings& settings,
+                     Message& message) {
+  message.setBody(payloadValue(record.payload, record.len, settings.valueBytes));
+  Headers& headers = message.headers();
+  headers.set(header::kTopic, Value(std::string_view(rd_kafka_topic_name(record.rkt))));
+  headers.set(header::kPartition, Value(record.partition));
+  headers.set(header::kOffset, Value(record.offset));
+  rd_kafka_timestamp_type_t type;
+  int64_t timestamp = rd_kafka_message_timestamp(&record, &type);
+  if (type != RD_KAFKA_TIMESTAMP_NOT_AVAILABLE) headers.set(header::kTimestamp, Value(timestamp));
+  if (record.key) headers.set(header::kKey, payloadValue(record.key, record.key_len, settings.keyBytes));
+  rd_kafka_headers_t* record_headers = nullptr;
+  if (rd_kafka_message_headers(&record, &record_headers) != RD_KAFKA_RESP_ERR_NO_ERROR) return;
+  const char* name;
+  const void* value;
+  size_t size;
+  ValueMap all;
+  for (size_t i = 0; rd_kafka_header_get_all(record_headers, i, &name, &value, &size) ==
+                     RD_KAFKA_RESP_ERR_NO_ERROR;
+       ++i) {
+    Value v = payloadValue(value, size, false);
+    all.emplace_back(name, v);
+    if (settings.filter->applyFilterToExternalHeaders(name, v)) continue;
+    headers.set(name, std::move(v));
+  }
+  if (!all.empty()) headers.set(header::kHeaders, Value(std::move(all)));
+}
+
+bool headerBytes(const Value& value, std::string& out) {
+  switch (value.type()) {
+    case ValueType::String: out = value.getString(); return true;
+    case ValueType::Bytes: out = value.getBytes().view(); return true;
+    case ValueType::Int: bigEndian(static_cast<uint64_t>(value.getInt()), out); return true;
+    case ValueType::Double: bigEndian(std::bit_cast<uint64_t>(value.getDouble()), out); return true;
+    case ValueType::Bool: out = value.getBool() ? "true" : "false"; return true;
+    default: return false;
+  }
+}
+
+rd_kafka_headers_s* recordHeaders(const Headers& headers, const HeaderFilterStrategy& filter) {
+  rd_kafka_headers_t* out = nullptr;
+  std::string bytes;
+  for (const Headers::Entry& h : headers) {
+    if (filter.applyFilterToCamelHeaders(h.name, h.value)) continue;
+    if (!headerBytes(h.value, bytes)) continue;
+    if (!out) out = rd_kafka_headers_new(8);
+    rd_kafka_header_add(out, h.name.data(), static_cast<ssize_t>(h.name.size()), bytes.data(),
+                        static_cast<ssize_t>(bytes.size()));
+  }
+  return out;
+}
+
+bool payloadBytes(const Value& value, std::string& scratch, std::string_view& out) {
+  switch (value.type()) {
+    case ValueType::Null: return false;
+    case ValueType::String: out = value.getString(); return true;
+    case ValueType::Bytes: out = value.getBytes().view(); return true;
+    default:
+      scratch.clear();
+      value.appendTo(scratch);  // maps and lists as JSON, scalars as text
+      out = scratch;
+      return true;
+  }
+}
+
+}  // namespace dromedary::component::kafka

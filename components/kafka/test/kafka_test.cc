@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: Apache-2.0
+// The kafka component against a Kafka protocol cluster on loopback (librdkafka's mock
+// cluster, in this process): produce and consume with keys, partitions and headers;
+// commits after completion; breakOnFirstError; seekTo; patterns; failures.
+#include <gmock/gmock.h>
+
+#include <atomic>
+#include <chrono>
+#include <set>
+#include <thread>
+
+#include <dromedary/kafka/kafka.h>
+
+#include "mock_cluster.h"
+#include "support/route_harness.h"
+
+namespace dromedary::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using namespace std::chrono_literals;
+
+class KafkaTest : public ::testing::Test {
+ protected:
+  KafkaTest() : cluster(3) {}
+
+  std::string uri(const std::string& topic, const std::string& options = {}) {
+    return "kafka:" + topic + "?brokers=" + cluster.bootstrap() + (options.empty() ? "" : "&") +
+           options;
+  }
+  std::string consumerUri(const std::string& topic, const std::string& group,
+                          const std::string& options = {}) {
+    return uri(topic, "groupId=" + group +
+                          "&autoOffsetReset=earliest&pollTimeoutMs=100&sessionTimeoutMs=3000"
+                          "&heartbeatIntervalMs=500" +
+                          (options.empty() ? "" : "&" + options));
+  }
+
+  MockKafkaCluster cluster;
+};
+
+TEST_F(KafkaTest, ARecordSentIsConsumedWithItsKeyHeadersAndPlace) {
+  cluster.createTopic("orders", 3);
+  RouteHarness h;
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:send").to(uri("orders"));
+    b.from(consumerUri("orders", "g1")).to("mock:got");
+  });
+  auto& got = h.mock("mock:got");
+  got.expectedBodiesReceived({Value("order-1")});
+  ASSERT_TRUE(h.producer.sendBodyAndHeaders(
+      "direct:send", Value("order-1"),
+      {{"kafka.KEY", Value("k1")}, {"trace", Value("t-9")}, {"CamelSecret", Value("no")},
+       {"count", Value(int64_t{3})}}));
+  ASSERT_TRUE(got.assertIsSatisfied(20s)) << "nothing consumed";
+  auto ex = got.receivedExchanges().front();
+  const Headers& headers = ex->message().headers();
+  EXPECT_EQ(headers.get("kafka.KEY")->toString(), "k1");
+  EXPECT_EQ(headers.get("kafka.TOPIC")->toString(), "orders");
+  EXPECT_TRUE(headers.get("kafka.PARTITION")->isInt());
+  EXPECT_EQ(headers.get("kafka.OFFSET")->getInt(), 0);
+  EXPECT_TRUE(headers.get("kafka.TIMESTAMP")->isInt());
+  EXPECT_EQ(headers.get("trace")->toString(), "t-9");
+  EXPECT_EQ(headers.get("CamelSecret"), nullptr);  // Camel's headers stay inside
+  EXPECT_EQ(headers.get("count")->toString(), std::string("\0\0\0\0\0\0\0\x03", 8));
+}
+
+TEST_F(KafkaTest, TheSendersExchangeGetsTheRecordsMetadata) {
+  cluster.createTopic("meta", 2);
+  RouteHarness h;
+  h.start([&](RouteBuilder& b) { b.from("direct:send").to(uri("meta", "partitionKey=1")); });
+  auto reply = h.producer.requestBody("direct:send", Value("x"));
+  ASSERT_TRUE(reply) << reply.error().toString();
+  Exchange ex(&h.context);
+  ex.message().setBody("y");
+  ex.message().setHeader("kafka.PARTITION_KEY", Value(int64_t{0}));
+  ASSERT_TRUE(h.producer.send("direct:send", ex));
+  const Value* meta = ex.message().headers().get("kafka.RECORD_META");
+  ASSERT_NE(meta, nullptr);
+  ASSERT_TRUE(meta->isList());
+  const ValueMap& first = meta->getList().front().getMap();
+  EXPECT_EQ(first[0].second.toString(), "meta");
+  EXPECT_EQ(first[1].second.getInt(), 0);  // kafka.PARTITION_KEY over the option
+  EXPECT_EQ(first[2].second.getInt(), 0);
+}
+
+TEST_F(KafkaTest, AListBodyIsSentAsOneRecordPerElement) {
+  cluster.createTopic("batch", 1);
+  RouteHarness h;
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:send").to(uri("batch"));
+    b.from(consumerUri("batch", "g")).to("mock:got");
+  });
+  auto& got = h.mock("mock:got");
+  got.expectedBodiesReceived({Value("a"), Value("b"), Value("c")});
+  Exchange ex(&h.context);
+  ex.message().setBody(Value(ValueList{Value("a"), Value("b"), Value("c")}));
+  ASSERT_TRUE(h.producer.send("direct:send", ex));
+  EXPECT_EQ(ex.message().headers().get("kafka.RECORD_META")->getList().size(), 3u);
+  EXPECT_TRUE(got.assertIsSatisfied(20s));
+}
+
+TEST_F(KafkaTest, OverrideTopicSendsElsewhereAndIsRemoved) {
+  cluster.createTopic("a", 1);
+  cluster.createTopic("b", 1);
+  RouteHarness h;
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:send").to(uri("a")).to("mock:after");
+    b.from(consumerUri("b", "g")).to("mock:b");
+  });
+  h.mock("mock:b").expectedBodiesReceived({Value("to-b")});
+  ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:send", Value("to-b"), "kafka.OVERRIDE_TOPIC",
+                                           Value("b")));
+  EXPECT_TRUE(h.mock("mock:b").assertIsSatisfied(20s));
+  EXPECT_EQ(h.mock("mock:after").receivedExchanges().front()->message().headers().get(
+                "kafka.OVERRIDE_TOPIC"),
+            nullptr);
+}
+
+TEST_F(KafkaTest, RecordsOfOnePartitionAreProcessedInOrderOneAtATime) {
+  cluster.createTopic("seq", 1);
+  RouteHarness h;
+  std::atomic<int> running{0}, most{0};
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:send").to(uri("seq"));
+    b.from(consumerUri("seq", "g"))
+        .process([&](Exchange&) {
+          int now = ++running;
+          most = std::max(most.load(), now);
+        })
+        .delay(constant(int64_t{5}))
+        .process([&](Exchange&) { --running; })
+        .to("mock:got");
+  });
+  std::vector<Value> bodies;
+  for (int i = 0; i < 20; ++i) bodies.emplace_back(std::to_string(i));
+  h.mock("mock:got").expectedBodiesReceived(bodies);
+  for (const Value& body : bodies) ASSERT_TRUE(h.producer.sendBody("direct:send", body));
+  EXPECT_TRUE(h.mock("mock:got").assertIsSatisfied(30s));
+  EXPECT_EQ(most.load(), 1);
+}
+
+// The committed offset of `group` on partition 0 of `topic`, as another member sees it.
+int64_t committed(const std::string& bootstrap, const std::string& topic,
+                  const std::string& group) {
+  char error[512];
+  rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  rd_kafka_conf_set(conf, "bootstrap.servers", bootstrap.c_str(), error, sizeof error);
+  rd_kafka_conf_set(conf, "group.id", group.c_str(), error, sizeof error);
+  rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, error, sizeof error);
+  rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(1);
+  rd_kafka_topic_partition_list_add(list, topic.c_str(), 0);
+  rd_kafka_committed(rk, list, 10000);
+  int64_t offset = list->elems[0].offset;
+  rd_kafka_topic_partition_list_destroy(list);
+  rd_kafka_destroy(rk);
+  return offset;
+}
+
+TEST_F(KafkaTest, OffsetsAreCommittedOnlyForCompletedExchanges) {
+  cluster.createTopic("work", 1);
+  RouteHarness h;
+  std::atomic<bool> release{false};
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:send").to(uri("work"));
+    b.from(consumerUri("work", "g", "autoCommitIntervalMs=100"))
+        .process([&](Exchange& ex) {
+          if (ex.message().body().toString() == "3") {
+            while (!release) std::this_thread::sleep_for(10ms);
+          }
+        })
+        .to("mock:got");
+  });
+  for (int i = 0; i < 6; ++i) ASSERT_TRUE(h.producer.sendBody("direct:send", Value(std::to_string(i))));
+  h.mock("mock:got").expectedMessageCount(3);
+  ASSERT_TRUE(h.mock("mock:got").assertIsSatisfied(20s));
+  std::this_thread::sleep_for(500ms);  // several auto-commit intervals
+  EXPECT_EQ(committed(cluster.bootstrap(), "work", "g"), 3);  // 0..2 done, 3 in flight
+  release = true;
+  h.mock("mock:got").expectedMessageCount(6);
+  ASSERT_TRUE(h.mock("mock:got").assertIsSatisfied(20s));
+  h.context.stop();  // commits on stop
+  EXPECT_EQ(committed(cluster.bootstrap(), "work", "g"), 6);
+}
+
+TEST_F(KafkaTest, AFailedExchangeUnderRedeliveryLosesNothing) {
+  cluster.createTopic("retry", 3);
+  RouteHarness h;
+  std::atomic<int> attempts{0};
+  h.start([&](RouteBuilder& b) {
+    b.errorHandler(defaultErrorHandler().maximumRedeliveries(3).redeliveryDelay(1ms));
+    b.from("direct:send").to(uri("retry"));
+    b.from(consumerUri("retry", "g"))
+        .process([&](Exchange& ex) {
+          // Every 7th record fails its first attempt.
+          int n = std::stoi(ex.message().body().toString());
+          if (n % 7 == 0 && ++attempts % 2 == 1) throw std::runtime_error("flaky");
+        })
+        .to("mock:got");
+  });
+  std::vector<Value> bodies;
+  for (int i = 0; i < 100; ++i) bodies.emplace_back(std::to_string(i));
+  h.mock("mock:got").expectedBodiesReceivedInAnyOrder(bodies);
+  for (const Value& body : bodies) {
+    ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:send", body, "kafka.KEY", body));
+  }
+  EXPECT_TRUE(h.mock("mock:got").assertIsSatisfied(30s));
+}
+
+TEST_F(KafkaTest, BreakOnFirstErrorConsumesTheFailedRecordAgain) {
+  cluster.createTopic("poison", 1);
+  RouteHarness h;
+  std::atomic<int> failures{0};
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:send").to(uri("poison"));
+    b.from(consumerUri("poison", "g", "breakOnFirstError=true"))
+        .process([&](Exchange& ex) {
+          if (ex.message().body().toString() == "b" && ++failures <= 2) {
+            throw std::runtime_error("not yet");
+          }
+        })
+        .to("mock:got");
+  });
+  h.mock("mock:got").expectedBodiesReceived({Value("a"), Value("b"), Value("c")});
+  for (const char* body : {"a", "b", "c"}) ASSERT_TRUE(h.producer.sendBody("direct:send", body));
+  EXPECT_TRUE(h.mock("mock:got").assertIsSatisfied(30s));
+  EXPECT_EQ(failures.load(), 3);
+}
+
+TEST_F(KafkaTest, SeekToBeginningReadsWhatTheGroupHadCommitted) {
+  cluster.createTopic("replay", 1);
+  {
+    RouteHarness h;
+    h.start([&](RouteBuilder& b) {
+      b.from("direct:send").to(uri("replay"));
+      b.from(consumerUri("replay", "g")).to("mock:got");
+    });
+    h.mock("mock:got").expectedMessageCount(2);
+    ASSERT_TRUE(h.producer.sendBody("direct:send", "1"));
+    ASSERT_TRUE(h.producer.sendBody("direct:send", "2"));
+    ASSERT_TRUE(h.mock("mock:got").assertIsSatisfied(20s));
+  }
+  RouteHarness again;
+  again.start([&](RouteBuilder& b) {
+    b.from(consumerUri("replay", "g", "seekTo=beginning")).to("mock:got");
+  });
+  again.mock("mock:got").expectedBodiesReceived({Value("1"), Value("2")});
+  EXPECT_TRUE(again.mock("mock:got").assertIsSatisfied(20s));
+}
+
+TEST_F(KafkaTest, APatternSubscribesToEveryMatchingTopic) {
+  cluster.createTopic("events.eu", 1);
+  cluster.createTopic("events.us", 1);
+  cluster.createTopic("other", 1);
+  RouteHarness h;
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:eu").to(uri("events.eu"));
+    b.from("direct:us").to(uri("events.us"));
+    b.from("direct:other").to(uri("other"));
+    b.from(consumerUri("events\\..*", "g", "topicIsPattern=true")).to("mock:got");
+  });
+  auto& got = h.mock("mock:got");
+  got.expectedBodiesReceivedInAnyOrder({Value("eu"), Value("us")});
+  // Sent until both arrive: the subscription finds new topics on its metadata refresh.
+  ASSERT_TRUE(h.producer.sendBody("direct:eu", "eu"));
+  ASSERT_TRUE(h.producer.sendBody("direct:us", "us"));
+  ASSERT_TRUE(h.producer.sendBody("direct:other", "other"));
+  EXPECT_TRUE(got.assertIsSatisfied(30s));
+}
+
+TEST_F(KafkaTest, ManualCommitCommitsWhatTheRouteSays) {
+  cluster.createTopic("manual", 1);
+  RouteHarness h;
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:send").to(uri("manual"));
+    b.from(consumerUri("manual", "g", "autoCommitEnable=false&allowManualCommit=true"))
+        .process([](Exchange& ex) {
+          const KafkaManualCommit* commit = kafkaManualCommit(ex);
+          if (!commit) throw std::runtime_error("no KafkaManualCommit");
+          if (ex.message().body().toString() == "2") commit->commit().value();
+        })
+        .to("mock:got");
+  });
+  h.mock("mock:got").expectedMessageCount(4);
+  for (int i = 1; i <= 4; ++i) ASSERT_TRUE(h.producer.sendBody("direct:send", Value(std::to_string(i))));
+  ASSERT_TRUE(h.mock("mock:got").assertIsSatisfied(20s));
+  h.context.stop();
+  EXPECT_EQ(committed(cluster.bootstrap(), "manual", "g"), 2);  // after "2" (offset 1)
+}
+
+TEST_F(KafkaTest, ABrokerGoingDownMidStreamLosesNothing) {
+  cluster.createTopic("resilient", 3, 3);
+  RouteHarness h;
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:send").to(uri("resilient"));
+    b.from(consumerUri("resilient", "g")).to("mock:got");
+  });
+  std::vector<Value> bodies;
+  for (int i = 0; i < 60; ++i) bodies.emplace_back(std::to_string(i));
+  h.mock("mock:got").expectedBodiesReceivedInAnyOrder(bodies);
+  for (int i = 0; i < 60; ++i) {
+    if (i == 20) cluster.brokerDown(2);
+    if (i == 40) cluster.brokerUp(2);
+    ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:send", bodies[static_cast<size_t>(i)],
+                                             "kafka.KEY", bodies[static_cast<size_t>(i)]));
+  }
+  EXPECT_TRUE(h.mock("mock:got").assertIsSatisfied(60s));
+}
+
+TEST_F(KafkaTest, AnUnreachableClusterFailsTheSendNamingTheEndpoint) {
+  RouteHarness h;
+  std::string target = "kafka:t?brokers=127.0.0.1:1&deliveryTimeoutMs=500&requestTimeoutMs=400";
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:send").to(target);
+  });
+  Exchange ex(&h.context);
+  ex.message().setBody("x");
+  (void)h.producer.send("direct:send", ex);
+  ASSERT_TRUE(ex.failed());
+  EXPECT_THAT(ex.error().message(), AllOf(HasSubstr(target), HasSubstr("not delivered")));
+}
+
+TEST_F(KafkaTest, OnExceptionCatchesKafkasTimeoutByItsJavaName) {
+  RouteHarness h;
+  h.start([&](RouteBuilder& b) {
+    b.onException({"org.apache.kafka.common.KafkaException"}).handled(true).setBody(
+        constant("caught"));
+    b.from("direct:send").to("kafka:t?brokers=127.0.0.1:1&deliveryTimeoutMs=300");
+  });
+  auto reply = h.producer.requestBody("direct:send", Value("x"));
+  ASSERT_TRUE(reply) << reply.error().toString();
+  EXPECT_EQ(reply->toString(), "caught");
+}
+
+}  // namespace
+}  // namespace dromedary::testing
