@@ -5,9 +5,13 @@
 
 #include <librdkafka/rdkafka.h>
 
-#include <concurrentqueue/blockingconcurrentqueue.h>
+#include <concurrentqueue/concurrentqueue.h>
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <deque>
 #include <thread>
@@ -76,14 +80,26 @@ class ManualCommit final : public KafkaManualCommit {
 
 }  // namespace
 
-// One member of the group. Everything but onDone and runOnWorker runs on its thread.
+// One member of the group. Everything but onDone runs on its thread.
+//
+// Its thread waits on one eventfd that every source of work signals: librdkafka when the
+// consumer queue (rebalances, errors) or a partition's queue gets something (queue io
+// events), and a completing exchange. Each partition's records stay in librdkafka's queue for
+// that partition (forwarding to the consumer queue is turned off) until the partition is free:
+// records waiting for a busy partition are held, bounded, by librdkafka's own prefetch limits
+// (queued.min.messages, queued.max.messages.kbytes), and librdkafka stops fetching for a
+// partition whose queue is full. No pausing, no buffer of our own.
 class GroupMember {
  public:
   GroupMember(Context& context, const KafkaSettings& settings, Processor& route, int index)
       : context_(context), settings_(settings), route_(route), index_(index),
-        runInline_(!route.mayBlock()), commit_(std::make_shared<CommitHandle>()) {}
+        commit_(std::make_shared<CommitHandle>()),
+        wakeFd_(::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {}
 
-  ~GroupMember() { join(); }
+  ~GroupMember() {
+    join();
+    if (wakeFd_ >= 0) ::close(wakeFd_);
+  }
 
   // Stops the member and waits for its thread to have committed and left the group.
   void join() noexcept {
@@ -101,6 +117,10 @@ class GroupMember {
   }
 
   Result<void> start() {
+    if (wakeFd_ < 0) {
+      return makeError(ErrorCode::Io, fmt::format("endpoint '{}': eventfd: {}", settings_.uri,
+                                                  std::strerror(errno)));
+    }
     DROMEDARY_TRY(conf, makeConf(settings_.uri, {&settings_.common, &settings_.consumer}));
     rd_kafka_conf_set_opaque(conf, this);
     rd_kafka_conf_set_rebalance_cb(conf, &GroupMember::onRebalance);
@@ -116,6 +136,7 @@ class GroupMember {
     }
     rd_kafka_poll_set_consumer(rk_);
     queue_ = rd_kafka_queue_get_consumer(rk_);
+    rd_kafka_queue_io_event_enable(queue_, wakeFd_, &kWakeValue, sizeof kWakeValue);
     rd_kafka_topic_partition_list_t* topics =
         rd_kafka_topic_partition_list_new(static_cast<int>(settings_.topics.size()));
     for (const std::string& topic : settings_.topics) {
@@ -146,27 +167,49 @@ class GroupMember {
   }
 
  private:
+  static constexpr uint64_t kWakeValue = 1;  // what an eventfd write adds
+
   struct Partition {
     GroupMember* member = nullptr;
     std::string topic;
     int32_t id = 0;
     bool assigned = true;
-    bool seeded = false;  // seekTo applied
-    bool paused = false;
+    bool seeded = false;                // seekTo applied
+    rd_kafka_queue_t* queue = nullptr;  // its records, while assigned
+    rd_kafka_topic_t* handle = nullptr;  // the topic, for storing offsets
     Exchange* inflight = nullptr;
     int64_t inflightOffset = -1;
-    std::deque<rd_kafka_message_t*> backlog;
+    // Records that reached the consumer queue before the partition's own queue was taken
+    // (fetched between the assignment and the forwarding being turned off): a fetch at most.
+    std::deque<rd_kafka_message_t*> early;
   };
 
   // --- the member's thread ---------------------------------------------------------------
   void run() noexcept {
-    const int poll_ms = static_cast<int>(std::min<int64_t>(settings_.pollTimeout.count(), 1000));
+    const int wait_ms = static_cast<int>(std::min<int64_t>(settings_.pollTimeout.count(), 1000));
+    bool more = false;
     while (!stopping_.load(std::memory_order_relaxed)) {
+      if (!more) waitForWork(wait_ms);
+      serveConsumerQueue();
       drainCompletions();
-      rd_kafka_message_t* record = rd_kafka_consumer_poll(rk_, poll_ms);
-      if (record) onRecord(record);
+      more = false;
+      for (auto& p : partitions_) more |= pump(*p);
     }
     shutdown();
+  }
+
+  void waitForWork(int timeout_ms) noexcept {
+    pollfd fd{wakeFd_, POLLIN, 0};
+    if (::poll(&fd, 1, timeout_ms) > 0) {
+      uint64_t count;
+      while (::read(wakeFd_, &count, sizeof count) == sizeof count) {
+      }
+    }
+  }
+
+  // Rebalances, errors, and any record that came this way: without waiting.
+  void serveConsumerQueue() {
+    while (rd_kafka_message_t* record = rd_kafka_consumer_poll(rk_, 0)) onRecord(record);
   }
 
   void onRecord(rd_kafka_message_t* record) {
@@ -179,33 +222,36 @@ class GroupMember {
       rd_kafka_message_destroy(record);
       return;
     }
-    brokersDown_.store(false, std::memory_order_relaxed);
     Partition* p = find(rd_kafka_topic_name(record->rkt), record->partition);
     if (!p || !p->assigned) {  // fetched before a revoke: its new owner consumes it
       rd_kafka_message_destroy(record);
       return;
     }
-    p->backlog.push_back(record);
-    if (++waiting_ >= static_cast<size_t>(settings_.maxPollRecords) && !p->paused) {
-      setPaused(*p, true);
-    }
-    pump(*p);
+    p->early.push_back(record);
   }
 
-  // Starts the partition's next exchanges while it has records and nothing in flight.
-  void pump(Partition& p) {
-    while (!p.inflight && !p.backlog.empty() && p.assigned &&
-           !stopping_.load(std::memory_order_relaxed)) {
-      rd_kafka_message_t* record = p.backlog.front();
-      p.backlog.pop_front();
-      --waiting_;
+  // Starts the partition's next exchanges while it is free and has records, at most
+  // maxPollRecords of them in a row (so that one busy partition does not starve the others).
+  // True when it stopped at that limit with records left.
+  bool pump(Partition& p) {
+    for (int n = 0; n < settings_.maxPollRecords; ++n) {
+      if (p.inflight || !p.assigned || stopping_.load(std::memory_order_relaxed)) return false;
+      rd_kafka_message_t* record = nullptr;
+      if (!p.early.empty()) {
+        record = p.early.front();
+        p.early.pop_front();
+      } else if (p.queue) {
+        record = rd_kafka_consume_queue(p.queue, 0);
+      }
+      if (!record) return false;
+      if (record->err) {
+        onRecord(record);  // an error event on the partition: logged
+        continue;
+      }
+      brokersDown_.store(false, std::memory_order_relaxed);
       start(p, record);
     }
-    if (waiting_ <= static_cast<size_t>(settings_.maxPollRecords) / 2 && pausedCount_ > 0) {
-      for (auto& q : partitions_) {
-        if (q->paused && q->assigned) setPaused(*q, false);
-      }
-    }
+    return true;
   }
 
   void start(Partition& p, rd_kafka_message_t* record) {
@@ -231,10 +277,9 @@ class GroupMember {
     p.inflightOffset = record->offset;
     rd_kafka_message_destroy(record);
     p.inflight = exchange.release();
-    if (!runInline_) {
-      context_.submit({&GroupMember::runOnWorker, &p});
-      return;
-    }
+    // On this thread, as Camel runs a record's route on its consumer's thread: a step that
+    // waits for I/O suspends the exchange and this thread goes on with other partitions; a
+    // step that blocks holds this member's partitions (consumersCount gives more members).
     finishedInline_ = false;
     running_inline = this;
     processAsync(*p.inflight, route_, &GroupMember::onDone, &p, /*done_may_block=*/false);
@@ -255,9 +300,10 @@ class GroupMember {
                 fmt::format("Kafka consumer of '{}': the exchange of {}[{}]@{} failed; "
                             "breakOnFirstError: consuming the partition again from there",
                             settings_.uri, p.topic, p.id, p.inflightOffset));
-      dropBacklog(p);
+      dropEarly(p);
       rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(1);
       rd_kafka_topic_partition_list_add(list, p.topic.c_str(), p.id)->offset = p.inflightOffset;
+      // Waits for the seek: the records already in the partition's queue are then gone.
       if (rd_kafka_error_t* error = rd_kafka_seek_partitions(rk_, list, -1)) {
         rd_kafka_error_destroy(error);
       }
@@ -269,18 +315,13 @@ class GroupMember {
 
   void storeOffset(Partition& p, int64_t next) {
     if (!settings_.autoCommit) return;
-    rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(1);
-    rd_kafka_topic_partition_list_add(list, p.topic.c_str(), p.id)->offset = next;
-    (void)rd_kafka_offsets_store(rk_, list);  // fails only for a partition no longer ours
-    rd_kafka_topic_partition_list_destroy(list);
+    // The single-partition call: no list to build per record. It stores `offset + 1`.
+    (void)rd_kafka_offset_store(p.handle, p.id, next - 1);  // fails only if no longer ours
   }
 
   void drainCompletions() {
     Partition* p;
-    while (completions_.try_dequeue(p)) {
-      finish(*p);
-      pump(*p);
-    }
+    while (completions_.try_dequeue(p)) finish(*p);
   }
 
   // Waits until no exchange of a partition matching `which` is in flight, or the shutdown
@@ -295,8 +336,7 @@ class GroupMember {
       return false;
     };
     while (busy()) {
-      auto left = std::chrono::duration_cast<std::chrono::microseconds>(deadline - Clock::now());
-      Partition* p;
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
       if (left.count() <= 0) {
         log().log(LoggingLevel::Warn,
                   fmt::format("Kafka consumer of '{}': exchanges still in flight after {} ms; "
@@ -304,7 +344,8 @@ class GroupMember {
                               settings_.uri, settings_.shutdownTimeout.count()));
         return;
       }
-      if (completions_.wait_dequeue_timed(p, left.count())) finish(*p);
+      waitForWork(static_cast<int>(std::min<int64_t>(left.count(), 100)));
+      drainCompletions();
     }
   }
 
@@ -316,6 +357,23 @@ class GroupMember {
       log().log(LoggingLevel::Warn, fmt::format("Kafka consumer of '{}': commit failed: {}",
                                                 settings_.uri, rd_kafka_err2str(err)));
     }
+  }
+
+  // Takes the partition's own queue: its records stay there, signalled on the eventfd.
+  void takeQueue(Partition& p) {
+    if (p.queue) return;
+    p.queue = rd_kafka_queue_get_partition(rk_, p.topic.c_str(), p.id);
+    if (!p.queue) return;  // unknown to librdkafka: its records come by the consumer queue
+    rd_kafka_queue_forward(p.queue, nullptr);
+    rd_kafka_queue_io_event_enable(p.queue, wakeFd_, &kWakeValue, sizeof kWakeValue);
+    wake();  // it may hold records already
+  }
+
+  void releaseQueue(Partition& p) {
+    if (!p.queue) return;
+    rd_kafka_queue_io_event_enable(p.queue, -1, nullptr, 0);
+    rd_kafka_queue_destroy(p.queue);
+    p.queue = nullptr;
   }
 
   void rebalance(rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t* parts) {
@@ -330,16 +388,17 @@ class GroupMember {
           created->member = this;
           created->topic = tp.topic;
           created->id = tp.partition;
+          created->handle = rd_kafka_topic_new(rk_, tp.topic, nullptr);
           p = created.get();
           partitions_.push_back(std::move(created));
         }
         p->assigned = true;
-        p->paused = false;
         if (!p->seeded && settings_.seekTo != SeekTo::None) {
           tp.offset = settings_.seekTo == SeekTo::Beginning ? RD_KAFKA_OFFSET_BEGINNING
                                                             : RD_KAFKA_OFFSET_END;
         }
         p->seeded = true;
+        takeQueue(*p);
       }
       log().log(LoggingLevel::Info, fmt::format("Kafka consumer {} of '{}': assigned {}",
                                                 index_, settings_.uri, describe(parts)));
@@ -354,7 +413,7 @@ class GroupMember {
     std::vector<Partition*> revoked;
     for (int i = 0; i < parts->cnt; ++i) {
       if (Partition* p = find(parts->elems[i].topic, parts->elems[i].partition)) {
-        dropBacklog(*p);
+        dropEarly(*p);
         revoked.push_back(p);
       }
     }
@@ -364,7 +423,10 @@ class GroupMember {
     if (err == RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS && !rd_kafka_assignment_lost(rk_)) {
       commitStored();
     }
-    for (Partition* p : revoked) p->assigned = false;
+    for (Partition* p : revoked) {
+      p->assigned = false;
+      releaseQueue(*p);
+    }
     log().log(LoggingLevel::Info, fmt::format("Kafka consumer {} of '{}': revoked {}", index_,
                                               settings_.uri, describe(parts)));
     if (cooperative) {
@@ -375,7 +437,7 @@ class GroupMember {
   }
 
   void shutdown() noexcept {
-    for (auto& p : partitions_) dropBacklog(*p);
+    for (auto& p : partitions_) dropEarly(*p);
     awaitInflight([](const Partition&) { return true; });
     commitStored();
     close();
@@ -386,9 +448,14 @@ class GroupMember {
       std::lock_guard lock(commit_->mutex);
       commit_->rk = nullptr;
     }
-    {
-      std::lock_guard lock(wakeMutex_);
-      if (queue_) rd_kafka_queue_destroy(queue_);
+    for (auto& p : partitions_) {
+      releaseQueue(*p);
+      if (p->handle) rd_kafka_topic_destroy(p->handle);
+      p->handle = nullptr;
+    }
+    if (queue_) {
+      rd_kafka_queue_io_event_enable(queue_, -1, nullptr, 0);
+      rd_kafka_queue_destroy(queue_);  // before the close, as librdkafka asks
       queue_ = nullptr;
     }
     rd_kafka_consumer_close(rk_);  // leaves the group (the revoke callback runs once more)
@@ -396,32 +463,14 @@ class GroupMember {
     rk_ = nullptr;
   }
 
-  // Cuts the thread's poll short (a completion or a stop is waiting). The lock only keeps
-  // the queue from being destroyed under the call; it is taken by completions that were not
-  // finished inline, and by close().
+  // Cuts the thread's wait short (a completion or a stop is waiting). Any thread.
   void wake() noexcept {
-    std::lock_guard lock(wakeMutex_);
-    if (queue_) rd_kafka_queue_yield(queue_);
+    [[maybe_unused]] ssize_t n = ::write(wakeFd_, &kWakeValue, sizeof kWakeValue);
   }
 
-  void dropBacklog(Partition& p) {
-    waiting_ -= p.backlog.size();
-    for (rd_kafka_message_t* record : p.backlog) rd_kafka_message_destroy(record);
-    p.backlog.clear();
-  }
-
-  void setPaused(Partition& p, bool paused) {
-    rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(1);
-    rd_kafka_topic_partition_list_add(list, p.topic.c_str(), p.id);
-    if (paused) {
-      rd_kafka_pause_partitions(rk_, list);
-      ++pausedCount_;
-    } else {
-      rd_kafka_resume_partitions(rk_, list);
-      --pausedCount_;
-    }
-    p.paused = paused;
-    rd_kafka_topic_partition_list_destroy(list);
+  void dropEarly(Partition& p) {
+    for (rd_kafka_message_t* record : p.early) rd_kafka_message_destroy(record);
+    p.early.clear();
   }
 
   Partition* find(const char* topic, int32_t id) {
@@ -471,31 +520,22 @@ class GroupMember {
     self->wake();
   }
 
-  static void runOnWorker(void* arg) noexcept {
-    auto* p = static_cast<Partition*>(arg);
-    processAsync(*p->inflight, p->member->route_, &GroupMember::onDone, p,
-                 /*done_may_block=*/false);
-  }
-
   static thread_local GroupMember* running_inline;
 
   Context& context_;
   const KafkaSettings& settings_;
   Processor& route_;
   const int index_;
-  const bool runInline_;
   std::shared_ptr<CommitHandle> commit_;
+  const int wakeFd_;
   rd_kafka_t* rk_ = nullptr;
-  std::mutex wakeMutex_;
-  rd_kafka_queue_t* queue_ = nullptr;  // the consumer queue, for wake()
+  rd_kafka_queue_t* queue_ = nullptr;  // the consumer queue
   std::thread thread_;
   std::atomic<bool> stopping_{false};
   std::atomic<bool> brokersDown_{false};
   std::vector<std::unique_ptr<Partition>> partitions_;
-  size_t waiting_ = 0;  // records in backlogs
-  int pausedCount_ = 0;
   bool finishedInline_ = false;
-  moodycamel::BlockingConcurrentQueue<Partition*> completions_;
+  moodycamel::ConcurrentQueue<Partition*> completions_;
 };
 
 thread_local GroupMember* GroupMember::running_inline = nullptr;

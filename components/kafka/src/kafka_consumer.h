@@ -2,16 +2,18 @@
 #pragma once
 
 // The kafka consumer: consumersCount members of the endpoint's group, each a librdkafka
-// consumer with a thread of its own.
+// consumer with a thread of its own, on which its records' routes run (as Camel runs them on
+// its consumer's thread).
 //
 // A member runs one exchange per partition at a time, in offset order (Camel's per-partition
-// order), and partitions side by side: a route that waits (a reply, a delay) holds up its own
-// partition only. Records that come while their partition is busy wait in a backlog; when a
-// member holds maxPollRecords of them, it pauses the partitions they came from, so nothing is
-// buffered without bound. An exchange's offset is stored only once the exchange has completed
-// and librdkafka commits stored offsets in the background (autoCommitEnable), when
-// partitions are revoked and when the consumer stops: a member that dies loses nothing, its
-// uncommitted records go to the member that takes its partitions.
+// order), and partitions side by side: a route that waits for I/O (a reply, a delay) holds up
+// its own partition only. Records of a busy partition wait in librdkafka's queue for that
+// partition, which librdkafka stops filling when it is full (queued.min.messages,
+// queued.max.messages.kbytes): nothing is buffered without bound. An exchange's offset is
+// stored only once the exchange has completed, and librdkafka commits stored offsets in the
+// background (autoCommitEnable), when partitions are revoked and when the consumer stops: a
+// member that dies loses nothing; its uncommitted records go to the member that takes its
+// partitions.
 
 #include <atomic>
 #include <memory>

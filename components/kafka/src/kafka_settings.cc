@@ -79,7 +79,8 @@ constexpr OptionSpec kOptions[] = {
      "A consumer not heard of for this long leaves the group and its partitions go to the "
      "others (session.timeout.ms)"},
     {"maxPollRecords", OptionType::Int, "500",
-     "Records a consumer holds waiting for its route before it pauses their partitions"},
+     "Records of one partition a consumer runs in a row before it turns to its other "
+     "partitions"},
     {"pollTimeoutMs", OptionType::Duration, "5000", "How long one poll waits for records"},
     {"maxPollIntervalMs", OptionType::Duration, "",
      "max.poll.interval.ms: a consumer that does not poll for this long leaves the group"},

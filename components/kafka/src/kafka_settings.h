@@ -41,7 +41,7 @@ struct KafkaSettings {
 
   // Consumer.
   int consumersCount = 1;
-  int maxPollRecords = 500;  // records waiting per consumer before partitions are paused
+  int maxPollRecords = 500;  // records of one partition run in a row
   std::chrono::milliseconds pollTimeout{5000};
   bool autoCommit = true;
   bool allowManualCommit = false;

@@ -13,6 +13,7 @@
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <thread>
 
 #include <CLI/CLI.hpp>
 
@@ -50,27 +51,31 @@ int main(int argc, char** argv) {
       std::rename(tmp.c_str(), bootstrap_file.c_str());
     }
   }
-  std::string line;
-  while (std::getline(std::cin, line)) {
-    std::istringstream in(line);
-    std::string command;
-    in >> command;
-    if (command == "topic") {
-      std::string name;
-      int partitions = 1;
-      in >> name >> partitions;
-      cluster.createTopic(name, partitions);
-    } else if (command == "down" || command == "up") {
-      int id = 0;
-      in >> id;
-      if (command == "down") cluster.brokerDown(id); else cluster.brokerUp(id);
-    } else if (!command.empty()) {
-      std::cerr << "unknown command: " << command << "\n";
-      continue;
+  // Commands on a thread of their own; this one waits for the signal that ends the program
+  // (stdin may stay open and idle for the cluster's whole life).
+  std::thread commands([&cluster] {
+    std::string line;
+    while (std::getline(std::cin, line)) {
+      std::istringstream in(line);
+      std::string command;
+      in >> command;
+      if (command == "topic") {
+        std::string name;
+        int partitions = 1;
+        in >> name >> partitions;
+        cluster.createTopic(name, partitions);
+      } else if (command == "down" || command == "up") {
+        int id = 0;
+        in >> id;
+        if (command == "down") cluster.brokerDown(id); else cluster.brokerUp(id);
+      } else if (!command.empty()) {
+        std::cerr << "unknown command: " << command << "\n";
+        continue;
+      }
+      std::cout << "ok" << std::endl;
     }
-    std::cout << "ok" << std::endl;
-  }
-  // stdin ended (no terminal, or the caller closed it): serve until a signal.
+  });
+  commands.detach();
   int signal = 0;
   sigwait(&signals, &signal);
   return 0;

@@ -1,0 +1,464 @@
+// SPDX-License-Identifier: Apache-2.0
+// kafka_produce, kafka_consume and kafka_pipeline: 1 KB records through routes beside
+// librdkafka's own bare producer and consumer doing the same work, in the same run, on the
+// same cluster (dromedary-kafka-cluster, librdkafka's mock cluster, in a process of its own so
+// that this process's CPU is the client's only). The ratio route / bare is the figure.
+//
+//   kafka_produce   N keyed records sent, every one acknowledged (acks=all, idempotent, the
+//                   component's defaults, set alike on the bare producer); up to 8,000 in
+//                   flight. Route: processAsync into `direct:in -> kafka:produced`.
+//   kafka_consume   N records read by a group member, each one's offset stored once it is
+//                   done (at-least-once, the bare consumer stores them the same way), from the
+//                   first record to the last (the group join is not timed).
+//   kafka_pipeline  `kafka:in -> setBody(${body}) -> kafka:out`: records/s through it, and the
+//                   latency from send to arrival at a reader of `out` at a paced 1,000/s (p50,
+//                   p99); both consumers with fetch.wait.max.ms=10 (see pipeline()).
+// The test cluster keeps 5 MB per partition (older records are dropped), so the topics read
+// back have 32 partitions: room for 150,000 records of 1 KB.
+// Reports records/s and CPU per record (user + system of this process), the better of two
+// interleaved rounds of each.
+//
+//   dromedary_kafka_bench [--records 100000] [--size 1024] [--cluster build/bin/dromedary-kafka-cluster]
+#include <librdkafka/rdkafka.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <dromedary/dromedary.h>
+#include <fmt/format.h>
+
+#include "latency_histogram.h"
+
+extern char** environ;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double cpuSeconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
+pid_t cluster_pid = -1;  // stopped on the way out, also by die()
+
+[[noreturn]] void die(const std::string& what) {
+  std::fprintf(stderr, "kafka_bench: %s\n", what.c_str());
+  if (cluster_pid > 0) ::kill(cluster_pid, SIGTERM);
+  std::_Exit(1);
+}
+
+// The test cluster in a child process; its bootstrap address from its first line.
+class Cluster {
+ public:
+  explicit Cluster(const std::string& program) {
+    int out[2];
+    if (::pipe(out) != 0) die("pipe");
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, out[1], 1);
+    posix_spawn_file_actions_addclose(&actions, out[0]);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    std::vector<std::string> args = {program, "--brokers", "1"};
+    for (const char* t : {"produced:6", "bare_produced:6", "consumed:32", "in:32", "out:32"}) {
+      args.emplace_back("--topic");
+      args.emplace_back(t);
+    }
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    if (posix_spawn(&pid_, program.c_str(), &actions, nullptr, argv.data(), environ) != 0) {
+      die("cannot start " + program);
+    }
+    posix_spawn_file_actions_destroy(&actions);
+    cluster_pid = pid_;
+    ::close(out[1]);
+    char line[512];
+    ssize_t n = ::read(out[0], line, sizeof line - 1);
+    if (n <= 0) die("the cluster printed no address");
+    line[n] = 0;
+    bootstrap_ = std::string(line, strcspn(line, "\n"));
+    ::close(out[0]);
+  }
+  ~Cluster() {
+    ::kill(pid_, SIGTERM);
+    ::waitpid(pid_, nullptr, 0);
+  }
+  const std::string& bootstrap() const { return bootstrap_; }
+
+ private:
+  pid_t pid_ = -1;
+  std::string bootstrap_;
+};
+
+struct Row {
+  std::string name;
+  double seconds = 1e9;
+  double cpu = 0;
+  void keepBest(double s, double c) {
+    if (s < seconds) {
+      seconds = s;
+      cpu = c;
+    }
+  }
+};
+
+void set(rd_kafka_conf_t* conf, const char* name, const std::string& value) {
+  char error[512];
+  if (rd_kafka_conf_set(conf, name, value.c_str(), error, sizeof error) != RD_KAFKA_CONF_OK) {
+    die(fmt::format("{}={}: {}", name, value, error));
+  }
+}
+
+// The producer settings the kafka component uses by default (kafka_settings.cc), alike here.
+rd_kafka_t* bareProducer(const std::string& bootstrap) {
+  rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  set(conf, "bootstrap.servers", bootstrap);
+  set(conf, "acks", "all");
+  set(conf, "enable.idempotence", "true");
+  set(conf, "linger.ms", "0");
+  set(conf, "batch.size", "16384");
+  set(conf, "partitioner", "murmur2_random");
+  set(conf, "queue.buffering.max.messages", "10000");
+  set(conf, "log_level", "3");
+  rd_kafka_conf_set_dr_msg_cb(conf, [](rd_kafka_t*, const rd_kafka_message_t* m, void*) {
+    if (m->err) die(rd_kafka_err2str(m->err));
+  });
+  char error[512];
+  rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, error, sizeof error);
+  if (!rk) die(error);
+  return rk;
+}
+
+void produceBare(const std::string& bootstrap, const std::string& topic, int records,
+                 const std::string& payload, Row& row) {
+  rd_kafka_t* rk = bareProducer(bootstrap);
+  auto begin = Clock::now();
+  double cpu = cpuSeconds();
+  for (int i = 0; i < records; ++i) {
+    std::string key = std::to_string(i);
+    for (;;) {
+      rd_kafka_resp_err_t err = rd_kafka_producev(
+          rk, RD_KAFKA_V_TOPIC(topic.c_str()), RD_KAFKA_V_KEY(key.data(), key.size()),
+          RD_KAFKA_V_VALUE(const_cast<char*>(payload.data()), payload.size()),
+          RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_END);
+      if (err == RD_KAFKA_RESP_ERR_NO_ERROR) break;
+      if (err != RD_KAFKA_RESP_ERR__QUEUE_FULL) die(rd_kafka_err2str(err));
+      rd_kafka_poll(rk, 1);
+    }
+    rd_kafka_poll(rk, 0);
+  }
+  rd_kafka_flush(rk, 60000);
+  row.keepBest(std::chrono::duration<double>(Clock::now() - begin).count(), cpuSeconds() - cpu);
+  rd_kafka_destroy(rk);
+}
+
+// Exchanges pushed into a route with processAsync, at most `window` in flight.
+class Pusher {
+ public:
+  Pusher(dromedary::Context& context, dromedary::Producer& entry, int window)
+      : context_(context), entry_(entry), window_(window) {}
+
+  void push(int records, const std::string& payload) {
+    for (int i = 0; i < records; ++i) {
+      {
+        std::unique_lock lock(mutex_);
+        cv_.wait(lock, [&] { return inflight_ < window_; });
+        ++inflight_;
+      }
+      dromedary::Exchange* ex = dromedary::acquireExchange(&context_).release();
+      ex->message().setBody(payload);
+      ex->message().setHeader("kafka.KEY", dromedary::Value(std::to_string(i)));
+      dromedary::processAsync(*ex, entry_, &Pusher::done, this, false);
+    }
+    std::unique_lock lock(mutex_);
+    cv_.wait(lock, [&] { return inflight_ == 0; });
+    if (failed_) die("a send failed");
+  }
+
+ private:
+  static void done(dromedary::Exchange& ex, void* arg) noexcept {
+    auto* self = static_cast<Pusher*>(arg);
+    bool failed = ex.failed();
+    dromedary::ExchangeRecycler{}(&ex);
+    std::lock_guard lock(self->mutex_);
+    self->failed_ |= failed;
+    --self->inflight_;
+    self->cv_.notify_one();
+  }
+
+  dromedary::Context& context_;
+  dromedary::Producer& entry_;
+  int window_;
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  int inflight_ = 0;
+  bool failed_ = false;
+};
+
+void produceRoute(const std::string& bootstrap, int records, const std::string& payload,
+                  Row& row) {
+  dromedary::Context context;
+  dromedary::registerBuiltinComponents(context);
+  auto added = context.addRoutes([&](dromedary::RouteBuilder& b) {
+    b.from("direct:in").to("kafka:produced?brokers=" + bootstrap);
+  });
+  if (!added || !context.start()) die("route start");
+  auto entry = context.producer("direct:in");
+  if (!entry) die("direct:in");
+  Pusher pusher(context, **entry, 8000);
+  pusher.push(200, payload);  // connections and producer ids before the clock starts
+  auto begin = Clock::now();
+  double cpu = cpuSeconds();
+  pusher.push(records, payload);
+  row.keepBest(std::chrono::duration<double>(Clock::now() - begin).count(), cpuSeconds() - cpu);
+  context.stop();
+}
+
+void consumeBare(const std::string& bootstrap, const std::string& group, int records, Row& row) {
+  rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  set(conf, "bootstrap.servers", bootstrap);
+  set(conf, "group.id", group);
+  set(conf, "auto.offset.reset", "earliest");
+  set(conf, "enable.auto.offset.store", "false");
+  set(conf, "log_level", "3");
+  char error[512];
+  rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, error, sizeof error);
+  if (!rk) die(error);
+  rd_kafka_poll_set_consumer(rk);
+  rd_kafka_topic_partition_list_t* topics = rd_kafka_topic_partition_list_new(1);
+  rd_kafka_topic_partition_list_add(topics, "consumed", RD_KAFKA_PARTITION_UA);
+  rd_kafka_subscribe(rk, topics);
+  rd_kafka_topic_partition_list_destroy(topics);
+  int seen = 0;
+  Clock::time_point begin;
+  double cpu = 0;
+  auto deadline = Clock::now() + std::chrono::seconds(120);
+  while (seen < records && Clock::now() < deadline) {
+    rd_kafka_message_t* m = rd_kafka_consumer_poll(rk, 100);
+    if (!m) continue;
+    if (!m->err) {
+      if (seen++ == 0) {
+        begin = Clock::now();
+        cpu = cpuSeconds();
+      }
+      rd_kafka_offset_store(m->rkt, m->partition, m->offset);  // done: at-least-once
+    }
+    rd_kafka_message_destroy(m);
+  }
+  if (seen < records) die(fmt::format("the bare consumer got {} of {} records", seen, records));
+  row.keepBest(std::chrono::duration<double>(Clock::now() - begin).count(), cpuSeconds() - cpu);
+  rd_kafka_consumer_close(rk);
+  rd_kafka_destroy(rk);
+}
+
+void consumeRoute(const std::string& bootstrap, const std::string& group, int records,
+                  Row& row) {
+  dromedary::Context context;
+  dromedary::registerBuiltinComponents(context);
+  std::atomic<int> seen{0};
+  Clock::time_point begin;
+  double cpu = 0;
+  std::mutex mutex;
+  std::condition_variable cv;
+  auto added = context.addRoutes([&](dromedary::RouteBuilder& b) {
+    b.from(fmt::format("kafka:consumed?brokers={}&groupId={}&autoOffsetReset=earliest",
+                       bootstrap, group))
+        .process([&](dromedary::Exchange&) {
+          int n = ++seen;
+          if (n == 1) {
+            begin = Clock::now();
+            cpu = cpuSeconds();
+          }
+          if (n == records) {
+            std::lock_guard lock(mutex);
+            cv.notify_one();
+          }
+        });
+  });
+  if (!added || !context.start()) die("route start");
+  std::unique_lock lock(mutex);
+  if (!cv.wait_for(lock, std::chrono::seconds(120), [&] { return seen.load() >= records; })) {
+    die("the route did not get every record");
+  }
+  row.keepBest(std::chrono::duration<double>(Clock::now() - begin).count(), cpuSeconds() - cpu);
+  lock.unlock();
+  context.stop();
+}
+
+// The pipeline route `in -> transform -> out`, and a reader of `out` timing each arrival
+// against the send time the record carries (header `sent`, steady-clock ns).
+void pipeline(const std::string& bootstrap, int records, const std::string& payload, Row& row,
+              dromedary::bench::LatencyHistogram& latency, int paced_records) {
+  dromedary::Context context;
+  dromedary::registerBuiltinComponents(context);
+  auto added = context.addRoutes([&](dromedary::RouteBuilder& b) {
+    // fetchWaitMaxMs=10: the test cluster answers a fetch that found nothing only when its
+    // wait is over, where a broker answers as soon as a record comes (docs/kafka.md); with
+    // Camel's 500 ms every hop would wait up to half a second.
+    b.from(fmt::format("kafka:in?brokers={}&groupId=pipeline&autoOffsetReset=earliest"
+                       "&fetchWaitMaxMs=10",
+                       bootstrap))
+        .setBody(dromedary::simple("${body}"))
+        .to("kafka:out?brokers=" + bootstrap);
+  });
+  if (!added || !context.start()) die("route start");
+
+  rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  set(conf, "bootstrap.servers", bootstrap);
+  set(conf, "group.id", "pipeline-reader");
+  set(conf, "fetch.wait.max.ms", "10");
+  set(conf, "auto.offset.reset", "earliest");
+  set(conf, "log_level", "3");
+  char error[512];
+  rd_kafka_t* reader = rd_kafka_new(RD_KAFKA_CONSUMER, conf, error, sizeof error);
+  rd_kafka_poll_set_consumer(reader);
+  rd_kafka_topic_partition_list_t* topics = rd_kafka_topic_partition_list_new(1);
+  rd_kafka_topic_partition_list_add(topics, "out", RD_KAFKA_PARTITION_UA);
+  rd_kafka_subscribe(reader, topics);
+  rd_kafka_topic_partition_list_destroy(topics);
+
+  rd_kafka_t* sender = bareProducer(bootstrap);
+  auto send = [&](int i) {
+    std::string key = std::to_string(i);
+    int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                      Clock::now().time_since_epoch()).count();
+    rd_kafka_headers_t* headers = rd_kafka_headers_new(1);
+    rd_kafka_header_add(headers, "sent", -1, &now, sizeof now);
+    while (rd_kafka_producev(sender, RD_KAFKA_V_TOPIC("in"), RD_KAFKA_V_KEY(key.data(), key.size()),
+                             RD_KAFKA_V_VALUE(const_cast<char*>(payload.data()), payload.size()),
+                             RD_KAFKA_V_HEADERS(rd_kafka_headers_copy(headers)),
+                             RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_END) ==
+           RD_KAFKA_RESP_ERR__QUEUE_FULL) {
+      rd_kafka_poll(sender, 1);
+    }
+    rd_kafka_headers_destroy(headers);
+    rd_kafka_poll(sender, 0);
+  };
+  int arrived = 0;
+  auto read = [&](int until, bool timed, Clock::time_point deadline) {
+    while (arrived < until && Clock::now() < deadline) {
+      rd_kafka_message_t* m = rd_kafka_consumer_poll(reader, 5);
+      if (!m) continue;
+      if (!m->err) {
+        ++arrived;
+        rd_kafka_headers_t* h = nullptr;
+        const void* value = nullptr;
+        size_t size = 0;
+        if (timed && rd_kafka_message_headers(m, &h) == RD_KAFKA_RESP_ERR_NO_ERROR &&
+            rd_kafka_header_get_last(h, "sent", &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR &&
+            size == sizeof(int64_t)) {
+          int64_t sent;
+          std::memcpy(&sent, value, sizeof sent);
+          int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                            Clock::now().time_since_epoch()).count();
+          latency.record(static_cast<uint64_t>(now - sent));
+        }
+      }
+      rd_kafka_message_destroy(m);
+    }
+  };
+  // Warm-up: the route's and the reader's group joins.
+  send(0);
+  read(1, false, Clock::now() + std::chrono::seconds(60));
+  if (arrived < 1) die("the pipeline delivered nothing");
+
+  // Throughput: everything sent at once.
+  auto begin = Clock::now();
+  double cpu = cpuSeconds();
+  std::thread reading([&] { read(1 + records, false, Clock::now() + std::chrono::seconds(180)); });
+  for (int i = 1; i <= records; ++i) send(i);
+  reading.join();
+  if (arrived < 1 + records) die("the pipeline lost records");
+  row.keepBest(std::chrono::duration<double>(Clock::now() - begin).count(), cpuSeconds() - cpu);
+
+  // Latency at a paced 1,000 records/s.
+  std::thread timing([&] {
+    read(1 + records + paced_records, true, Clock::now() + std::chrono::seconds(120));
+  });
+  auto next = Clock::now();
+  for (int i = 0; i < paced_records; ++i) {
+    next += std::chrono::milliseconds(1);
+    std::this_thread::sleep_until(next);
+    send(records + 1 + i);
+  }
+  timing.join();
+  rd_kafka_flush(sender, 10000);
+  rd_kafka_destroy(sender);
+  rd_kafka_consumer_close(reader);
+  rd_kafka_destroy(reader);
+  context.stop();
+}
+
+void print(const Row& row, int records) {
+  std::printf("%-24s %10.0f records/s %10.2f us CPU/record\n", row.name.c_str(),
+              records / row.seconds, row.cpu / records * 1e6);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int records = 100000;
+  size_t size = 1024;
+  std::string program = "build/bin/dromedary-kafka-cluster";
+  std::string only;  // produce, consume or pipeline: that one alone
+  for (int i = 1; i + 1 < argc; i += 2) {
+    std::string flag = argv[i];
+    if (flag == "--records") records = std::atoi(argv[i + 1]);
+    else if (flag == "--size") size = static_cast<size_t>(std::atol(argv[i + 1]));
+    else if (flag == "--cluster") program = argv[i + 1];
+    else if (flag == "--only") only = argv[i + 1];
+  }
+  dromedary::setLogLevel(dromedary::LoggingLevel::Warn);
+  std::string payload(size, 'x');
+  Cluster cluster(program);
+  Row produce_bare{"kafka_produce bare"}, produce_route{"kafka_produce route"};
+  for (int round = 0; round < 2 && (only.empty() || only == "produce"); ++round) {
+    produceBare(cluster.bootstrap(), "bare_produced", records, payload, produce_bare);
+    produceRoute(cluster.bootstrap(), records, payload, produce_route);
+  }
+  // The consumers read what the bare producer wrote to `consumed`, each with a group of its own.
+  Row consume_bare{"kafka_consume bare"}, consume_route{"kafka_consume route"};
+  if (only.empty() || only == "consume") {
+    produceBare(cluster.bootstrap(), "consumed", records, payload, *std::make_unique<Row>());
+  }
+  for (int round = 0; round < 2 && (only.empty() || only == "consume"); ++round) {
+    consumeBare(cluster.bootstrap(), fmt::format("bare{}", round), records, consume_bare);
+    consumeRoute(cluster.bootstrap(), fmt::format("route{}", round), records, consume_route);
+  }
+  Row through{"kafka_pipeline"};
+  dromedary::bench::LatencyHistogram latency;
+  if (only.empty() || only == "pipeline") {
+    pipeline(cluster.bootstrap(), records, payload, through, latency, 5000);
+  }
+
+  std::printf("%d records of %zu bytes, one broker (dromedary-kafka-cluster); 6 partitions "
+              "written, 32 read\n",
+              records, size);
+  for (const Row* row : {&produce_bare, &produce_route, &consume_bare, &consume_route, &through}) {
+    print(*row, records);
+  }
+  std::printf("kafka_produce route/bare: %.2fx records/s, %.2fx CPU/record\n",
+              produce_bare.seconds / produce_route.seconds, produce_route.cpu / produce_bare.cpu);
+  std::printf("kafka_consume route/bare: %.2fx records/s, %.2fx CPU/record\n",
+              consume_bare.seconds / consume_route.seconds, consume_route.cpu / consume_bare.cpu);
+  std::printf("kafka_pipeline latency at 1,000 records/s: p50 %.2f ms, p99 %.2f ms\n",
+              latency.percentile(0.50) / 1e6, latency.percentile(0.99) / 1e6);
+  return 0;
+}
