@@ -15,7 +15,7 @@ check() {  # check NAME CONDITION-EXIT-CODE
 "$bin" validate "$src/examples/hello" "$src/examples/spring-xml" "$src/examples/error-handling" \
   "$src/examples/batch-orders" "$src/examples/templates" "$src/examples/rest" \
   "$src/examples/file-drop" "$src/examples/kamelets" "$src/examples/http-client" \
-  > "$tmp/out" 2>&1
+  "$src/examples/kafka" > "$tmp/out" 2>&1
 check "validate examples exits 0" $?
 cat > "$tmp/broken.yaml" <<'YAML'
 - from:
@@ -96,6 +96,18 @@ code=$?
 [ $code -eq 0 ] && [ "$(grep -c "tea: 12 in stock (HTTP 200)" "$tmp/out")" -eq 2 ] &&
   [ "$(grep -c "no such item rum: HTTP 404, unknown item rum" "$tmp/out")" -eq 2 ]
 check "run examples/http-client: JSON from an HTTP API, a 404 handled (got $code)" $?
+# The Kafka example against the test cluster (librdkafka's mock cluster, stopped by PID):
+# orders keyed by customer, billed through a consumer group, audited with their place.
+"$(dirname "$bin")/dromedary-kafka-cluster" --topic orders:3 --topic invoices:3 \
+  --bootstrap-file "$tmp/kafka.txt" < /dev/null > /dev/null 2>&1 &
+kafka_pid=$!
+for _ in $(seq 100); do [ -s "$tmp/kafka.txt" ] && break; sleep 0.1; done
+KAFKA_BROKERS=$(cat "$tmp/kafka.txt") timeout 60 "$bin" run "$src/examples/kafka" \
+  --max-messages 15 > "$tmp/out" 2>&1
+code=$?
+kill "$kafka_pid"; wait "$kafka_pid" 2>/dev/null
+[ $code -eq 0 ] && [ "$(grep -c "audit : invoice for order [1-5] (customer-[1-5]) from invoices" "$tmp/out")" -eq 5 ]
+check "run examples/kafka: orders billed through a consumer group (got $code)" $?
 "$bin" kamelets --kamelets "$src/examples/kamelets" greeter-action > "$tmp/out" 2>&1 &&
   grep -q "| greeting | string |  | yes | The word before the name. |" "$tmp/out" &&
   "$bin" kamelets > "$tmp/out" 2>&1 && grep -q "| timer-source | source | Timer Source |" "$tmp/out"

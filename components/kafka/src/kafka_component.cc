@@ -114,6 +114,13 @@ class KafkaComponent final : public Component {
       auto value = context().properties().get(fmt::format("camel.component.kafka.{}", spec.name));
       if (!value) value = context().properties().get("camel.component.kafka." + kebab);
       if (!value) continue;
+      auto resolved = context().properties().resolve(*value);  // {{...}} in the value
+      if (!resolved) {
+        return makeError(resolved.error().code,
+                         fmt::format("camel.component.kafka.{} for endpoint '{}': {}", spec.name,
+                                     uri.text(), resolved.error().message));
+      }
+      value = std::move(*resolved);
       extra += fmt::format("{}{}={}", extra.empty() && uri.options().empty() ? "" : "&",
                            spec.name, encodeUriComponent(*value));
     }

@@ -369,10 +369,8 @@ Result<KafkaSettings> kafkaSettings(Context& context, const Uri& uri,
   };
 
   // Common.
-  std::string brokers = text("brokers");
-  if (brokers.empty()) {
-    if (auto p = context.properties().get("camel.component.kafka.brokers")) brokers = *p;
-  }
+  // (camel.component.kafka.brokers was merged into the options by the component.)
+  const std::string& brokers = text("brokers");
   if (brokers.empty()) {
     return makeError(ErrorCode::InvalidOption,
                      fmt::format("endpoint '{}' has no brokers: give brokers=host:port or the "
