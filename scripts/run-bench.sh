@@ -17,3 +17,8 @@ echo
 for scenario in mt_10 mt_10_stats; do
   "$build/bin/dromedary_bench_routing" --scaling="$scenario" --pairs="${BENCH_PAIRS:-20}"
 done
+echo
+# Kafka through routes beside librdkafka's bare clients (its own test cluster, no service).
+if [ -x "$build/bin/dromedary_kafka_bench" ]; then
+  "$build/bin/dromedary_kafka_bench" --records 100000 --cluster "$build/bin/dromedary-kafka-cluster"
+fi
