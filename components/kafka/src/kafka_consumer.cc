@@ -314,7 +314,9 @@ class GroupMember {
   }
 
   void storeOffset(Partition& p, int64_t next) {
-    if (!settings_.autoCommit) return;
+    // (No handle once closed: an exchange that outlived the shutdown timeout and completed
+    // while the consumer left the group is not committed.)
+    if (!settings_.autoCommit || !p.handle) return;
     // The single-partition call: no list to build per record. It stores `offset + 1`.
     (void)rd_kafka_offset_store(p.handle, p.id, next - 1);  // fails only if no longer ours
   }

@@ -441,6 +441,21 @@ TEST_F(KafkaTest, AnUnreachableClusterFailsTheSendNamingTheEndpoint) {
   EXPECT_THAT(ex.error().message(), AllOf(HasSubstr(target), HasSubstr("not delivered")));
 }
 
+TEST_F(KafkaTest, AConsumerThatCannotReachTheClusterIsReportedDownNamingItsEndpoint) {
+  RouteHarness h;
+  h.start([&](RouteBuilder& b) {
+    b.from("kafka:t?brokers=127.0.0.1:1&groupId=g").routeId("orders").to("mock:got");
+  });
+  auto deadline = std::chrono::steady_clock::now() + 20s;
+  std::string problem;
+  while (problem.empty() && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(50ms);
+    problem = h.context.routeConsumerProblem("orders");
+  }
+  EXPECT_THAT(problem, AllOf(HasSubstr("kafka:t?brokers=127.0.0.1:1"),
+                             HasSubstr("cannot reach any broker")));
+}
+
 TEST_F(KafkaTest, OnExceptionCatchesKafkasTimeoutByItsJavaName) {
   RouteHarness h;
   h.start([&](RouteBuilder& b) {
