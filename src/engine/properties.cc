@@ -73,6 +73,16 @@ void Properties::set(std::string key, std::string value) {
   values_[std::move(key)] = std::move(value);
 }
 
+std::vector<std::pair<std::string, std::string>> Properties::withPrefix(
+    std::string_view prefix) const {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (auto it = values_.lower_bound(prefix); it != values_.end() && it->first.starts_with(prefix);
+       ++it) {
+    out.emplace_back(it->first, it->second);
+  }
+  return out;
+}
+
 std::optional<std::string> Properties::get(std::string_view key) const {
   auto it = values_.find(key);
   if (it == values_.end()) return std::nullopt;

@@ -21,6 +21,17 @@ TEST(PropertiesTest, ResolvesKeysDefaultsAndEnvironment) {
   EXPECT_EQ(*p.resolve("{{env:DROMEDARY_UNSET_VAR:dflt}}"), "dflt");
 }
 
+TEST(PropertiesTest, WithPrefixListsAFamilyOfKeysInOrder) {
+  Properties p;
+  p.set("a.map[y]", "2");
+  p.set("a.map[x]", "{{one}}");
+  p.set("a.other", "3");
+  p.set("b", "4");
+  using Pairs = std::vector<std::pair<std::string, std::string>>;
+  EXPECT_EQ(p.withPrefix("a.map["), (Pairs{{"a.map[x]", "{{one}}"}, {"a.map[y]", "2"}}));
+  EXPECT_EQ(p.withPrefix("z"), Pairs{});
+}
+
 TEST(PropertiesTest, OptionalPlaceholdersAreEmptyWhenAbsent) {
   Properties p;
   p.set("set", "yes");

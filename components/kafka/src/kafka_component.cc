@@ -124,6 +124,27 @@ class KafkaComponent final : public Component {
       extra += fmt::format("{}{}={}", extra.empty() && uri.options().empty() ? "" : "&",
                            spec.name, encodeUriComponent(*value));
     }
+    // librdkafka properties for every endpoint, as Camel writes them in a properties file:
+    // camel.component.kafka.additionalProperties[NAME]=VALUE (or additional-properties[...]).
+    for (std::string_view family : {"camel.component.kafka.additionalProperties[",
+                                    "camel.component.kafka.additional-properties["}) {
+      for (const auto& [key, raw] : context().properties().withPrefix(family)) {
+        if (!key.ends_with(']') || key.size() == family.size() + 1) {
+          return makeError(ErrorCode::InvalidOption,
+                           fmt::format("property '{}': expected {}NAME]", key, family));
+        }
+        std::string name = key.substr(family.size(), key.size() - family.size() - 1);
+        if (uri.option("additionalProperties." + name)) continue;  // the endpoint's wins
+        auto value = context().properties().resolve(raw);
+        if (!value) {
+          return makeError(value.error().code,
+                           fmt::format("property '{}': {}", key, value.error().message));
+        }
+        extra += fmt::format("{}additionalProperties.{}={}",
+                             extra.empty() && uri.options().empty() ? "" : "&", name,
+                             encodeUriComponent(*value));
+      }
+    }
     if (extra.empty()) return std::optional<Uri>();
     std::string text = uri.text();
     text += text.find('?') == std::string::npos ? "?" : "";

@@ -115,6 +115,24 @@ TEST(KafkaSettingsTest, ComponentPropertiesFillWhatTheUriLeavesOut) {
   EXPECT_TRUE(context.endpoint("kafka:t?autoOffsetReset=earliest"));
 }
 
+TEST(KafkaSettingsTest, AdditionalPropertiesFromThePropertiesFileReachLibrdkafka) {
+  Context context;
+  registerBuiltinComponents(context);
+  context.properties().set("camel.component.kafka.brokers", "x:1");
+  context.properties().set("camel.component.kafka.additionalProperties[client.rack]", "r1");
+  context.properties().set("camel.component.kafka.additional-properties[no.such.property]", "1");
+  auto e = context.endpoint("kafka:t");
+  ASSERT_FALSE(e);  // librdkafka refuses the second, which shows both were passed on
+  EXPECT_THAT(e.error().toString(), HasSubstr("no.such.property"));
+  // The endpoint's own additionalProperties.NAME wins over the file's.
+  Context other;
+  registerBuiltinComponents(other);
+  other.properties().set("camel.component.kafka.brokers", "x:1");
+  other.properties().set("camel.component.kafka.additionalProperties[linger.ms]", "bogus");
+  EXPECT_TRUE(other.endpoint("kafka:t?additionalProperties.linger.ms=5"));
+  EXPECT_FALSE(other.endpoint("kafka:t"));
+}
+
 TEST(KafkaSettingsTest, AProducerSendsToOneTopic) {
   Context context;
   registerBuiltinComponents(context);

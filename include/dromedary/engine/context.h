@@ -61,6 +61,9 @@ class Properties {
  public:
   void set(std::string key, std::string value);
   std::optional<std::string> get(std::string_view key) const;
+  /// Every key starting with `prefix` and its value (unresolved), in key order: for settings
+  /// written as a family (`camel.component.kafka.additionalProperties[NAME]`).
+  std::vector<std::pair<std::string, std::string>> withPrefix(std::string_view prefix) const;
   /// Loads a Java-style .properties file (`key=value`, `key: value`, `#`/`!` comments,
   /// backslash line continuations and escapes). Later keys replace earlier ones.
   Result<void> load(const std::string& path);
