@@ -108,6 +108,45 @@ code=$?
 kill "$kafka_pid"; wait "$kafka_pid" 2>/dev/null
 [ $code -eq 0 ] && [ "$(grep -c "audit : invoice for order [1-5] (customer-[1-5]) from invoices" "$tmp/out")" -eq 5 ]
 check "run examples/kafka: orders billed through a consumer group (got $code)" $?
+# The same cluster through Kamelets: a Pipe from timer-source to kafka-not-secured-sink and
+# one from kafka-source (no authentication) to log-sink.
+mkdir -p "$tmp/kafka-pipes"
+cat > "$tmp/kafka-pipes/in.yaml" <<'YAML'
+apiVersion: camel.apache.org/v1
+kind: Pipe
+metadata:
+  name: ticks-in
+spec:
+  source:
+    ref: {kind: Kamelet, apiVersion: camel.apache.org/v1, name: timer-source}
+    properties: {message: tick, period: 100, repeatCount: 3}
+  sink:
+    ref: {kind: Kamelet, apiVersion: camel.apache.org/v1, name: kafka-not-secured-sink}
+    properties: {topic: orders, bootstrapServers: "{{env:KAFKA_BROKERS}}"}
+YAML
+cat > "$tmp/kafka-pipes/out.yaml" <<'YAML'
+apiVersion: camel.apache.org/v1
+kind: Pipe
+metadata:
+  name: ticks-out
+spec:
+  source:
+    ref: {kind: Kamelet, apiVersion: camel.apache.org/v1, name: kafka-source}
+    properties: {topic: orders, bootstrapServers: "{{env:KAFKA_BROKERS}}", consumerGroup: pipes, autoOffsetReset: earliest}
+  sink:
+    ref: {kind: Kamelet, apiVersion: camel.apache.org/v1, name: log-sink}
+YAML
+rm -f "$tmp/kafka.txt"
+"$(dirname "$bin")/dromedary-kafka-cluster" --topic orders:2 --bootstrap-file "$tmp/kafka.txt" \
+  < /dev/null > /dev/null 2>&1 &
+kafka_pid=$!
+for _ in $(seq 100); do [ -s "$tmp/kafka.txt" ] && break; sleep 0.1; done
+KAFKA_BROKERS=$(cat "$tmp/kafka.txt") timeout 60 "$bin" run "$tmp/kafka-pipes" --max-seconds 10 \
+  > "$tmp/out" 2>&1
+code=$?
+kill "$kafka_pid"; wait "$kafka_pid" 2>/dev/null
+[ $code -eq 0 ] && [ "$(grep -c "log-sink : Exchange.*Body: tick" "$tmp/out")" -eq 3 ]
+check "run Pipes of the Kafka Kamelets: timer -> kafka-not-secured-sink, kafka-source -> log (got $code)" $?
 "$bin" kamelets --kamelets "$src/examples/kamelets" greeter-action > "$tmp/out" 2>&1 &&
   grep -q "| greeting | string |  | yes | The word before the name. |" "$tmp/out" &&
   "$bin" kamelets > "$tmp/out" 2>&1 && grep -q "| timer-source | source | Timer Source |" "$tmp/out"

@@ -475,7 +475,9 @@ TEST_F(KameletTest, EveryShippedKameletIsListed) {
                            "insert-header-action", "drop-header-action", "simple-filter-action",
                            "delay-action", "throttle-action", "webhook-source", "jms-amqp-10-source",
                            "jms-amqp-10-sink", "predicate-filter-action",
-                           "json-deserialize-action", "json-serialize-action", "greet-action"}) {
+                           "json-deserialize-action", "json-serialize-action", "kafka-source",
+                           "kafka-sink", "kafka-not-secured-source", "kafka-not-secured-sink",
+                           "greet-action"}) {
     EXPECT_NE(list->find(fmt::format("| {} |", name)), std::string::npos) << name;
   }
 }

@@ -43,6 +43,17 @@ constexpr OptionSpec kOptions[] = {
     {"saslJaasConfig", OptionType::String, "",
      "A JAAS line with username=\"...\" password=\"...\" (PlainLoginModule, "
      "ScramLoginModule): sasl.username and sasl.password"},
+    {"saslAuthType", OptionType::Enum, "NONE",
+     "Authentication in one option (Camel 4's): PLAIN or SCRAM_SHA_256/512 with saslUsername "
+     "and saslPassword, OAUTH (OIDC client credentials), SSL (TLS only); the security protocol "
+     "becomes SASL_SSL (SSL for SSL) unless securityProtocol says otherwise",
+     "NONE,PLAIN,SCRAM_SHA_256,SCRAM_SHA_512,SSL,OAUTH"},
+    {"saslUsername", OptionType::String, "", "The user name for saslAuthType"},
+    {"saslPassword", OptionType::String, "", "The password for saslAuthType"},
+    {"oauthClientId", OptionType::String, "", "The OAuth client id for saslAuthType=OAUTH"},
+    {"oauthClientSecret", OptionType::String, "", "The OAuth client secret"},
+    {"oauthTokenEndpointUri", OptionType::String, "", "The OAuth token endpoint"},
+    {"oauthScope", OptionType::String, "", "The OAuth scope"},
     {"sslTruststoreLocation", OptionType::String, "",
      "A PEM file of the certificate authorities to trust (ssl.ca.location); JKS is not read"},
     {"sslTruststorePassword", OptionType::String, "",
@@ -386,10 +397,51 @@ Result<KafkaSettings> kafkaSettings(Context& context, const Uri& uri,
   s.common.emplace_back("metadata.max.age.ms", number("metadataMaxAgeMs"));
   s.common.emplace_back("socket.receive.buffer.bytes", number("receiveBufferBytes"));
   s.common.emplace_back("socket.send.buffer.bytes", number("sendBufferBytes"));
-  const std::string& protocol = text("securityProtocol");
+  // saslAuthType (Camel 4's one-option form) decides the protocol and mechanism unless the
+  // endpoint gives them.
+  const std::string& auth = text("saslAuthType");
+  std::string protocol = text("securityProtocol");
+  std::string mechanism = text("saslMechanism");
+  if (auth != "NONE") {
+    if (!options.isSet("securityProtocol")) protocol = auth == "SSL" ? "SSL" : "SASL_SSL";
+    if (!options.isSet("saslMechanism")) {
+      mechanism = auth == "PLAIN"           ? "PLAIN"
+                  : auth == "SCRAM_SHA_256" ? "SCRAM-SHA-256"
+                  : auth == "SCRAM_SHA_512" ? "SCRAM-SHA-512"
+                  : auth == "OAUTH"         ? "OAUTHBEARER"
+                                            : mechanism;
+    }
+    bool needs_user = auth == "PLAIN" || auth.starts_with("SCRAM");
+    if (needs_user && (text("saslUsername").empty() || text("saslPassword").empty())) {
+      return makeError(ErrorCode::InvalidOption,
+                       fmt::format("endpoint '{}': saslAuthType={} needs saslUsername and "
+                                   "saslPassword",
+                                   uri.text(), auth));
+    }
+    if (auth == "OAUTH" &&
+        (text("oauthClientId").empty() || text("oauthTokenEndpointUri").empty())) {
+      return makeError(ErrorCode::InvalidOption,
+                       fmt::format("endpoint '{}': saslAuthType=OAUTH needs oauthClientId, "
+                                   "oauthClientSecret and oauthTokenEndpointUri",
+                                   uri.text()));
+    }
+  }
   s.common.emplace_back("security.protocol", toLower(protocol));
   if (protocol.starts_with("SASL")) {
-    s.common.emplace_back("sasl.mechanisms", text("saslMechanism"));
+    s.common.emplace_back("sasl.mechanisms", mechanism);
+    if (!text("saslUsername").empty()) {
+      s.common.emplace_back("sasl.username", text("saslUsername"));
+      s.common.emplace_back("sasl.password", text("saslPassword"));
+    }
+    if (auth == "OAUTH") {
+      s.common.emplace_back("sasl.oauthbearer.method", "oidc");
+      s.common.emplace_back("sasl.oauthbearer.client.id", text("oauthClientId"));
+      s.common.emplace_back("sasl.oauthbearer.client.secret", text("oauthClientSecret"));
+      s.common.emplace_back("sasl.oauthbearer.token.endpoint.url", text("oauthTokenEndpointUri"));
+      if (!text("oauthScope").empty()) {
+        s.common.emplace_back("sasl.oauthbearer.scope", text("oauthScope"));
+      }
+    }
     if (!text("saslJaasConfig").empty()) {
       auto credentials = jaasCredentials(text("saslJaasConfig"));
       if (!credentials) {
