@@ -26,15 +26,12 @@ namespace {
 // the same share one (Camel users expect one producer per configuration, not per route).
 class Producers {
  public:
-  Result<ProducerClient*> get(Context& context, const KafkaSettings& s) {
+  ProducerClient* get(Context& context, const KafkaSettings& s) {
     std::vector<std::pair<std::string, std::string>> key = s.common;
     key.insert(key.end(), s.producer.begin(), s.producer.end());
     std::lock_guard lock(mutex_);
     auto& slot = clients_[key];
-    if (!slot) {
-      DROMEDARY_TRY(client, ProducerClient::create(context, s.uri, s.common, s.producer));
-      slot = std::move(client);
-    }
+    if (!slot) slot = std::make_unique<ProducerClient>(context, s.uri, s.common, s.producer);
     return slot.get();
   }
 
@@ -57,7 +54,7 @@ class KafkaEndpoint final : public Endpoint {
                                    "list or a pattern is for consumers)",
                                    uri()));
     }
-    DROMEDARY_TRY(client, producers_.get(context(), settings_));
+    ProducerClient* client = producers_.get(context(), settings_);
     return std::unique_ptr<Producer>(std::make_unique<KafkaProducer>(settings_, *client));
   }
 

@@ -246,11 +246,11 @@ void onProducerError(rd_kafka_t* rk, int err, const char* reason, void*) {
 
 void installLogger(rd_kafka_conf_t* conf) noexcept { rd_kafka_conf_set_log_cb(conf, &onLog); }
 
-Result<std::unique_ptr<ProducerClient>> ProducerClient::create(Context& context,
-                                                               const std::string& uri,
-                                                               const Properties& common,
-                                                               const Properties& producer) {
-  DROMEDARY_TRY(conf, makeConf(uri, {&common, &producer}));
+Result<rd_kafka_t*> ProducerClient::started() {
+  if (rd_kafka_t* rk = handle()) return rk;
+  std::lock_guard lock(startMutex_);
+  if (rd_kafka_t* rk = handle()) return rk;
+  DROMEDARY_TRY(conf, makeConf(uri_, {&common_, &producer_}));
   rd_kafka_conf_set_dr_msg_cb(conf, &onDelivery);
   rd_kafka_conf_set_error_cb(conf, &onProducerError);
   installLogger(conf);
@@ -259,27 +259,28 @@ Result<std::unique_ptr<ProducerClient>> ProducerClient::create(Context& context,
   if (!rk) {
     rd_kafka_conf_destroy(conf);
     return makeError(ErrorCode::InvalidOption,
-                     fmt::format("endpoint '{}': cannot create a Kafka producer: {}", uri, error));
+                     fmt::format("endpoint '{}': cannot create a Kafka producer: {}", uri_, error));
   }
-  std::unique_ptr<ProducerClient> client(new ProducerClient(context, rk));
-  client->thread_ = std::thread([c = client.get()] { c->run(); });
-  return client;
+  rk_.store(rk, std::memory_order_release);
+  thread_ = std::thread([this] { run(); });
+  return rk;
 }
 
 ProducerClient::~ProducerClient() {
   stopping_.store(true);
   if (thread_.joinable()) thread_.join();
-  rd_kafka_destroy(rk_);
+  if (rd_kafka_t* rk = handle()) rd_kafka_destroy(rk);
 }
 
 void ProducerClient::run() noexcept {
+  rd_kafka_t* rk = handle();
   while (!stopping_.load(std::memory_order_relaxed)) {
-    rd_kafka_poll(rk_, 50);
+    rd_kafka_poll(rk, 50);
     if (anyBlocked_.load(std::memory_order_relaxed)) retryBlocked();
   }
   // Reports still owed: served until librdkafka has none left (bounded by its timeouts).
-  rd_kafka_flush(rk_, 10000);
-  rd_kafka_poll(rk_, 0);
+  rd_kafka_flush(rk, 10000);
+  rd_kafka_poll(rk, 0);
 }
 
 void ProducerClient::waitForRoom(Send* send, std::chrono::milliseconds max_block) {
@@ -311,21 +312,42 @@ void ProducerClient::retryBlocked() noexcept {
 }
 
 void ProducerClient::flush(std::chrono::milliseconds timeout) noexcept {
-  rd_kafka_flush(rk_, static_cast<int>(timeout.count()));
+  if (rd_kafka_t* rk = handle()) rd_kafka_flush(rk, static_cast<int>(timeout.count()));
 }
 
 KafkaProducer::KafkaProducer(const KafkaSettings& settings, ProducerClient& client)
-    : settings_(settings), client_(client), maxBlock_(settings.maxBlock) {
-  topic_ = rd_kafka_topic_new(client.handle(), settings.topics.front().c_str(), nullptr);
-}
+    : settings_(settings), client_(client), maxBlock_(settings.maxBlock) {}
 
 KafkaProducer::~KafkaProducer() {
-  if (topic_) rd_kafka_topic_destroy(topic_);
+  if (rd_kafka_topic_t* topic = topic_.load()) rd_kafka_topic_destroy(topic);
+}
+
+rd_kafka_topic_t* KafkaProducer::startTopic(Exchange& exchange) noexcept {
+  std::lock_guard lock(startMutex_);
+  if (rd_kafka_topic_t* topic = topic_.load(std::memory_order_acquire)) return topic;
+  try {
+    auto rk = client_.started();
+    if (!rk) {
+      exchange.failWithDetail(rk.error().code, "Kafka producer not started", rk.error().message);
+      return nullptr;
+    }
+    rd_kafka_topic_t* topic = rd_kafka_topic_new(*rk, settings_.topics.front().c_str(), nullptr);
+    topic_.store(topic, std::memory_order_release);
+    return topic;
+  } catch (...) {
+    exchange.setException(std::current_exception());
+    return nullptr;
+  }
 }
 
 void KafkaProducer::stop() noexcept { client_.flush(settings_.shutdownTimeout); }
 
 Status KafkaProducer::process(Exchange& exchange) noexcept {
+  rd_kafka_topic_t* topic = topic_.load(std::memory_order_acquire);
+  if (!topic) [[unlikely]] {
+    topic = startTopic(exchange);
+    if (!topic) return Status::Fail;
+  }
   Send* send = nullptr;
   try {
     send = new Send;
@@ -333,12 +355,12 @@ Status KafkaProducer::process(Exchange& exchange) noexcept {
     send->settings = &settings_;
     send->client = &client_;
     Message& message = exchange.message();
-    if (const Value* topic = message.headers().get(header::kOverrideTopic);
-        topic && !topic->isNull()) {
-      send->overrideTopic = topic->toString();
+    if (const Value* override_topic = message.headers().get(header::kOverrideTopic);
+        override_topic && !override_topic->isNull()) {
+      send->overrideTopic = override_topic->toString();
       message.headers().remove(header::kOverrideTopic);
     } else {
-      send->topic = topic_;
+      send->topic = topic;
     }
     const Value& body = message.body();
     size_t records = body.isList() ? body.getList().size() : 1;

@@ -27,13 +27,17 @@ struct Send;
 
 class ProducerClient {
  public:
-  /// A started producer with `common` and `producer` properties; errors name `uri`.
-  static Result<std::unique_ptr<ProducerClient>> create(Context& context, const std::string& uri,
-                                                        const Properties& common,
-                                                        const Properties& producer);
+  /// A producer with `common` and `producer` properties, not connected yet: it starts on its
+  /// first send (so that `dromedary validate` and routes that never send connect nowhere).
+  ProducerClient(Context& context, std::string uri, Properties common, Properties producer)
+      : context_(context), uri_(std::move(uri)), common_(std::move(common)),
+        producer_(std::move(producer)) {}
   ~ProducerClient();
 
-  rd_kafka_s* handle() const noexcept { return rk_; }
+  /// Starts the librdkafka producer and its thread, once; errors name the endpoint.
+  Result<rd_kafka_s*> started();
+  /// After started().
+  rd_kafka_s* handle() const noexcept { return rk_.load(std::memory_order_acquire); }
   Context& context() const noexcept { return context_; }
   /// Takes a send that found librdkafka's queue full: the poll thread sends the rest of its
   /// records as room appears, or fails it after `max_block`.
@@ -42,12 +46,14 @@ class ProducerClient {
   void flush(std::chrono::milliseconds timeout) noexcept;
 
  private:
-  ProducerClient(Context& context, rd_kafka_s* rk) : context_(context), rk_(rk) {}
   void run() noexcept;
   void retryBlocked() noexcept;
 
   Context& context_;
-  rd_kafka_s* rk_;
+  const std::string uri_;
+  const Properties common_, producer_;
+  std::mutex startMutex_;
+  std::atomic<rd_kafka_s*> rk_{nullptr};
   std::atomic<bool> stopping_{false};
   std::mutex mutex_;  // blocked_ (the rare full-queue path only)
   struct Blocked {
@@ -68,9 +74,13 @@ class KafkaProducer final : public Producer {
   void stop() noexcept override;
 
  private:
+  // The endpoint's topic, made with the client on the first send.
+  rd_kafka_topic_s* startTopic(Exchange& exchange) noexcept;
+
   const KafkaSettings& settings_;
   ProducerClient& client_;
-  rd_kafka_topic_s* topic_ = nullptr;  // the endpoint's topic
+  std::mutex startMutex_;
+  std::atomic<rd_kafka_topic_s*> topic_{nullptr};
   std::chrono::milliseconds maxBlock_;
 };
 

@@ -14,6 +14,7 @@
 #include <dromedary/kafka/kafka.h>
 
 #include "mock_cluster.h"
+#include "support/log_capture.h"
 #include "support/route_harness.h"
 
 namespace dromedary::testing {
@@ -454,6 +455,17 @@ TEST_F(KafkaTest, AConsumerThatCannotReachTheClusterIsReportedDownNamingItsEndpo
   }
   EXPECT_THAT(problem, AllOf(HasSubstr("kafka:t?brokers=127.0.0.1:1"),
                              HasSubstr("cannot reach any broker")));
+}
+
+TEST_F(KafkaTest, AProducerConnectsOnItsFirstSendNotWhenItsRouteStarts) {
+  // `dromedary validate` compiles routes: a route that never sends reaches no broker.
+  LogCapture logs;
+  RouteHarness h;
+  h.start([&](RouteBuilder& b) { b.from("direct:never").to("kafka:t?brokers=127.0.0.1:1"); });
+  std::this_thread::sleep_for(300ms);
+  for (const LoggedLine& line : logs.all()) {
+    EXPECT_EQ(line.text.find("librdkafka"), std::string::npos) << line.text;
+  }
 }
 
 TEST_F(KafkaTest, OnExceptionCatchesKafkasTimeoutByItsJavaName) {
