@@ -160,6 +160,14 @@ TEST(KafkaSettingsTest, AdditionalPropertiesFromThePropertiesFileReachLibrdkafka
   EXPECT_FALSE(other.endpoint("kafka:t"));
 }
 
+TEST(KafkaSettingsTest, BadComponentPropertiesAreNamed) {
+  EXPECT_THAT(endpointError("kafka:t", "camel.component.kafka.brokers", "{{nope}}"),
+              AllOf(HasSubstr("camel.component.kafka.brokers"), HasSubstr("nope")));
+  EXPECT_THAT(endpointError("kafka:t?brokers=x:1", "camel.component.kafka.additionalProperties[]",
+                            "1"),
+              HasSubstr("expected camel.component.kafka.additionalProperties[NAME]"));
+}
+
 TEST(KafkaSettingsTest, AProducerSendsToOneTopic) {
   Context context;
   registerBuiltinComponents(context);
