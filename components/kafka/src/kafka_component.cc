@@ -92,55 +92,46 @@ class KafkaComponent final : public Component {
   }
 
  private:
-  // Camel's component-level settings, camel.component.kafka.NAME (or its kebab-case), for
-  // each option the URI does not give: the URI with them added, or nullopt when none is set.
+  // Camel's component-level settings for each option the URI does not give:
+  // camel.component.kafka.NAME (any case, or kebab-case, matched as URI options are) and
+  // camel.component.kafka.additionalProperties[NAME] (or additional-properties[NAME]). The URI
+  // with them added, or nullopt when none applies. Keys that name no endpoint option (Camel's
+  // component-only settings) are left alone.
   Result<std::optional<Uri>> withComponentProperties(const Uri& uri,
                                                      const EndpointOptions& options) {
+    constexpr std::string_view base = "camel.component.kafka.";
     std::string extra;
-    for (const OptionSpec& spec : kafkaOptions()) {
-      if (options.isSet(spec.name)) continue;
-      std::string kebab;
-      for (char c : spec.name) {
-        if (c >= 'A' && c <= 'Z') {
-          kebab += '-';
-          kebab += static_cast<char>(c - 'A' + 'a');
-        } else {
-          kebab += c;
-        }
+    for (const auto& [key, raw] : context().properties().withPrefix(base)) {
+      std::string_view suffix = std::string_view(key).substr(base.size());
+      std::string name;
+      std::string_view family;
+      for (std::string_view f : {"additionalProperties[", "additional-properties["}) {
+        if (suffix.starts_with(f)) family = f;
       }
-      auto value = context().properties().get(fmt::format("camel.component.kafka.{}", spec.name));
-      if (!value) value = context().properties().get("camel.component.kafka." + kebab);
-      if (!value) continue;
-      auto resolved = context().properties().resolve(*value);  // {{...}} in the value
-      if (!resolved) {
-        return makeError(resolved.error().code,
-                         fmt::format("camel.component.kafka.{} for endpoint '{}': {}", spec.name,
-                                     uri.text(), resolved.error().message));
-      }
-      value = std::move(*resolved);
-      extra += fmt::format("{}{}={}", extra.empty() && uri.options().empty() ? "" : "&",
-                           spec.name, encodeUriComponent(*value));
-    }
-    // librdkafka properties for every endpoint, as Camel writes them in a properties file:
-    // camel.component.kafka.additionalProperties[NAME]=VALUE (or additional-properties[...]).
-    for (std::string_view family : {"camel.component.kafka.additionalProperties[",
-                                    "camel.component.kafka.additional-properties["}) {
-      for (const auto& [key, raw] : context().properties().withPrefix(family)) {
-        if (!key.ends_with(']') || key.size() == family.size() + 1) {
+      if (!family.empty()) {
+        if (!suffix.ends_with(']') || suffix.size() == family.size() + 1) {
           return makeError(ErrorCode::InvalidOption,
-                           fmt::format("property '{}': expected {}NAME]", key, family));
+                           fmt::format("property '{}': expected {}{}NAME]", key, base, family));
         }
-        std::string name = key.substr(family.size(), key.size() - family.size() - 1);
-        if (uri.option("additionalProperties." + name)) continue;  // the endpoint's wins
-        auto value = context().properties().resolve(raw);
-        if (!value) {
-          return makeError(value.error().code,
-                           fmt::format("property '{}': {}", key, value.error().message));
+        name = fmt::format("additionalProperties.{}",
+                           suffix.substr(family.size(), suffix.size() - family.size() - 1));
+        if (uri.option(name)) continue;  // the endpoint's own wins
+      } else {
+        const OptionSpec* spec = nullptr;
+        for (const OptionSpec& s : kafkaOptions()) {
+          if (EndpointOptions::names({&s, 1}, suffix)) spec = &s;
         }
-        extra += fmt::format("{}additionalProperties.{}={}",
-                             extra.empty() && uri.options().empty() ? "" : "&", name,
-                             encodeUriComponent(*value));
+        if (!spec || options.isSet(spec->name)) continue;
+        name = spec->name;
       }
+      auto value = context().properties().resolve(raw);  // {{...}} in the value
+      if (!value) {
+        return makeError(value.error().code,
+                         fmt::format("property '{}' for endpoint '{}': {}", key, uri.text(),
+                                     value.error().message));
+      }
+      extra += fmt::format("{}{}={}", extra.empty() && uri.options().empty() ? "" : "&", name,
+                           encodeUriComponent(*value));
     }
     if (extra.empty()) return std::optional<Uri>();
     std::string text = uri.text();

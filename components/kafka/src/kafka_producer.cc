@@ -25,7 +25,6 @@ struct Slot {
   int32_t partition = -1;
   int64_t offset = -1;
   int64_t timestamp = -1;
-  std::string topic;  // only when it is not the endpoint's (kafka.OVERRIDE_TOPIC)
 };
 
 // A send in flight: the exchange, its records, and a count of what is still to come back.
@@ -67,13 +66,14 @@ const Value& recordValue(const Send& send, size_t i) {
   return item;
 }
 
-const Value* recordOwnHeaders(const Send& send, size_t i) {
+// A list element's own headers (batchWithIndividualHeaders), or null.
+const ValueMap* recordOwnHeaders(const Send& send, size_t i) {
   const Value& body = send.exchange->message().body();
   if (!send.settings->batchWithIndividualHeaders || !body.isList()) return nullptr;
   const Value& item = body.getList()[i];
   if (!item.isMap()) return nullptr;
   for (const auto& [name, value] : item.getMap()) {
-    if (name == "headers" && value.isMap()) return &value;
+    if (name == "headers" && value.isMap()) return &value.getMap();
   }
   return nullptr;
 }
@@ -126,18 +126,8 @@ rd_kafka_resp_err_t produceOne(Send& send, size_t i) {
   vu[n++].u.i32 = RD_KAFKA_MSG_F_COPY;
   vu[n].vtype = RD_KAFKA_VTYPE_OPAQUE;
   vu[n++].u.ptr = &slot;
-  rd_kafka_headers_t* headers = recordHeaders(message.headers(), *send.settings->filter);
-  if (const Value* own = recordOwnHeaders(send, i)) {
-    std::string bytes;
-    for (const auto& [name, v] : own->getMap()) {
-      if (send.settings->filter->applyFilterToCamelHeaders(name, v) || !headerBytes(v, bytes)) {
-        continue;
-      }
-      if (!headers) headers = rd_kafka_headers_new(4);
-      rd_kafka_header_add(headers, name.data(), static_cast<ssize_t>(name.size()), bytes.data(),
-                          static_cast<ssize_t>(bytes.size()));
-    }
-  }
+  rd_kafka_headers_t* headers =
+      recordHeaders(message.headers(), recordOwnHeaders(send, i), *send.settings->filter);
   if (headers) {
     vu[n].vtype = RD_KAFKA_VTYPE_HEADERS;
     vu[n++].u.headers = headers;
@@ -221,17 +211,6 @@ void onDelivery(rd_kafka_t*, const rd_kafka_message_t* record, void*) {
   if (send->remaining.fetch_sub(1) == 1) finishAndResume(send);
 }
 
-void onLog(const rd_kafka_t*, int level, const char* facility, const char* text) {
-  static const Logger log = Logger::get("kafka");
-  // librdkafka says ERR (3) for a broker it cannot reach, which it retries: a warning, as
-  // the Java client logs it.
-  LoggingLevel mapped = level <= 2 ? LoggingLevel::Error
-                        : level <= 4 ? LoggingLevel::Warn
-                        : level <= 6 ? LoggingLevel::Info
-                                     : LoggingLevel::Debug;
-  if (log.enabled(mapped)) log.log(mapped, fmt::format("librdkafka {}: {}", facility, text));
-}
-
 // Without an error callback librdkafka logs each error event a second time; its log lines
 // already say what failed, so only what it will not recover from is reported here.
 void onProducerError(rd_kafka_t* rk, int err, const char* reason, void*) {
@@ -243,8 +222,6 @@ void onProducerError(rd_kafka_t* rk, int err, const char* reason, void*) {
 }
 
 }  // namespace
-
-void installLogger(rd_kafka_conf_t* conf) noexcept { rd_kafka_conf_set_log_cb(conf, &onLog); }
 
 Result<rd_kafka_t*> ProducerClient::started() {
   if (rd_kafka_t* rk = handle()) return rk;
@@ -276,11 +253,12 @@ void ProducerClient::run() noexcept {
   rd_kafka_t* rk = handle();
   while (!stopping_.load(std::memory_order_relaxed)) {
     rd_kafka_poll(rk, 50);
-    if (anyBlocked_.load(std::memory_order_relaxed)) retryBlocked();
+    if (anyBlocked_.load(std::memory_order_relaxed)) retryBlocked(false);
   }
   // Reports still owed: served until librdkafka has none left (bounded by its timeouts).
   rd_kafka_flush(rk, 10000);
   rd_kafka_poll(rk, 0);
+  retryBlocked(/*give_up=*/true);  // sends still waiting for room fail rather than hang
 }
 
 void ProducerClient::waitForRoom(Send* send, std::chrono::milliseconds max_block) {
@@ -289,13 +267,13 @@ void ProducerClient::waitForRoom(Send* send, std::chrono::milliseconds max_block
   anyBlocked_.store(true);
 }
 
-void ProducerClient::retryBlocked() noexcept {
+void ProducerClient::retryBlocked(bool give_up) noexcept {
   std::unique_lock lock(mutex_);
   auto now = std::chrono::steady_clock::now();
   while (!blocked_.empty()) {
     Blocked b = blocked_.front();
-    if (!produceFrom(*b.send)) {
-      if (now < b.deadline) break;  // still full: the oldest goes first, so wait
+    if (give_up || !produceFrom(*b.send)) {
+      if (!give_up && now < b.deadline) break;  // still full: the oldest goes first, so wait
       // Waited maxBlockMs: the records not handed over fail the exchange.
       for (size_t i = b.send->next; i < b.send->slots.size(); ++i) {
         b.send->slots[i].error = RD_KAFKA_RESP_ERR__QUEUE_FULL;

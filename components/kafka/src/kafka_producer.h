@@ -47,7 +47,9 @@ class ProducerClient {
 
  private:
   void run() noexcept;
-  void retryBlocked() noexcept;
+  // Sends the blocked sends' records as room appears; fails what waited past its deadline,
+  // or everything with `give_up` (the client is going away).
+  void retryBlocked(bool give_up) noexcept;
 
   Context& context_;
   const std::string uri_;

@@ -66,15 +66,19 @@ bool headerBytes(const Value& value, std::string& out) {
   }
 }
 
-rd_kafka_headers_s* recordHeaders(const Headers& headers, const HeaderFilterStrategy& filter) {
+rd_kafka_headers_s* recordHeaders(const Headers& headers, const ValueMap* own,
+                                  const HeaderFilterStrategy& filter) {
   rd_kafka_headers_t* out = nullptr;
-  std::string bytes;
-  for (const Headers::Entry& h : headers) {
-    if (filter.applyFilterToCamelHeaders(h.name, h.value)) continue;
-    if (!headerBytes(h.value, bytes)) continue;
+  thread_local std::string bytes;
+  auto add = [&](std::string_view name, const Value& value) {
+    if (filter.applyFilterToCamelHeaders(name, value) || !headerBytes(value, bytes)) return;
     if (!out) out = rd_kafka_headers_new(8);
-    rd_kafka_header_add(out, h.name.data(), static_cast<ssize_t>(h.name.size()), bytes.data(),
+    rd_kafka_header_add(out, name.data(), static_cast<ssize_t>(name.size()), bytes.data(),
                         static_cast<ssize_t>(bytes.size()));
+  };
+  for (const Headers::Entry& h : headers) add(h.name, h.value);
+  if (own) {
+    for (const auto& [name, value] : *own) add(name, value);
   }
   return out;
 }

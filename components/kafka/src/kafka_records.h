@@ -40,9 +40,11 @@ void recordToMessage(const rd_kafka_message_s& record, const KafkaSettings& sett
 /// a map, a list, an object).
 bool headerBytes(const Value& value, std::string& out);
 
-/// The record headers for `message`'s headers that the filter lets out; null when none.
-/// The caller owns the result (librdkafka takes it with the record).
-rd_kafka_headers_s* recordHeaders(const Headers& headers, const HeaderFilterStrategy& filter);
+/// The record headers for `message`'s headers, and then a list element's `own` ones (may be
+/// null), that the filter lets out; null when none. The caller owns the result (librdkafka
+/// takes it with the record).
+rd_kafka_headers_s* recordHeaders(const Headers& headers, const ValueMap* own,
+                                  const HeaderFilterStrategy& filter);
 
 /// The bytes a body or key goes out as: text and bytes as they are, a map or list as JSON,
 /// a number or boolean as its text; false for null (a record without a value: a tombstone).

@@ -204,18 +204,19 @@ std::string_view lastDotted(std::string_view name) noexcept {
   return dot == std::string_view::npos ? name : name.substr(dot + 1);
 }
 
+// Whether a (de)serializer class reads/writes bytes (ByteArray or Bytes) rather than text.
 Result<bool> bytesFormat(const Uri& uri, std::string_view option, std::string_view value,
-                         std::string_view string_class, std::string_view bytes_class) {
+                         std::string_view kind /* "Serializer" or "Deserializer" */) {
   std::string_view name = lastDotted(value);
-  if (name == string_class) return false;
-  if (name == bytes_class || name == (bytes_class == "ByteArraySerializer" ? "BytesSerializer"
-                                                                          : "BytesDeserializer")) {
-    return true;
-  }
+  if (!name.ends_with(kind)) name = {};
+  name.remove_suffix(name.empty() ? 0 : kind.size());
+  if (name == "String") return false;
+  if (name == "ByteArray" || name == "Bytes") return true;
   return makeError(ErrorCode::InvalidOption,
                    fmt::format("{} '{}' of endpoint '{}': Dromedary reads and writes records as "
-                               "text ({}) or bytes ({}); other formats are not supported",
-                               option, value, uri.text(), string_class, bytes_class));
+                               "text (String{}) or bytes (ByteArray{}); other formats are not "
+                               "supported",
+                               option, value, uri.text(), kind, kind));
 }
 
 Result<std::string> partitionerName(const Uri& uri, std::string_view value) {
@@ -283,9 +284,22 @@ std::string randomGroupId() {
   return fmt::format("dromedary-{:016x}", random());
 }
 
+void onLog(const rd_kafka_t*, int level, const char* facility, const char* text) {
+  static const Logger log = Logger::get("kafka");
+  // librdkafka says ERR (3) for a broker it cannot reach, which it retries: a warning, as
+  // the Java client logs it.
+  LoggingLevel mapped = level <= 2 ? LoggingLevel::Error
+                        : level <= 4 ? LoggingLevel::Warn
+                        : level <= 6 ? LoggingLevel::Info
+                                     : LoggingLevel::Debug;
+  if (log.enabled(mapped)) log.log(mapped, fmt::format("librdkafka {}: {}", facility, text));
+}
+
 }  // namespace
 
 std::span<const OptionSpec> kafkaOptions() noexcept { return kOptions; }
+
+void installLogger(rd_kafka_conf_t* conf) noexcept { rd_kafka_conf_set_log_cb(conf, &onLog); }
 
 std::optional<std::pair<std::string, std::string>> jaasCredentials(std::string_view jaas) {
   auto quoted = [&](std::string_view key) -> std::optional<std::string> {
@@ -522,10 +536,10 @@ Result<KafkaSettings> kafkaSettings(Context& context, const Uri& uri,
   s.consumer.emplace_back("check.crcs", flag("checkCrcs"));
   DROMEDARY_TRY(assignor, assignorName(uri, text("partitionAssignor")));
   s.consumer.emplace_back("partition.assignment.strategy", std::move(assignor));
-  DROMEDARY_TRY(key_bytes, bytesFormat(uri, "keyDeserializer", text("keyDeserializer"),
-                                       "StringDeserializer", "ByteArrayDeserializer"));
-  DROMEDARY_TRY(value_bytes, bytesFormat(uri, "valueDeserializer", text("valueDeserializer"),
-                                         "StringDeserializer", "ByteArrayDeserializer"));
+  DROMEDARY_TRY(key_bytes,
+                bytesFormat(uri, "keyDeserializer", text("keyDeserializer"), "Deserializer"));
+  DROMEDARY_TRY(value_bytes,
+                bytesFormat(uri, "valueDeserializer", text("valueDeserializer"), "Deserializer"));
   s.keyBytes = key_bytes;
   s.valueBytes = value_bytes;
 
@@ -537,10 +551,8 @@ Result<KafkaSettings> kafkaSettings(Context& context, const Uri& uri,
   s.maxBlock = std::chrono::milliseconds(options.getInt("maxBlockMs"));
   DROMEDARY_TRY(partitioner, partitionerName(uri, text("partitioner")));
   s.producer.emplace_back("partitioner", std::move(partitioner));
-  DROMEDARY_TRY_VOID(bytesFormat(uri, "keySerializer", text("keySerializer"), "StringSerializer",
-                                 "ByteArraySerializer"));
-  DROMEDARY_TRY_VOID(bytesFormat(uri, "valueSerializer", text("valueSerializer"),
-                                 "StringSerializer", "ByteArraySerializer"));
+  DROMEDARY_TRY_VOID(bytesFormat(uri, "keySerializer", text("keySerializer"), "Serializer"));
+  DROMEDARY_TRY_VOID(bytesFormat(uri, "valueSerializer", text("valueSerializer"), "Serializer"));
   std::string acks = text("requestRequiredAcks");
   s.producer.emplace_back("acks", acks);
   // As the Java client: idempotence by default, but only where acks allows it.

@@ -293,6 +293,11 @@ TEST_F(KafkaTest, ManualCommitCommitsWhatTheRouteSays) {
   ASSERT_TRUE(h.mock("mock:got").assertIsSatisfied(20s));
   h.context.stop();
   EXPECT_EQ(committed(cluster.bootstrap(), "manual", "g"), 2);  // after "2" (offset 1)
+  // A KafkaManualCommit kept past its consumer says so instead of committing.
+  auto kept = h.mock("mock:got").receivedExchanges().back();
+  auto late = kafkaManualCommit(*kept)->commit();
+  ASSERT_FALSE(late);
+  EXPECT_THAT(late.error().message, AllOf(HasSubstr("manual[0]@3"), HasSubstr("has stopped")));
 }
 
 TEST_F(KafkaTest, ASlowRouteTakesABigBatchAPartitionAtATimeLosingNothing) {
@@ -466,6 +471,46 @@ TEST_F(KafkaTest, AProducerConnectsOnItsFirstSendNotWhenItsRouteStarts) {
   for (const LoggedLine& line : logs.all()) {
     EXPECT_EQ(line.text.find("librdkafka"), std::string::npos) << line.text;
   }
+}
+
+TEST_F(KafkaTest, AProducerThatCannotStartFailsItsFirstSendNamingTheEndpoint) {
+  // Accepted as a property, refused by librdkafka only when the producer is made.
+  RouteHarness h;
+  std::string target = "kafka:t?brokers=127.0.0.1:1&securityProtocol=SSL"
+                       "&sslKeystoreLocation=/nonexistent/client.p12";
+  h.start([&](RouteBuilder& b) { b.from("direct:send").to(target); });
+  Exchange ex(&h.context);
+  ex.message().setBody("x");
+  (void)h.producer.send("direct:send", ex);
+  ASSERT_TRUE(ex.failed());
+  EXPECT_THAT(ex.error().message(), AllOf(HasSubstr(target), HasSubstr("Kafka producer")));
+}
+
+TEST_F(KafkaTest, ASendThatFindsTheQueueFullWaitsForRoom) {
+  cluster.createTopic("narrow", 1);
+  RouteHarness h;
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:send").to(uri("narrow", "queueBufferingMaxMessages=1"));
+    b.from(consumerUri("narrow", "g")).to("mock:got");
+  });
+  h.mock("mock:got").expectedBodiesReceived({Value("a"), Value("b"), Value("c")});
+  Exchange ex(&h.context);
+  ex.message().setBody(Value(ValueList{Value("a"), Value("b"), Value("c")}));
+  ASSERT_TRUE(h.producer.send("direct:send", ex));  // 3 records through a queue of 1
+  EXPECT_TRUE(h.mock("mock:got").assertIsSatisfied(20s));
+}
+
+TEST_F(KafkaTest, ASendThatWaitsForRoomPastMaxBlockMsFails) {
+  RouteHarness h;
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:send").to("kafka:t?brokers=127.0.0.1:1&queueBufferingMaxMessages=1"
+                             "&maxBlockMs=100&deliveryTimeoutMs=1000");
+  });
+  Exchange ex(&h.context);
+  ex.message().setBody(Value(ValueList{Value("a"), Value("b")}));
+  (void)h.producer.send("direct:send", ex);
+  ASSERT_TRUE(ex.failed());
+  EXPECT_THAT(ex.error().message(), HasSubstr("was not delivered"));
 }
 
 TEST_F(KafkaTest, OnExceptionCatchesKafkasTimeoutByItsJavaName) {
