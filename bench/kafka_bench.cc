@@ -245,21 +245,29 @@ void produceRoute(const std::string& bootstrap, int records, const std::string& 
   context.stop();
 }
 
-void consumeBare(const std::string& bootstrap, const std::string& group, int records, Row& row) {
+// A bare group member subscribed to `topic` from its start, with `extra` properties.
+rd_kafka_t* bareConsumer(const std::string& bootstrap, const std::string& group,
+                         const char* topic,
+                         std::initializer_list<std::pair<const char*, const char*>> extra) {
   rd_kafka_conf_t* conf = rd_kafka_conf_new();
   set(conf, "bootstrap.servers", bootstrap);
   set(conf, "group.id", group);
   set(conf, "auto.offset.reset", "earliest");
-  set(conf, "enable.auto.offset.store", "false");
   set(conf, "log_level", "3");
+  for (const auto& [name, value] : extra) set(conf, name, value);
   char error[512];
   rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, error, sizeof error);
   if (!rk) die(error);
   rd_kafka_poll_set_consumer(rk);
   rd_kafka_topic_partition_list_t* topics = rd_kafka_topic_partition_list_new(1);
-  rd_kafka_topic_partition_list_add(topics, "consumed", RD_KAFKA_PARTITION_UA);
+  rd_kafka_topic_partition_list_add(topics, topic, RD_KAFKA_PARTITION_UA);
   rd_kafka_subscribe(rk, topics);
   rd_kafka_topic_partition_list_destroy(topics);
+  return rk;
+}
+
+void consumeBare(const std::string& bootstrap, const std::string& group, int records, Row& row) {
+  rd_kafka_t* rk = bareConsumer(bootstrap, group, "consumed", {{"enable.auto.offset.store", "false"}});
   int seen = 0;
   Clock::time_point begin;
   double cpu = 0;
@@ -334,19 +342,8 @@ void pipeline(const std::string& bootstrap, int records, const std::string& payl
   });
   if (!added || !context.start()) die("route start");
 
-  rd_kafka_conf_t* conf = rd_kafka_conf_new();
-  set(conf, "bootstrap.servers", bootstrap);
-  set(conf, "group.id", "pipeline-reader");
-  set(conf, "fetch.wait.max.ms", "10");
-  set(conf, "auto.offset.reset", "earliest");
-  set(conf, "log_level", "3");
-  char error[512];
-  rd_kafka_t* reader = rd_kafka_new(RD_KAFKA_CONSUMER, conf, error, sizeof error);
-  rd_kafka_poll_set_consumer(reader);
-  rd_kafka_topic_partition_list_t* topics = rd_kafka_topic_partition_list_new(1);
-  rd_kafka_topic_partition_list_add(topics, "out", RD_KAFKA_PARTITION_UA);
-  rd_kafka_subscribe(reader, topics);
-  rd_kafka_topic_partition_list_destroy(topics);
+  rd_kafka_t* reader = bareConsumer(bootstrap, "pipeline-reader", "out",
+                                    {{"fetch.wait.max.ms", "10"}});
 
   rd_kafka_t* sender = bareProducer(bootstrap);
   auto send = [&](int i) {
