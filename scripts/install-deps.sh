@@ -4,7 +4,7 @@
 set -euo pipefail
 packages=(cmake ninja-build g++ pkg-config libgtest-dev libgmock-dev libbenchmark-dev
           libfmt-dev libspdlog-dev libre2-dev libcli11-dev libyaml-cpp-dev libpugixml-dev
-          libconcurrentqueue-dev libboost-dev nlohmann-json3-dev libsqlite3-dev libjq-dev libcurl4-openssl-dev openssl libsimdjson-dev librdkafka-dev
+          libconcurrentqueue-dev libboost-dev nlohmann-json3-dev libsqlite3-dev libjq-dev libcurl4-openssl-dev openssl libsimdjson-dev librdkafka-dev libpq-dev
           libqpid-proton-cpp12-dev
           prometheus
           valgrind python3)

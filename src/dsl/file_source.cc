@@ -190,9 +190,36 @@ Result<std::string> resolveScalar(Context& context, const Scalar& s) {
   return r;
 }
 
+namespace {
+
+// A bean a component's factory makes: its name and properties resolved, its errors at its name.
+Result<void> makeBean(Context& context, const Context::BeanFactory& factory,
+                      const BeanSource& bean) {
+  Context::BeanDefinition definition;
+  DROMEDARY_TRY(name, resolveScalar(context, bean.name));
+  definition.name = std::move(name);
+  definition.type = bean.type.starts_with("#class:") ? bean.type.substr(7) : bean.type;
+  for (const auto& [key, value] : bean.properties) {
+    DROMEDARY_TRY(resolved, resolveScalar(context, value));
+    definition.properties.emplace_back(key, std::move(resolved));
+  }
+  auto made = factory(context, definition);
+  if (!made && made.error().where.file.empty()) {
+    return fileError(bean.name.where, fmt::format("bean '{}' of type '{}': {}", definition.name,
+                                                  definition.type, made.error().message));
+  }
+  return made;
+}
+
+}  // namespace
+
 Result<void> addRouteSources(Context& context, FileSources& sources) {
   for (const BeanSource& bean : sources.beans) {
     if (context.processorByName(bean.name.value)) continue;
+    if (const Context::BeanFactory* factory = context.beanFactory(bean.type)) {
+      DROMEDARY_TRY_VOID(makeBean(context, *factory, bean));
+      continue;
+    }
     return fileError(bean.name.where,
                      fmt::format("bean '{}'{} cannot be created: there are no Java classes here",
                                  bean.name.value,

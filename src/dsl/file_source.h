@@ -78,10 +78,13 @@ struct RouteConfigurationSource {
   std::vector<StepSource> onCompletions;
 };
 
-/// A `beans:` entry of a YAML file: a name a route refers to (process: {ref: name}).
+/// A `beans:` entry of a YAML file: a name a route refers to (process: {ref: name}), or a
+/// bean a component's factory makes (Context::addBeanFactory).
 struct BeanSource {
   Scalar name;
   std::string type;  ///< the Java class it names in Camel, shown in errors
+  /// `properties:`, nested maps flattened with dots (`a: {b: 1}` is `a.b`), as written.
+  std::vector<std::pair<std::string, Scalar>> properties;
 };
 
 /// A routeTemplate's parameter (YAML `parameters:` entry, XML `<templateParameter>`).

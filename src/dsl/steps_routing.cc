@@ -87,7 +87,11 @@ Result<void> enrich(Translator& t, RouteDefinition& def, const StepSource& s, co
 
 Result<void> idempotentConsumer(Translator& t, RouteDefinition& def, const StepSource& s,
                                 const Expr& e) {
-  DROMEDARY_TRY(repo, t.text(s, "idempotentRepository"));
+  DROMEDARY_TRY(written, t.text(s, "idempotentRepository"));
+  // Camel's reference forms: "name", "#name", "#bean:name".
+  std::string_view repo = written;
+  if (repo.starts_with("#bean:")) repo.remove_prefix(6);
+  if (repo.starts_with("#")) repo.remove_prefix(1);
   if (!t.context().idempotentRepositoryByName(repo)) {
     return fileError(attribute(s.attributes, "idempotentRepository")->where,
                      fmt::format("no idempotent repository bound as '{}'", repo),
@@ -95,7 +99,7 @@ Result<void> idempotentConsumer(Translator& t, RouteDefinition& def, const StepS
                                  "memoryIdempotentRepository())",
                                  repo));
   }
-  def.idempotentConsumer(*e, repo);
+  def.idempotentConsumer(*e, std::string(repo));
   t.place(def, s);
   for (std::string_view key : {"skipDuplicate", "eager", "removeOnFailure", "completionEager"}) {
     if (!attribute(s.attributes, key)) continue;

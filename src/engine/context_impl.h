@@ -42,7 +42,9 @@ struct ContextImpl {
   std::map<std::string, std::shared_ptr<AggregationRepository>, std::less<>>
       aggregationRepositories;
   std::map<std::string, std::shared_ptr<HeaderFilterStrategy>, std::less<>> headerFilters;
-  // The named objects above (processors to headerFilters): a mutex of their own, so that a
+  std::map<std::string, std::pair<TypeId, std::shared_ptr<void>>, std::less<>> beans;
+  std::map<std::string, Context::BeanFactory, std::less<>> beanFactories;  // by Java type
+  // The named objects above (processors to beanFactories): a mutex of their own, so that a
   // component creating an endpoint under `mutex` can look up what its options name.
   mutable std::mutex namedMutex;
 

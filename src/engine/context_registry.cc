@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The context's registries of named things (processors, aggregation strategies, idempotent and
-// aggregation repositories, header filter strategies): bound by the application, looked up by
-// name when routes and endpoints are built, under a mutex of their own.
+// aggregation repositories, header filter strategies, beans of any type, bean factories):
+// bound by the application, looked up by name when routes and endpoints are built, under a
+// mutex of their own.
 #include <dromedary/engine/context.h>
 
 #include <map>
@@ -79,6 +80,39 @@ void Context::bindHeaderFilterStrategy(std::string name,
 std::shared_ptr<HeaderFilterStrategy> Context::headerFilterStrategyByName(
     std::string_view name) const {
   return findNamed(impl_->namedMutex, impl_->headerFilters, name);
+}
+
+void Context::bindBeanOfType(std::string name, TypeId type, std::shared_ptr<void> bean) {
+  std::lock_guard lock(impl_->namedMutex);
+  impl_->beans[std::move(name)] = {type, std::move(bean)};
+}
+
+std::shared_ptr<void> Context::beanOfType(std::string_view name, TypeId type) const {
+  std::lock_guard lock(impl_->namedMutex);
+  auto it = impl_->beans.find(name);
+  if (it == impl_->beans.end() || it->second.first != type) return nullptr;
+  return it->second.second;
+}
+
+std::vector<std::string> Context::beanNamesOfType(TypeId type) const {
+  std::lock_guard lock(impl_->namedMutex);
+  std::vector<std::string> out;
+  for (const auto& [name, bean] : impl_->beans) {
+    if (bean.first == type) out.push_back(name);
+  }
+  return out;
+}
+
+void Context::addBeanFactory(std::string type, BeanFactory factory) {
+  std::lock_guard lock(impl_->namedMutex);
+  impl_->beanFactories[std::move(type)] = std::move(factory);
+}
+
+const Context::BeanFactory* Context::beanFactory(std::string_view type) const {
+  if (type.starts_with("#class:")) type.remove_prefix(7);
+  std::lock_guard lock(impl_->namedMutex);
+  auto it = impl_->beanFactories.find(type);
+  return it == impl_->beanFactories.end() ? nullptr : &it->second;
 }
 
 std::vector<std::string> Context::processorNames() const {

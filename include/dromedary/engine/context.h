@@ -35,6 +35,7 @@
 
 #include <dromedary/core/exchange.h>
 #include <dromedary/core/result.h>
+#include <dromedary/core/type_id.h>
 #include <dromedary/engine/error_handler.h>
 #include <dromedary/engine/exception_types.h>
 #include <dromedary/engine/route_builder.h>
@@ -144,6 +145,50 @@ class Context {
   /// (see dromedary/spi/header_filter_strategy.h).
   void bindHeaderFilterStrategy(std::string name, std::shared_ptr<HeaderFilterStrategy> strategy);
   std::shared_ptr<HeaderFilterStrategy> headerFilterStrategyByName(std::string_view name) const;
+
+  // --- beans of any type, and the factories route files' `beans:` use --------------------
+  /// Binds an object of any type to a name (a component's data source, a connection ...), for
+  /// the component that knows the type to look up: beanByName<T>("name").
+  template <class T>
+  void bindBean(std::string name, std::shared_ptr<T> bean) {
+    bindBeanOfType(std::move(name), typeIdOf<T>(), std::static_pointer_cast<void>(std::move(bean)));
+  }
+  /// The bean bound under `name` if it is a T; null otherwise.
+  template <class T>
+  std::shared_ptr<T> beanByName(std::string_view name) const {
+    return std::static_pointer_cast<T>(beanOfType(name, typeIdOf<T>()));
+  }
+  /// The names of the beans of type T, sorted (for Camel's autowiring: the only one of a type).
+  template <class T>
+  std::vector<std::string> beanNames() const {
+    return beanNamesOfType(typeIdOf<T>());
+  }
+  void bindBeanOfType(std::string name, TypeId type, std::shared_ptr<void> bean);
+  std::shared_ptr<void> beanOfType(std::string_view name, TypeId type) const;
+  std::vector<std::string> beanNamesOfType(TypeId type) const;
+
+  /// A bean a route file declares (YAML `beans:`, Spring XML `<bean>`): its name, the Java
+  /// class Camel would make (without `#class:`) and its properties, placeholders resolved.
+  struct BeanDefinition {
+    std::string name;
+    std::string type;
+    std::vector<std::pair<std::string, std::string>> properties;
+    /// The property's value, or null when not given (names compared as written).
+    const std::string* property(std::string_view key) const noexcept {
+      for (const auto& [k, v] : properties) {
+        if (k == key) return &v;
+      }
+      return nullptr;
+    }
+  };
+  /// Makes the bean a definition describes and binds it under its name (a component's own
+  /// types: a data source, a JDBC repository ...). Returns an error saying what is wrong
+  /// with the definition; the loader adds the file and line.
+  using BeanFactory = std::function<Result<void>(Context& context, const BeanDefinition& bean)>;
+  /// Registers the factory for a Java class name, e.g. "org.apache.commons.dbcp2.BasicDataSource".
+  void addBeanFactory(std::string type, BeanFactory factory);
+  /// The factory for `type` (a leading "#class:" is ignored); null when none is registered.
+  const BeanFactory* beanFactory(std::string_view type) const;
 
   // --- properties ----------------------------------------------------------------------
   Properties& properties() noexcept;

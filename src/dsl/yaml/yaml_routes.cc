@@ -356,10 +356,28 @@ class YamlReader final : public YamlRouteReader {
         } else if (key == "type") {
           DROMEDARY_TRY(type, scalar(kv.second, key));
           bean.type = type.value;
-        }  // properties, constructors ...: they configure a Java object that is not made here
+        } else if (key == "properties") {
+          DROMEDARY_TRY_VOID(beanProperties(kv.second, "", bean.properties));
+        }  // constructors, builders ...: they configure Java objects that are not made here
       }
       if (!named) return fileError(at(item), "a bean needs 'name'");
       out.push_back(std::move(bean));
+    }
+    return {};
+  }
+
+  // A bean's properties, nested maps flattened with dots.
+  Result<void> beanProperties(const YAML::Node& node, const std::string& prefix,
+                              std::vector<std::pair<std::string, Scalar>>& out) const {
+    if (!node.IsMap()) return fileError(at(node), "a bean's properties must be a map");
+    for (const auto& kv : node) {
+      std::string key = prefix + kv.first.as<std::string>();
+      if (kv.second.IsMap()) {
+        DROMEDARY_TRY_VOID(beanProperties(kv.second, key + ".", out));
+      } else {
+        DROMEDARY_TRY(value, scalar(kv.second, key));
+        out.emplace_back(std::move(key), std::move(value));
+      }
     }
     return {};
   }

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// What the sql component, the repositories and the master: lease need from a database,
+// whichever it is (PostgreSQL through libpq, SQLite): statements prepared once, run with
+// typed parameters, rows back as maps of typed Values.
+//
+// A Database is one data source (Camel's javax.sql.DataSource): a pool of connections.
+// `execute` runs a statement on any pooled connection without holding the caller's thread
+// where the driver allows it (PostgreSQL: libpq's asynchronous API on the pool's own thread);
+// `openSession` gives a connection of its own, used synchronously, for what needs one
+// connection throughout (a transaction, a session-scoped lock).
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include <dromedary/core/result.h>
+#include <dromedary/core/value.h>
+
+namespace dromedary::component::sql {
+
+enum class Dialect : uint8_t { PostgreSQL, SQLite };
+
+/// A statement in the drivers' parameter syntax ($1, $2 ...: SQLite binds them by name),
+/// with a process-unique id under which each connection keeps its prepared form. `once`: a
+/// statement made for one message (an IN list's), run without being prepared.
+struct StatementText {
+  explicit StatementText(std::string sql_text, bool once = false);
+  uint64_t id;  // 0 when `once`
+  std::string sql;
+};
+
+/// What a statement gave back.
+struct QueryResult {
+  bool returnedRows = false;  // a SELECT, or anything with RETURNING: `rows` holds them
+  std::vector<std::string> columns;
+  ValueList rows;             // each a ValueMap, columns in their order
+  int64_t affected = 0;       // rows an INSERT / UPDATE / DELETE changed
+};
+
+/// How a statement failed: the driver's message and SQLSTATE ("42P01", "08006" ...).
+struct SqlError {
+  std::string sqlState;
+  std::string message;
+};
+
+using QueryOutcome = std::variant<QueryResult, SqlError>;
+
+/// Called once when a statement finished, on the pool's thread (PostgreSQL) or the caller's
+/// (SQLite). Must not block: it hands the result on.
+class QueryCallback {
+ public:
+  virtual void done(QueryOutcome&& outcome) noexcept = 0;
+
+ protected:
+  ~QueryCallback() = default;
+};
+
+/// A connection of one's own, used synchronously by one thread at a time.
+class Session {
+ public:
+  virtual ~Session() = default;
+  virtual QueryOutcome execute(const StatementText& statement, std::span<const Value> params) = 0;
+  /// Runs text without parameters (BEGIN, COMMIT, SET ...).
+  virtual QueryOutcome run(std::string_view sql) = 0;
+  /// Whether the connection is still up (a round trip to the server for PostgreSQL).
+  virtual bool alive() = 0;
+};
+
+class Database {
+ public:
+  virtual ~Database() = default;
+  virtual Dialect dialect() const noexcept = 0;
+  /// Where it is, without the password: for messages and `dromedary get`.
+  virtual const std::string& describe() const noexcept = 0;
+  /// Whether execute() may hold the calling thread until the statement is done (SQLite).
+  virtual bool blocksCaller() const noexcept = 0;
+  /// Runs `statement` once per parameter set on a pooled connection, all of them in one
+  /// transaction when there are several (a batch: `affected` is their sum); `callback` is
+  /// called exactly once.
+  virtual void execute(const StatementText& statement, std::vector<std::vector<Value>> param_sets,
+                       QueryCallback& callback) noexcept = 0;
+  /// A new connection of its own; fails saying why (the server cannot be reached ...).
+  virtual Result<std::unique_ptr<Session>> openSession() = 0;
+
+  /// execute() and wait for it.
+  QueryOutcome executeAndWait(const StatementText& statement, std::vector<Value> params);
+  /// Prepares `statement` on a pooled connection and waits: how a bad statement is found at
+  /// route start (SQLSTATE class 42) rather than at the first message.
+  QueryOutcome prepareAndWait(const StatementText& statement);
+};
+
+/// At route start: a statement the database refuses as SQL (SQLSTATE class 42) fails, naming
+/// `what` and the statement; an unreachable database is only logged (it may come up later,
+/// and the first exchanges then go to the error handler).
+Result<void> checkStatement(Database& database, const StatementText& statement,
+                            std::string_view what);
+
+/// The message of a failed outcome for the exchange or the log: "<what>: <driver message>
+/// (SQLSTATE xxxxx)".
+std::string describeError(const SqlError& error);
+
+}  // namespace dromedary::component::sql

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "pg_values.h"
+
+#include <charconv>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+namespace dromedary::component::sql {
+
+namespace {
+
+// Type OIDs from PostgreSQL's pg_type.dat (stable across versions).
+constexpr Oid kBool = 16, kBytea = 17, kInt8 = 20, kInt2 = 21, kInt4 = 23, kOid = 26,
+              kFloat4 = 700, kFloat8 = 701, kNumeric = 1700;
+
+Value cellValue(const PGresult* result, int row, int column) {
+  if (PQgetisnull(result, row, column)) return Value();
+  const char* text = PQgetvalue(result, row, column);
+  int length = PQgetlength(result, row, column);
+  std::string_view view(text, static_cast<size_t>(length));
+  switch (PQftype(result, column)) {
+    case kBool:
+      return Value(view == "t");
+    case kInt2:
+    case kInt4:
+    case kInt8:
+    case kOid: {
+      int64_t n = 0;
+      std::from_chars(view.data(), view.data() + view.size(), n);
+      return Value(n);
+    }
+    case kNumeric: {
+      int64_t n = 0;
+      auto [end, ec] = std::from_chars(view.data(), view.data() + view.size(), n);
+      if (ec == std::errc() && end == view.data() + view.size()) return Value(n);
+      [[fallthrough]];
+    }
+    case kFloat4:
+    case kFloat8:
+      return Value(std::strtod(text, nullptr));
+    case kBytea: {
+      size_t size = 0;
+      unsigned char* raw =
+          PQunescapeBytea(reinterpret_cast<const unsigned char*>(text), &size);
+      if (!raw) return Value(std::string(view));
+      Value v(Bytes(std::string(reinterpret_cast<const char*>(raw), size)));
+      PQfreemem(raw);
+      return v;
+    }
+    default:
+      return Value(std::string(view));
+  }
+}
+
+}  // namespace
+
+void PgParams::assign(std::span<const Value> params) {
+  texts.assign(params.size(), std::string());
+  isNull.assign(params.size(), 0);
+  isBinary.assign(params.size(), 0);
+  for (size_t i = 0; i < params.size(); ++i) {
+    const Value& v = params[i];
+    if (v.isNull()) {
+      isNull[i] = 1;
+    } else if (v.isBool()) {
+      texts[i] = v.getBool() ? "true" : "false";
+    } else if (v.isBytes()) {
+      texts[i] = std::string(v.getBytes().view());
+      isBinary[i] = 1;
+    } else if (v.isDouble()) {
+      texts[i] = fmt::format("{}", v.getDouble());
+    } else {
+      texts[i] = v.toString();
+    }
+  }
+}
+
+void PgParams::point() {
+  values.resize(texts.size());
+  lengths.resize(texts.size());
+  formats.resize(texts.size());
+  for (size_t i = 0; i < texts.size(); ++i) {
+    values[i] = isNull[i] ? nullptr : texts[i].c_str();
+    lengths[i] = static_cast<int>(texts[i].size());
+    formats[i] = isBinary[i];
+  }
+}
+
+void appendPgResult(const PGresult* result, QueryResult& out) {
+  if (PQresultStatus(result) == PGRES_TUPLES_OK) {
+    out.returnedRows = true;
+    int columns = PQnfields(result);
+    if (out.columns.empty()) {
+      for (int c = 0; c < columns; ++c) out.columns.emplace_back(PQfname(result, c));
+    }
+    int rows = PQntuples(result);
+    out.rows.reserve(out.rows.size() + static_cast<size_t>(rows));
+    for (int r = 0; r < rows; ++r) {
+      ValueMap row;
+      row.reserve(static_cast<size_t>(columns));
+      for (int c = 0; c < columns; ++c) row.emplace_back(out.columns[c], cellValue(result, r, c));
+      out.rows.emplace_back(std::move(row));
+    }
+  }
+  const char* changed = PQcmdTuples(const_cast<PGresult*>(result));
+  if (changed && *changed) out.affected += std::strtoll(changed, nullptr, 10);
+}
+
+SqlError pgResultError(const PGresult* result) {
+  const char* state = PQresultErrorField(result, PG_DIAG_SQLSTATE);
+  const char* primary = PQresultErrorField(result, PG_DIAG_MESSAGE_PRIMARY);
+  std::string message = primary ? primary : PQresultErrorMessage(result);
+  while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
+  return SqlError{state ? state : "", std::move(message)};
+}
+
+SqlError pgConnectionError(const PGconn* conn, std::string_view what) {
+  std::string message = conn ? PQerrorMessage(conn) : "out of memory";
+  while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
+  // 08006: connection_failure, as the JDBC driver reports a lost connection.
+  return SqlError{"08006", fmt::format("{}: {}", what, message)};
+}
+
+bool isConnectionFailure(const SqlError& error) noexcept {
+  return error.sqlState.empty() || error.sqlState.rfind("08", 0) == 0 ||
+         error.sqlState.rfind("57P", 0) == 0;
+}
+
+}  // namespace dromedary::component::sql

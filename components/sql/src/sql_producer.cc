@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "sql_producer.h"
+
+#include <atomic>
+
+#include <fmt/format.h>
+
+#include <dromedary/engine/context.h>
+
+#include "sql_failure.h"
+
+namespace dromedary::component::sql {
+
+namespace {
+
+constexpr std::string_view kQueryHeader = "CamelSqlQuery";
+constexpr std::string_view kParametersHeader = "CamelSqlParameters";
+constexpr std::string_view kRowCount = "CamelSqlRowCount";
+constexpr std::string_view kUpdateCount = "CamelSqlUpdateCount";
+constexpr std::string_view kRetrieveKeys = "CamelSqlRetrieveGeneratedKeys";
+constexpr std::string_view kKeyRows = "CamelSqlGeneratedKeyRows";
+constexpr std::string_view kKeyCount = "CamelSqlGeneratedKeysRowCount";
+
+void resumeTask(void* arg) noexcept { static_cast<Exchange*>(arg)->resume(); }
+
+// One statement in flight for one exchange. The data source calls done() once, on its thread
+// or, for SQLite, before execute() returns; `state` tells which, so that an inline result is
+// mapped by process() itself and not resumed.
+class Call final : public QueryCallback {
+ public:
+  enum : int { kSubmitting, kDoneInline, kReturned };
+
+  Call(const ProducerConfig& config, Exchange& exchange, bool generated_keys)
+      : config_(config), exchange_(exchange), generatedKeys_(generated_keys) {}
+
+  std::unique_ptr<StatementText> dynamic;  // a statement made for this message only
+  const StatementText* statement = nullptr;
+  std::string_view query;  // as written, for messages
+  std::string ownedQuery;  // a query from the message: the Plan holding it is gone by then
+
+  void done(QueryOutcome&& outcome) noexcept override {
+    outcome_ = std::move(outcome);
+    int expected = kSubmitting;
+    if (state_.compare_exchange_strong(expected, kDoneInline, std::memory_order_acq_rel)) {
+      return;  // process() is still in execute(): it maps the outcome
+    }
+    Exchange& exchange = exchange_;
+    Context& context = *config_.context;
+    apply();
+    delete this;
+    if (!resumeMayBlock(exchange)) {
+      exchange.resume();
+    } else {
+      context.submit({&resumeTask, &exchange});
+    }
+  }
+
+  /// After execute(): Continue/Fail when the outcome came inline, Suspend when it will come.
+  Status returned() noexcept {
+    int expected = kSubmitting;
+    if (state_.compare_exchange_strong(expected, kReturned, std::memory_order_acq_rel)) {
+      return Status::Suspend;
+    }
+    apply();
+    Status status = exchange_.failed() ? Status::Fail : Status::Continue;
+    delete this;
+    return status;
+  }
+
+ private:
+  void apply() noexcept {
+    try {
+      if (auto* error = std::get_if<SqlError>(&outcome_)) {
+        exchange_.setException(sqlFailure(*error, query));
+        return;
+      }
+      mapResult(std::get<QueryResult>(outcome_));
+    } catch (...) {
+      exchange_.setException(std::current_exception());
+    }
+  }
+
+  void mapResult(QueryResult& result) {
+    Message& message = exchange_.message();
+    Value data;
+    bool has_data = false;
+    if (generatedKeys_) {
+      // The statement ran with RETURNING *: its rows are the generated keys.
+      int64_t count = static_cast<int64_t>(result.rows.size());
+      message.setHeader(kUpdateCount, Value(result.affected));
+      message.setHeader(kKeyCount, Value(count));
+      message.setHeader(kKeyRows, Value(std::move(result.rows)));
+    } else if (config_.batch) {
+      message.setHeader(kUpdateCount, Value(result.affected));
+    } else if (result.returnedRows) {
+      if (config_.outputType == OutputType::SelectOne) {
+        int64_t rows = static_cast<int64_t>(result.rows.size());
+        auto one = selectOne(result);
+        if (!one) {
+          exchange_.setException(sqlFailure(SqlError{"21000", one.error().message}, query));
+          return;
+        }
+        message.setHeader(kRowCount, Value(rows > 0 ? int64_t{1} : int64_t{0}));
+        data = std::move(*one);
+      } else {
+        message.setHeader(kRowCount, Value(static_cast<int64_t>(result.rows.size())));
+        data = Value(std::move(result.rows));
+      }
+      has_data = true;
+    } else {
+      message.setHeader(kUpdateCount, Value(result.affected));
+    }
+    if (!config_.outputHeader.empty()) {
+      message.setHeader(config_.outputHeader, std::move(data));
+    } else if (has_data && !config_.noop) {
+      message.setBody(std::move(data));
+    }
+  }
+
+  const ProducerConfig& config_;
+  Exchange& exchange_;
+  bool generatedKeys_;
+  std::atomic<int> state_{kSubmitting};
+  QueryOutcome outcome_;
+};
+
+// The query and where its values come from, for this message.
+struct Plan {
+  const ParsedQuery* query;
+  std::optional<ParsedQuery> dynamic;  // from the CamelSqlQuery header or the body
+  const Value* source;                 // what the values are found in
+};
+
+Result<void> plan(const ProducerConfig& config, Exchange& exchange, Plan& p) {
+  Message& message = exchange.message();
+  p.query = &config.query;
+  p.source = &message.body();
+  if (config.useMessageBodyForSql) {
+    std::string sql = message.body().toString();
+    DROMEDARY_TRY(parsed, ParsedQuery::parse(sql, "", *config.context));
+    p.dynamic.emplace(std::move(parsed));
+    p.query = &*p.dynamic;
+    static const Value kNone;
+    const Value* params = message.getHeader(kParametersHeader);
+    p.source = params ? params : &kNone;
+  } else if (const Value* header = message.getHeader(kQueryHeader); header && !header->isNull()) {
+    DROMEDARY_TRY(parsed,
+                  ParsedQuery::parse(header->toString(), config.placeholder, *config.context));
+    p.dynamic.emplace(std::move(parsed));
+    p.query = &*p.dynamic;
+  }
+  return {};
+}
+
+}  // namespace
+
+const StatementText& ProducerConfig::returningStatement() const {
+  std::call_once(returningOnce_, [&] {
+    returning_ = std::make_unique<StatementText>(statement->sql + " RETURNING *");
+  });
+  return *returning_;
+}
+
+Result<Value> selectOne(QueryResult& result) {
+  if (result.rows.empty()) return Value();
+  if (result.rows.size() > 1) {
+    return makeError(ErrorCode::ProcessorFailed,
+                     fmt::format("Query result not unique for outputType=SelectOne. Got {} count "
+                                 "instead.",
+                                 result.rows.size()));
+  }
+  Value& row = result.rows[0];
+  if (result.columns.size() == 1) return row.getMap()[0].second;
+  return std::move(row);
+}
+
+Result<void> SqlProducer::start() {
+  if (!config_.statement) return {};
+  return checkStatement(*config_.database, *config_.statement, "endpoint '" + uri_ + "'");
+}
+
+Status SqlProducer::process(Exchange& exchange) noexcept {
+  try {
+    Plan p;
+    if (auto planned = plan(config_, exchange, p); !planned) {
+      exchange.setException(sqlFailure(SqlError{"42000", planned.error().message},
+                                       p.query ? p.query->original() : config_.query.original()));
+      return Status::Fail;
+    }
+    const Value* retrieve = exchange.message().getHeader(kRetrieveKeys);
+    bool generated_keys = retrieve && isTruthy(*retrieve) && !config_.batch;
+    std::vector<std::vector<Value>> sets;
+    std::vector<size_t> in_counts;
+    auto fill = [&](const Value& source) -> bool {
+      std::vector<Value>& values = sets.emplace_back();
+      auto found = p.query->values(exchange, source, values,
+                                   p.query->hasInList() ? &in_counts : nullptr);
+      if (!found) {
+        if (!exchange.failed()) {
+          exchange.setException(sqlFailure(SqlError{"07001", found.error().message},
+                                           p.query->original()));
+        }
+        return false;
+      }
+      if (config_.parametersCount > 0 &&
+          values.size() != static_cast<size_t>(config_.parametersCount)) {
+        exchange.setException(sqlFailure(
+            SqlError{"07001", fmt::format("the statement takes {} parameters (parametersCount) "
+                                          "but {} were found",
+                                          config_.parametersCount, values.size())},
+            p.query->original()));
+        return false;
+      }
+      return true;
+    };
+    if (config_.batch) {
+      const Value& body = *p.source;
+      if (body.isList()) {
+        for (const Value& item : body.getList()) {
+          if (!fill(item)) return Status::Fail;
+        }
+      } else if (!body.isNull()) {
+        if (!fill(body)) return Status::Fail;
+      }
+      if (sets.empty()) {  // nothing to insert: as JDBC's empty batch, zero rows
+        exchange.message().setHeader(kUpdateCount, Value(int64_t{0}));
+        return Status::Continue;
+      }
+    } else if (!fill(*p.source)) {
+      return Status::Fail;
+    }
+    auto* call = new Call(config_, exchange, generated_keys);
+    if (p.dynamic) {
+      call->ownedQuery = p.dynamic->original();
+      call->query = call->ownedQuery;
+    } else {
+      call->query = config_.query.original();
+    }
+    if (p.dynamic || p.query->hasInList() || !config_.statement) {
+      std::string sql = p.query->hasInList() ? p.query->statementSql(in_counts)
+                                             : p.query->statementSql();
+      if (generated_keys) sql += " RETURNING *";
+      call->dynamic = std::make_unique<StatementText>(std::move(sql), /*once=*/true);
+      call->statement = call->dynamic.get();
+    } else {
+      call->statement = generated_keys ? &config_.returningStatement() : config_.statement.get();
+    }
+    config_.database->execute(*call->statement, std::move(sets), *call);
+    return call->returned();
+  } catch (...) {
+    exchange.setException(std::current_exception());
+    return Status::Fail;
+  }
+}
+
+}  // namespace dromedary::component::sql

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "sql_repositories.h"
+
+#include <fmt/format.h>
+
+#include <dromedary/core/exchange.h>
+#include <dromedary/engine/context.h>
+#include <dromedary/sql/sql.h>
+
+#include "data_sources.h"
+
+namespace dromedary::component::sql {
+
+namespace {
+
+bool validTableName(std::string_view name) {
+  if (name.empty()) return false;
+  for (char c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.') return false;
+  }
+  return true;
+}
+
+// Keys as rows. Each call is one statement on the data source's pool; the calling thread
+// waits for it (the repository interface is synchronous, as Camel's).
+class JdbcIdempotentRepository final : public IdempotentRepository {
+ public:
+  JdbcIdempotentRepository(std::shared_ptr<Database> db, const IdempotentTable& t)
+      : db_(std::move(db)),
+        processor_(t.processorName),
+        insert_(fmt::format("INSERT INTO {} (processorName, messageId, createdAt) VALUES ($1, "
+                            "$2, CURRENT_TIMESTAMP) ON CONFLICT DO NOTHING",
+                            t.table)),
+        count_(fmt::format("SELECT COUNT(*) FROM {} WHERE processorName = $1 AND messageId = $2",
+                           t.table)),
+        delete_(fmt::format("DELETE FROM {} WHERE processorName = $1 AND messageId = $2",
+                            t.table)),
+        clear_(fmt::format("DELETE FROM {} WHERE processorName = $1", t.table)) {}
+
+  bool add(std::string_view key) override { return changed(insert_, key) == 1; }
+  bool contains(std::string_view key) override {
+    QueryResult r = run(count_, {Value(processor_), Value(key)});
+    return !r.rows.empty() && r.rows[0].getMap()[0].second.as<int64_t>() > 0;
+  }
+  bool remove(std::string_view key) override { return changed(delete_, key) > 0; }
+  void clear() override { run(clear_, {Value(processor_)}); }
+
+ private:
+  int64_t changed(const StatementText& s, std::string_view key) {
+    return run(s, {Value(processor_), Value(key)}).affected;
+  }
+
+  // A failure throws: the exchange using the repository fails, naming the database.
+  QueryResult run(const StatementText& s, std::vector<Value> params) {
+    QueryOutcome outcome = db_->executeAndWait(s, std::move(params));
+    if (auto* error = std::get_if<SqlError>(&outcome)) {
+      throw DromedaryException(makeError(
+          ErrorCode::Io, fmt::format("idempotent repository '{}' in {}: {}", processor_,
+                                     db_->describe(), describeError(*error))));
+    }
+    return std::move(std::get<QueryResult>(outcome));
+  }
+
+  std::shared_ptr<Database> db_;
+  std::string processor_;
+  StatementText insert_, count_, delete_, clear_;
+};
+
+Result<bool> flag(const Context::BeanDefinition& bean, std::string_view key, bool fallback) {
+  const std::string* v = bean.property(key);
+  if (!v) return fallback;
+  if (*v == "true") return true;
+  if (*v == "false") return false;
+  return makeError(ErrorCode::InvalidOption,
+                   fmt::format("property '{}' must be true or false, not '{}'", key, *v));
+}
+
+}  // namespace
+
+Result<std::shared_ptr<IdempotentRepository>> openIdempotentRepository(
+    std::shared_ptr<Database> database, IdempotentTable table) {
+  if (!validTableName(table.table)) {
+    return makeError(ErrorCode::InvalidOption,
+                     fmt::format("'{}' is not a table name (letters, digits, _ and .)",
+                                 table.table));
+  }
+  if (table.createTableIfNotExists) {
+    StatementText create(fmt::format(
+        "CREATE TABLE IF NOT EXISTS {} (processorName VARCHAR(255) NOT NULL, messageId "
+        "VARCHAR(100) NOT NULL, createdAt TIMESTAMP, PRIMARY KEY (processorName, messageId))",
+        table.table), /*once=*/true);
+    // Instances starting together may race to create it: PostgreSQL then reports a duplicate
+    // type or table to all but one, and the table is there.
+    for (int attempt = 0;; ++attempt) {
+      QueryOutcome made = database->executeAndWait(create, {});
+      auto* error = std::get_if<SqlError>(&made);
+      if (!error) break;
+      if (attempt < 2 && (error->sqlState == "23505" || error->sqlState == "42P07")) continue;
+      return makeError(ErrorCode::Io, fmt::format("cannot create the table {} in {}: {}",
+                                                  table.table, database->describe(),
+                                                  describeError(*error)));
+    }
+  }
+  return std::shared_ptr<IdempotentRepository>(
+      std::make_shared<JdbcIdempotentRepository>(std::move(database), table));
+}
+
+void registerRepositoryBeans(Context& context) {
+  auto idempotent = [](Context& c, const Context::BeanDefinition& bean) -> Result<void> {
+    IdempotentTable t;
+    const std::string* ds = bean.property("dataSource");
+    if (const std::string* p = bean.property("processorName")) t.processorName = *p;
+    if (const std::string* p = bean.property("tableName")) t.table = *p;
+    DROMEDARY_TRY(create, flag(bean, "createTableIfNotExists", true));
+    t.createTableIfNotExists = create;
+    DROMEDARY_TRY(db, lookupDataSource(c, ds ? *ds : std::string()));
+    DROMEDARY_TRY(repo, openIdempotentRepository(std::move(db), std::move(t)));
+    c.bindIdempotentRepository(bean.name, std::move(repo));
+    return {};
+  };
+  context.addBeanFactory("org.apache.camel.processor.idempotent.jdbc.JdbcMessageIdRepository",
+                         idempotent);
+}
+
+}  // namespace dromedary::component::sql
+
+namespace dromedary {
+
+Result<void> bindDataSource(Context& context, std::string name, std::string url,
+                            std::string username, std::string password, int pool_size) {
+  component::sql::DataSourceConfig config{std::move(url), std::move(username),
+                                          std::move(password), pool_size};
+  DROMEDARY_TRY(db, component::sql::openDataSource(config));
+  context.bindBean<component::sql::Database>(std::move(name), std::move(db));
+  return {};
+}
+
+Result<std::shared_ptr<IdempotentRepository>> jdbcIdempotentRepository(
+    Context& context, std::string_view data_source, std::string processor_name,
+    std::string table) {
+  DROMEDARY_TRY(db, component::sql::lookupDataSource(context, data_source));
+  return component::sql::openIdempotentRepository(
+      std::move(db), {std::move(table), std::move(processor_name), true});
+}
+
+}  // namespace dromedary

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// Repositories kept in a data source, so that every instance sharing the database shares
+// them: Camel's JdbcMessageIdRepository (idempotent consumer).
+
+#include <memory>
+#include <string>
+
+#include <dromedary/engine/idempotent_repository.h>
+
+#include "database.h"
+
+namespace dromedary {
+class Context;
+}
+
+namespace dromedary::component::sql {
+
+struct IdempotentTable {
+  std::string table = "CAMEL_MESSAGEPROCESSED";
+  std::string processorName = "default";
+  bool createTableIfNotExists = true;
+};
+
+/// Creates the table when asked and missing; fails naming the data source and the table.
+Result<std::shared_ptr<IdempotentRepository>> openIdempotentRepository(
+    std::shared_ptr<Database> database, IdempotentTable table);
+
+/// Registers the bean factories for Camel's repository classes.
+void registerRepositoryBeans(Context& context);
+
+}  // namespace dromedary::component::sql

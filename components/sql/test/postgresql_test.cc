@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: Apache-2.0
+// The sql component on a real PostgreSQL server on loopback (scripts/postgresql.sh, started by
+// CTest's postgresql fixture): the shared behaviour (sql_behaviour.h), then what only a server
+// shows: statements that do not hold the caller's thread, a connection dropped mid-stream,
+// data sources configured by properties.
+#include <libpq-fe.h>
+
+#include <cstdlib>
+#include <thread>
+
+#include <dromedary/engine/exception_types.h>
+
+#include "sql_behaviour.h"
+
+namespace dromedary::testing {
+
+namespace {
+std::string serverUrl() {
+  const char* port = std::getenv("DROMEDARY_PG_PORT");
+  return fmt::format("postgresql://postgres@127.0.0.1:{}/postgres", port ? port : "25432");
+}
+}  // namespace
+
+std::string SqlBehaviour::url() { return serverUrl(); }
+
+INSTANTIATE_TEST_SUITE_P(PostgreSQL, SqlBehaviour, ::testing::Values("postgresql"));
+
+namespace {
+
+// Runs SQL on a connection of the test's own, outside the component.
+void adminExec(const std::string& sql) {
+  PGconn* c = PQconnectdb(serverUrl().c_str());
+  ASSERT_EQ(PQstatus(c), CONNECTION_OK) << PQerrorMessage(c);
+  PGresult* r = PQexec(c, sql.c_str());
+  EXPECT_TRUE(PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK)
+      << sql << ": " << PQresultErrorMessage(r);
+  PQclear(r);
+  PQfinish(c);
+}
+
+TEST(PostgreSQLTest, AStatementParksTheExchangeInsteadOfHoldingTheCallersThread) {
+  RouteHarness h;
+  ASSERT_TRUE(bindDataSource(h.context, "db", serverUrl()));
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:slow").to("sql:select pg_sleep(0.3), 1 as one").to("mock:out");
+  });
+  EXPECT_FALSE(h.context.endpoint("sql:select pg_sleep(0.3), 1 as one").value()
+                   ->createProducer().value()->mayBlock());
+  // Ten statements of 300 ms from one thread through four connections: about 900 ms in all
+  // only if none of them holds the thread that sent it.
+  std::vector<std::thread> senders;
+  auto started = std::chrono::steady_clock::now();
+  for (int i = 0; i < 8; ++i) {
+    senders.emplace_back([&] { ASSERT_TRUE(h.producer.sendBody("direct:slow", Value("x"))); });
+  }
+  for (auto& t : senders) t.join();
+  EXPECT_EQ(h.mock("mock:out").receivedExchanges().size(), 8u);
+  EXPECT_LT(std::chrono::steady_clock::now() - started, 5s);
+}
+
+TEST(PostgreSQLTest, ADroppedConnectionFailsItsExchangeToTheErrorHandlerAndIsReopened) {
+  RouteHarness h;
+  ASSERT_TRUE(bindDataSource(h.context, "db", serverUrl() + "?application_name=drop_me", "", "", 1));
+  std::atomic<int> failed{0};
+  h.start([&](RouteBuilder& b) {
+    b.onException({"org.springframework.dao.DataAccessResourceFailureException"})
+        .handled(true)
+        .process([&](Exchange&) { ++failed; });
+    b.from("direct:q").to("sql:select pg_sleep(:#s)").to("mock:out");
+  });
+  ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:q", Value("x"), "s", Value(int64_t{0})));
+  std::thread killer([] {
+    std::this_thread::sleep_for(300ms);
+    adminExec("select pg_terminate_backend(pid) from pg_stat_activity where application_name = "
+              "'drop_me'");
+  });
+  ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:q", Value("x"), "s", Value(int64_t{3})));
+  killer.join();
+  EXPECT_EQ(failed.load(), 1);
+  ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:q", Value("x"), "s", Value(int64_t{0})));
+  EXPECT_EQ(h.mock("mock:out").receivedExchanges().size(), 2u);  // before and after the drop
+}
+
+TEST(PostgreSQLTest, ADataSourceFromPropertiesTakesAJdbcUrlAndItsCredentials) {
+  RouteHarness h;
+  const char* port = std::getenv("DROMEDARY_PG_PORT");
+  h.context.properties().set("camel.datasource.orders.url",
+                             fmt::format("jdbc:postgresql://127.0.0.1:{}/postgres?ApplicationName=x",
+                                         port ? port : "25432"));
+  h.context.properties().set("camel.datasource.orders.username", "postgres");
+  h.context.properties().set("camel.datasource.orders.poolSize", "2");
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:q").to("sql:select current_user?outputType=SelectOne&dataSource=#orders");
+  });
+  auto reply = h.producer.requestBody("direct:q", Value("x"));
+  ASSERT_TRUE(reply) << reply.error().toString();
+  EXPECT_EQ(*reply, Value("postgres"));
+}
+
+TEST(PostgreSQLTest, AnUnreachableServerFailsTheExchangeNotTheProcess) {
+  RouteHarness h;
+  ASSERT_TRUE(bindDataSource(h.context, "db", "postgresql://postgres@127.0.0.1:1/postgres"));
+  h.start([&](RouteBuilder& b) { b.from("direct:q").to("sql:select 1"); });
+  auto reply = h.producer.requestBody("direct:q", Value("x"));
+  ASSERT_FALSE(reply);
+  EXPECT_THAT(reply.error().message, HasSubstr("cannot connect to postgresql://postgres@127.0.0.1:1"));
+}
+
+TEST(PostgreSQLTest, AnUnknownDataSourceFailsTheRouteSayingWhatThereIs) {
+  RouteHarness h;
+  ASSERT_TRUE(bindDataSource(h.context, "main", serverUrl()));
+  auto added = h.context.addRoutes([&](RouteBuilder& b) {
+    b.from("direct:q").to("sql:select 1?dataSource=#other");
+  });
+  auto started = added ? h.context.start() : Result<void>(added.error());
+  ASSERT_FALSE(started);
+  EXPECT_THAT(started.error().message, HasSubstr("no data source named 'other'"));
+  EXPECT_THAT(started.error().message, HasSubstr("there are: main"));
+}
+
+}  // namespace
+}  // namespace dromedary::testing

@@ -1,0 +1,442 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// What the sql component does on any database: the same tests run on SQLite (sqlite_test.cc,
+// a file per test) and on a real PostgreSQL server (postgresql_test.cc). A test gets a data
+// source bound as "db" and a table name of its own.
+
+#include <gmock/gmock.h>
+#include <fmt/format.h>
+
+#include <chrono>
+#include <string>
+
+#include <dromedary/dsl/route_loader.h>
+#include <dromedary/sql/sql.h>
+
+#include "data_sources.h"
+#include "database.h"
+#include "support/route_harness.h"
+
+namespace dromedary::testing {
+
+using ::testing::HasSubstr;
+using namespace std::chrono_literals;
+
+/// Gives each test a database URL (the parameter of the suite is its name, for messages).
+class SqlBehaviour : public ::testing::TestWithParam<std::string> {
+ protected:
+  /// The URL of the database to use: a fresh SQLite file, or the test server.
+  static std::string url();
+
+  void SetUp() override {
+    dbUrl = url();
+    auto bound = bindDataSource(h.context, "db", dbUrl);
+    ASSERT_TRUE(bound) << bound.error().toString();
+    db = h.context.beanByName<component::sql::Database>("db");
+    std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    table = "t_";
+    for (char c : name) table += static_cast<char>(std::isalnum(static_cast<unsigned char>(c)) ? std::tolower(c) : '_');
+    table = table.substr(0, 60);
+    exec("DROP TABLE IF EXISTS " + table);
+    exec("CREATE TABLE " + table + " (id INTEGER PRIMARY KEY, name VARCHAR(50), amount FLOAT, "
+         "state VARCHAR(20))");
+  }
+
+  bool postgres() const { return db->dialect() == component::sql::Dialect::PostgreSQL; }
+
+  /// Runs SQL on the data source; fails the test when it fails.
+  component::sql::QueryResult exec(const std::string& sql) {
+    component::sql::StatementText s(sql, /*once=*/true);
+    auto outcome = db->executeAndWait(s, {});
+    if (auto* e = std::get_if<component::sql::SqlError>(&outcome)) {
+      ADD_FAILURE() << sql << ": " << component::sql::describeError(*e);
+      return {};
+    }
+    return std::get<component::sql::QueryResult>(outcome);
+  }
+  int64_t count(const std::string& where = "1=1") {
+    auto r = exec("SELECT COUNT(*) AS n FROM " + table + " WHERE " + where);
+    return r.rows.empty() ? -1 : r.rows[0].getMap()[0].second.as<int64_t>();
+  }
+  void seed() {
+    exec("INSERT INTO " + table + " VALUES (1, 'apple', 1.5, 'new'), (2, 'pear', 2.25, 'new'), "
+         "(3, 'plum', 3.0, 'old')");
+  }
+  std::string q(const std::string& sql, const std::string& options = {}) {
+    return "sql:" + sql + (options.empty() ? "" : "?" + options);
+  }
+
+  RouteHarness h;
+  std::shared_ptr<component::sql::Database> db;
+  std::string table;
+  std::string dbUrl;
+};
+
+TEST_P(SqlBehaviour, ASelectGivesTheRowsAsMapsOfTypedValuesInColumnOrder) {
+  seed();
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:q").to(q("select id, name, amount from " + table + " order by id"));
+  });
+  auto reply = h.producer.requestBody("direct:q", Value("ignored"));
+  ASSERT_TRUE(reply) << reply.error().toString();
+  ASSERT_TRUE(reply->isList());
+  const ValueList& rows = reply->getList();
+  ASSERT_EQ(rows.size(), 3u);
+  const ValueMap& first = rows[0].getMap();
+  ASSERT_EQ(first.size(), 3u);
+  EXPECT_EQ(first[0].first, "id");
+  EXPECT_EQ(first[0].second, Value(int64_t{1}));
+  EXPECT_EQ(first[1].second, Value("apple"));
+  EXPECT_EQ(first[2].second, Value(1.5));
+}
+
+TEST_P(SqlBehaviour, TheRowCountHeaderSaysHowManyRowsCameBack) {
+  seed();
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:q").to(q("select * from " + table + " where state = 'new'")).to("mock:out");
+  });
+  ASSERT_TRUE(h.producer.sendBody("direct:q", Value("x")));
+  auto ex = h.mock("mock:out").receivedExchanges().at(0);
+  EXPECT_EQ(ex->message().getHeader("CamelSqlRowCount")->as<int64_t>(), 2);
+}
+
+TEST_P(SqlBehaviour, NamedParametersComeFromTheBodysMapBeforeTheHeaders) {
+  seed();
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:q").to(q("select name from " + table + " where state = :#state and id > :#min "
+                            "order by id"));
+  });
+  Exchange ex(&h.context);
+  ex.message().setBody(Value(ValueMap{{"state", Value("new")}}));
+  ex.message().setHeader("state", Value("old"));
+  ex.message().setHeader("min", Value(int64_t{1}));
+  ASSERT_TRUE(h.producer.send("direct:q", ex));
+  ASSERT_FALSE(ex.failed()) << ex.error().message();
+  ASSERT_EQ(ex.message().body().getList().size(), 1u);
+  EXPECT_EQ(ex.message().body().getList()[0].getMap()[0].second, Value("pear"));
+}
+
+TEST_P(SqlBehaviour, SimpleExpressionsAreParameters) {
+  seed();
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:q")
+        .setProperty("wanted", constant(Value(int64_t{3})))
+        .to(q("select name from " + table + " where id = :#${exchangeProperty.wanted}",
+              "outputType=SelectOne"));
+  });
+  auto reply = h.producer.requestBody("direct:q", Value("x"));
+  ASSERT_TRUE(reply) << reply.error().toString();
+  EXPECT_EQ(*reply, Value("plum"));
+}
+
+TEST_P(SqlBehaviour, PositionalParametersTakeAListBodyInOrderOrATextSplitAtTheSeparator) {
+  seed();
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:list").to(q("select name from " + table + " where id = # or id = # order by id"));
+    b.from("direct:text").to(q("select name from " + table + " where id = # or id = # order by id",
+                               "separator=;"));
+  });
+  auto list = h.producer.requestBody("direct:list",
+                                     Value(ValueList{Value(int64_t{3}), Value(int64_t{1})}));
+  ASSERT_TRUE(list) << list.error().toString();
+  ASSERT_EQ(list->getList().size(), 2u);
+  EXPECT_EQ(list->getList()[0].getMap()[0].second, Value("apple"));
+  auto text = h.producer.requestBody("direct:text", Value("2;3"));
+  ASSERT_TRUE(text) << text.error().toString();
+  EXPECT_EQ(text->getList().size(), 2u);
+}
+
+TEST_P(SqlBehaviour, TooFewPositionalValuesFailTheExchangeSayingHowMany) {
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:q").to(q("select * from " + table + " where id = # and name = #"));
+  });
+  auto reply = h.producer.requestBody("direct:q", Value(int64_t{1}));
+  ASSERT_FALSE(reply);
+  EXPECT_THAT(reply.error().message, HasSubstr("Expected count: 2, actual count: 1"));
+}
+
+TEST_P(SqlBehaviour, AMissingNamedParameterFailsTheExchangeNamingIt) {
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:q").to(q("select * from " + table + " where id = :#orderId"));
+  });
+  auto reply = h.producer.requestBody("direct:q", Value("x"));
+  ASSERT_FALSE(reply);
+  EXPECT_THAT(reply.error().message, HasSubstr("Cannot find key [orderId]"));
+}
+
+TEST_P(SqlBehaviour, SelectOneGivesOneColumnsValueOneRowsMapNullForNoneAndFailsForMore) {
+  seed();
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:value").to(q("select count(*) from " + table, "outputType=SelectOne"));
+    b.from("direct:row").to(q("select id, name from " + table + " where id = 2",
+                              "outputType=SelectOne"));
+    b.from("direct:none").to(q("select id from " + table + " where id = 99",
+                               "outputType=SelectOne"));
+    b.from("direct:many").to(q("select id from " + table, "outputType=SelectOne"));
+  });
+  EXPECT_EQ(h.producer.requestBody("direct:value", Value("x"))->as<int64_t>(), 3);
+  auto row = h.producer.requestBody("direct:row", Value("x"));
+  ASSERT_TRUE(row && row->isMap());
+  EXPECT_EQ(*row->mapGet("name"), Value("pear"));
+  auto none = h.producer.requestBody("direct:none", Value("x"));
+  ASSERT_TRUE(none);
+  EXPECT_TRUE(none->isNull());
+  auto many = h.producer.requestBody("direct:many", Value("x"));
+  ASSERT_FALSE(many);
+  EXPECT_THAT(many.error().message, HasSubstr("Got 3 count instead"));
+}
+
+TEST_P(SqlBehaviour, OutputHeaderKeepsTheBody) {
+  seed();
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:q")
+        .to(q("select max(id) from " + table, "outputType=SelectOne&outputHeader=top"))
+        .to("mock:out");
+  });
+  ASSERT_TRUE(h.producer.sendBody("direct:q", Value("keep me")));
+  auto ex = h.mock("mock:out").receivedExchanges().at(0);
+  EXPECT_EQ(ex->message().body(), Value("keep me"));
+  EXPECT_EQ(ex->message().getHeader("top")->as<int64_t>(), 3);
+}
+
+TEST_P(SqlBehaviour, AnUpdateSetsTheUpdateCountAndKeepsTheBody) {
+  seed();
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:q")
+        .to(q("update " + table + " set state = 'done' where state = :#from"))
+        .to("mock:out");
+  });
+  ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:q", Value("body"), "from", Value("new")));
+  auto ex = h.mock("mock:out").receivedExchanges().at(0);
+  EXPECT_EQ(ex->message().getHeader("CamelSqlUpdateCount")->as<int64_t>(), 2);
+  EXPECT_EQ(ex->message().body(), Value("body"));
+  EXPECT_EQ(count("state = 'done'"), 2);
+}
+
+TEST_P(SqlBehaviour, NoopKeepsTheBodyOfASelect) {
+  seed();
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:q").to(q("select * from " + table, "noop=true")).to("mock:out");
+  });
+  ASSERT_TRUE(h.producer.sendBody("direct:q", Value("mine")));
+  auto ex = h.mock("mock:out").receivedExchanges().at(0);
+  EXPECT_EQ(ex->message().body(), Value("mine"));
+  EXPECT_EQ(ex->message().getHeader("CamelSqlRowCount")->as<int64_t>(), 3);
+}
+
+TEST_P(SqlBehaviour, ABatchRunsOncePerElementAndCountsEveryRow) {
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:maps").to(q("insert into " + table + " (id, name) values (:#id, :#name)",
+                               "batch=true"));
+    b.from("direct:lists").to(q("insert into " + table + " (id, name) values (#, #)",
+                                "batch=true"));
+  });
+  Exchange ex(&h.context);
+  ValueList maps;
+  for (int64_t i = 1; i <= 50; ++i) {
+    maps.emplace_back(ValueMap{{"id", Value(i)}, {"name", Value(fmt::format("n{}", i))}});
+  }
+  ex.message().setBody(Value(std::move(maps)));
+  ASSERT_TRUE(h.producer.send("direct:maps", ex));
+  ASSERT_FALSE(ex.failed()) << ex.error().message();
+  EXPECT_EQ(ex.message().getHeader("CamelSqlUpdateCount")->as<int64_t>(), 50);
+  ValueList lists;
+  lists.emplace_back(ValueList{Value(int64_t{51}), Value("a")});
+  lists.emplace_back(ValueList{Value(int64_t{52}), Value("b")});
+  ASSERT_TRUE(h.producer.requestBody("direct:lists", Value(std::move(lists))));
+  EXPECT_EQ(count(), 52);
+}
+
+TEST_P(SqlBehaviour, ABatchWithAFailingElementChangesNothing) {
+  seed();
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:q").to(q("insert into " + table + " (id, name) values (#, #)", "batch=true"));
+  });
+  ValueList rows;
+  rows.emplace_back(ValueList{Value(int64_t{10}), Value("new")});
+  rows.emplace_back(ValueList{Value(int64_t{1}), Value("duplicate key")});
+  auto reply = h.producer.requestBody("direct:q", Value(std::move(rows)));
+  ASSERT_FALSE(reply);
+  EXPECT_EQ(count(), 3);  // row 10 was rolled back with the batch
+}
+
+TEST_P(SqlBehaviour, AnInListExpandsToOneParameterPerElement) {
+  seed();
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:q").to(q("select name from " + table + " where name in (:#in:names) order by id"));
+  });
+  auto list = h.producer.sendBodyAndHeader("direct:q", Value("x"), "names",
+                                           Value(ValueList{Value("plum"), Value("apple")}));
+  ASSERT_TRUE(list);
+  Exchange ex(&h.context);
+  ex.message().setHeader("names", Value("pear,plum"));
+  ASSERT_TRUE(h.producer.send("direct:q", ex));
+  ASSERT_FALSE(ex.failed()) << ex.error().message();
+  ASSERT_EQ(ex.message().body().getList().size(), 2u);
+  EXPECT_EQ(ex.message().body().getList()[0].getMap()[0].second, Value("pear"));
+}
+
+TEST_P(SqlBehaviour, GeneratedKeysComeBackInHeadersWhenAsked) {
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:q").to(q("insert into " + table + " (id, name) values (:#id, 'k')"));
+  });
+  Exchange ex(&h.context);
+  ex.message().setHeader("id", Value(int64_t{77}));
+  ex.message().setHeader("CamelSqlRetrieveGeneratedKeys", Value(true));
+  ASSERT_TRUE(h.producer.send("direct:q", ex));
+  ASSERT_FALSE(ex.failed()) << ex.error().message();
+  EXPECT_EQ(ex.message().getHeader("CamelSqlGeneratedKeysRowCount")->as<int64_t>(), 1);
+  const Value* rows = ex.message().getHeader("CamelSqlGeneratedKeyRows");
+  ASSERT_TRUE(rows && rows->isList());
+  EXPECT_EQ(*rows->getList()[0].mapGet("id"), Value(int64_t{77}));
+}
+
+TEST_P(SqlBehaviour, TheBodyCanBeTheStatementAndAHeaderTheQuery) {
+  seed();
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:body").to("sql:?useMessageBodyForSql=true");
+    b.from("direct:header").to(q("select 1"));
+  });
+  Exchange ex(&h.context);
+  ex.message().setBody(Value("select name from " + table + " where id = ?"));
+  ex.message().setHeader("CamelSqlParameters", Value(ValueList{Value(int64_t{2})}));
+  ASSERT_TRUE(h.producer.send("direct:body", ex));
+  ASSERT_FALSE(ex.failed()) << ex.error().message();
+  EXPECT_EQ(ex.message().body().getList()[0].getMap()[0].second, Value("pear"));
+  Exchange hx(&h.context);
+  hx.message().setBody(Value(int64_t{3}));
+  hx.message().setHeader("CamelSqlQuery", Value("select name from " + table + " where id = #"));
+  ASSERT_TRUE(h.producer.send("direct:header", hx));
+  ASSERT_FALSE(hx.failed()) << hx.error().message();
+  EXPECT_EQ(hx.message().body().getList()[0].getMap()[0].second, Value("plum"));
+}
+
+TEST_P(SqlBehaviour, BadSqlFailsTheRouteStartNamingTheRouteAndTheStatement) {
+  auto added = h.context.addRoutes([&](RouteBuilder& b) {
+    b.from("direct:q").routeId("orders").to(q("selec * frm " + table));
+  });
+  auto started = added ? h.context.start() : Result<void>(added.error());
+  ASSERT_FALSE(started);
+  EXPECT_THAT(started.error().message, HasSubstr("selec * frm"));
+  EXPECT_THAT(started.error().message, HasSubstr("orders"));
+}
+
+TEST_P(SqlBehaviour, ADuplicateKeyIsCaughtByCamelsExceptionNames) {
+  seed();
+  h.start([&](RouteBuilder& b) {
+    b.onException({"org.springframework.dao.DataIntegrityViolationException"})
+        .handled(true)
+        .setBody(constant(Value("duplicate")));
+    b.from("direct:q").to(q("insert into " + table + " (id, name) values (#, 'x')"));
+  });
+  auto reply = h.producer.requestBody("direct:q", Value(int64_t{1}));
+  ASSERT_TRUE(reply) << reply.error().toString();
+  EXPECT_EQ(*reply, Value("duplicate"));
+}
+
+TEST_P(SqlBehaviour, TheConsumerRoutesEachRowOnceAndMarksItWithOnConsume) {
+  seed();
+  h.start([&](RouteBuilder& b) {
+    b.from(q("select * from " + table + " where state = 'new' order by id",
+             "initialDelay=0&delay=20&onConsume=update " + table +
+                 " set state = 'done' where id = :#id&onConsumeBatchComplete=update " + table +
+                 " set amount = 0 where state = 'old'"))
+        .to("mock:rows");
+  });
+  auto& rows = h.mock("mock:rows");
+  rows.expectedMessageCount(2);
+  ASSERT_TRUE(rows.assertIsSatisfied(10s));
+  std::this_thread::sleep_for(200ms);  // more polls: nothing more to route
+  ASSERT_EQ(rows.receivedExchanges().size(), 2u);
+  auto first = rows.receivedExchanges()[0];
+  EXPECT_EQ(*first->message().body().mapGet("name"), Value("apple"));
+  EXPECT_EQ(first->getProperty("CamelBatchSize")->as<int64_t>(), 2);
+  EXPECT_EQ(count("state = 'done'"), 2);
+  EXPECT_EQ(count("amount = 0"), 1);
+}
+
+TEST_P(SqlBehaviour, ATransactedConsumersFailedRowIsReadAgainAndTheOthersAreNot) {
+  seed();
+  std::atomic<int> pear_attempts{0};
+  h.start([&](RouteBuilder& b) {
+    b.from(q("select * from " + table + " where state = 'new' order by id",
+             "initialDelay=0&delay=20&transacted=true&onConsume=update " + table +
+                 " set state = 'done' where id = :#id"))
+        .process([&](Exchange& ex) {
+          if (*ex.message().body().mapGet("name") == Value("pear") && ++pear_attempts <= 2) {
+            throw std::runtime_error("not yet");
+          }
+        })
+        .to("mock:rows");
+  });
+  auto& rows = h.mock("mock:rows");
+  rows.expectedMessageCount(2);
+  ASSERT_TRUE(rows.assertIsSatisfied(10s));
+  std::this_thread::sleep_for(200ms);
+  EXPECT_EQ(rows.receivedExchanges().size(), 2u);  // apple once, pear once it succeeded
+  EXPECT_EQ(pear_attempts.load(), 3);
+  EXPECT_EQ(count("state = 'done'"), 2);
+}
+
+TEST_P(SqlBehaviour, InstancesSharingTheIdempotentTableAgreeOnDuplicates) {
+  auto first = jdbcIdempotentRepository(h.context, "db", "orders", table + "_seen");
+  ASSERT_TRUE(first) << first.error().toString();
+  auto second = jdbcIdempotentRepository(h.context, "db", "orders", table + "_seen");
+  auto other = jdbcIdempotentRepository(h.context, "db", "invoices", table + "_seen");
+  ASSERT_TRUE(second && other);
+  (*first)->clear();
+  (*other)->clear();
+  EXPECT_TRUE((*first)->add("k1"));
+  EXPECT_FALSE((*second)->add("k1"));
+  EXPECT_TRUE((*second)->contains("k1"));
+  EXPECT_TRUE((*other)->add("k1"));  // another processorName: another set of keys
+  EXPECT_TRUE((*second)->remove("k1"));
+  EXPECT_FALSE((*first)->contains("k1"));
+}
+
+TEST_P(SqlBehaviour, ARouteFilesBeansGiveTheDataSourceAndTheRepository) {
+  seed();
+  std::string yaml = fmt::format(R"(
+- beans:
+    - name: shop
+      type: "#class:org.apache.commons.dbcp2.BasicDataSource"
+      properties:
+        url: "{url}"
+        driverClassName: org.postgresql.Driver
+    - name: seen
+      type: org.apache.camel.processor.idempotent.jdbc.JdbcMessageIdRepository
+      properties:
+        dataSource: "#bean:shop"
+        processorName: files
+        tableName: {table}_keys
+- route:
+    from:
+      uri: direct:in
+      steps:
+        - idempotentConsumer:
+            idempotentRepository: seen
+            header: id
+            steps:
+              - to:
+                  uri: "sql:select name from {table} where id = :#id"
+                  parameters:
+                    dataSource: "#shop"
+                    outputType: SelectOne
+              - to: mock:out
+)",
+                                 fmt::arg("url", dbUrl), fmt::arg("table", table));
+  auto loaded = loadYamlRoutes(h.context, yaml, "routes.yaml");
+  ASSERT_TRUE(loaded) << loaded.error().toString();
+  auto started = h.context.start();
+  ASSERT_TRUE(started) << started.error().toString();
+  h.context.idempotentRepositoryByName("seen")->clear();
+  for (int64_t id : {2, 2, 3}) {
+    ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:in", Value("x"), "id", Value(id)));
+  }
+  auto& out = h.mock("mock:out");
+  ASSERT_EQ(out.receivedExchanges().size(), 2u);
+  EXPECT_EQ(out.receivedExchanges()[1]->message().body(), Value("plum"));
+}
+
+}  // namespace dromedary::testing

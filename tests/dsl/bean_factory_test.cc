@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: Apache-2.0
+// Beans of any type in the context, and the factories that make a route file's `beans:` of
+// Camel's classes: properties flattened and resolved, errors at the bean's name.
+#include <gmock/gmock.h>
+
+#include "support/route_file_fixture.h"
+
+namespace dromedary::testing {
+namespace {
+
+using ::testing::HasSubstr;
+
+struct Connection {
+  std::string url;
+  int size = 0;
+};
+
+class BeanFactoryTest : public RouteFileTest {
+ protected:
+  BeanFactoryTest() {
+    h.context.addBeanFactory("com.acme.Pool", [](Context& c, const Context::BeanDefinition& b)
+                                                  -> Result<void> {
+      auto conn = std::make_shared<Connection>();
+      const std::string* url = b.property("url");
+      if (!url) return makeError(ErrorCode::InvalidOption, "needs the property 'url'");
+      conn->url = *url;
+      if (const std::string* size = b.property("limits.size")) conn->size = std::stoi(*size);
+      c.bindBean<Connection>(b.name, conn);
+      return {};
+    });
+  }
+};
+
+TEST_F(BeanFactoryTest, ABeanIsFoundByNameOnlyAsTheTypeItWasBoundAs) {
+  h.context.bindBean<Connection>("c", std::make_shared<Connection>(Connection{"x", 1}));
+  ASSERT_NE(h.context.beanByName<Connection>("c"), nullptr);
+  EXPECT_EQ(h.context.beanByName<std::string>("c"), nullptr);
+  EXPECT_EQ(h.context.beanByName<Connection>("d"), nullptr);
+  EXPECT_EQ(h.context.beanNames<Connection>(), std::vector<std::string>{"c"});
+}
+
+TEST_F(BeanFactoryTest, ARouteFilesBeanOfAKnownClassIsMadeWithItsPropertiesResolved) {
+  h.context.properties().set("host", "db.example");
+  loadYaml(R"(
+- beans:
+    - name: pool
+      type: "#class:com.acme.Pool"
+      properties:
+        url: "postgresql://{{host}}/app"
+        limits:
+          size: 7
+- route:
+    from: {uri: direct:a, steps: [{to: mock:b}]}
+)");
+  auto conn = h.context.beanByName<Connection>("pool");
+  ASSERT_NE(conn, nullptr);
+  EXPECT_EQ(conn->url, "postgresql://db.example/app");
+  EXPECT_EQ(conn->size, 7);
+}
+
+TEST_F(BeanFactoryTest, AFactorysErrorIsReportedAtTheBeansName) {
+  std::string error = yamlError(R"(
+- beans:
+    - name: pool
+      type: com.acme.Pool
+)");
+  EXPECT_THAT(error, HasSubstr("bean 'pool' of type 'com.acme.Pool': needs the property 'url'"));
+  EXPECT_THAT(error, HasSubstr("routes.yaml:3:13"));
+}
+
+TEST_F(BeanFactoryTest, ABeanOfAnUnknownClassStillSaysItCannotBeCreated) {
+  std::string error = yamlError(R"(
+- beans:
+    - name: thing
+      type: com.acme.Unknown
+)");
+  EXPECT_THAT(error, HasSubstr("cannot be created: there are no Java classes here"));
+}
+
+}  // namespace
+}  // namespace dromedary::testing
