@@ -94,7 +94,11 @@ int runGet(const GetOptions& options) {
                  options.url.c_str());
     return 2;
   }
-  const std::string path = options.what == "context" ? "/api/context" : "/api/" + options.what;
+  // The cluster: the routes whose consumer is a master: consumer, with their leadership.
+  const bool cluster = options.what == "cluster";
+  const std::string path = options.what == "context" ? "/api/context"
+                           : cluster                 ? "/api/routes"
+                                                     : "/api/" + options.what;
   int status = 0;
   std::string body, error;
   if (!fetch(url, path, status, body, error)) {
@@ -125,6 +129,14 @@ int runGet(const GetOptions& options) {
                       std::to_string(r["exchangesInflight"].get<uint64_t>()),
                       millis(r["processingTime"]["meanMillis"]),
                       millis(r["processingTime"]["maxMillis"]), millis(r["latencyMillis"]["p99"])});
+    }
+  } else if (cluster) {
+    rows.push_back({"ROUTE", "NAMESPACE", "ROLE", "MEMBER", "LEADER", "TERM", "SINCE"});
+    for (const json& r : doc) {
+      if (!r.contains("consumer") || !r["consumer"].contains("namespace")) continue;
+      const json& c = r["consumer"];
+      rows.push_back({r["id"], c["namespace"], c.value("role", ""), c.value("member", ""),
+                      c.value("leader", ""), c.value("term", ""), c.value("since", "")});
     }
   } else if (options.what == "endpoints") {
     rows.push_back({"URI"});

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// `dromedary get routes|endpoints|health|context [--url URL]`: a running instance's
+// `dromedary get routes|endpoints|health|context|cluster [--url URL]`: a running instance's
 // management API as a readable table (as Camel's `camel get`).
 
 #include <string>
@@ -9,7 +9,7 @@
 namespace dromedary::cli {
 
 struct GetOptions {
-  std::string what;  ///< routes, endpoints, health, context
+  std::string what;  ///< routes, endpoints, health, context, cluster
   std::string url = "http://127.0.0.1:8080";
 };
 

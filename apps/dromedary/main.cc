@@ -148,10 +148,11 @@ int main(int argc, char** argv) {
 
   dromedary::cli::GetOptions get;
   CLI::App* get_cmd = app.add_subcommand(
-      "get", "show a running instance's routes, endpoints, health or context (management API)");
-  get_cmd->add_option("what", get.what, "routes, endpoints, health or context")
+      "get", "show a running instance's routes, endpoints, health, context or cluster "
+             "leadership (management API)");
+  get_cmd->add_option("what", get.what, "routes, endpoints, health, context or cluster")
       ->required()
-      ->check(CLI::IsMember({"routes", "endpoints", "health", "context"}));
+      ->check(CLI::IsMember({"routes", "endpoints", "health", "context", "cluster"}));
   get_cmd->add_option("--url", get.url, "the management API of the instance")
       ->capture_default_str();
 

@@ -121,6 +121,12 @@ struct Route {
     if (status != RouteStatus::Started || !consumer) return {};
     return consumer->healthProblem();
   }
+  /// The started route's consumer's details (Consumer::details); empty otherwise.
+  std::vector<std::pair<std::string, std::string>> consumerDetails() const {
+    std::lock_guard lock(consumerMutex);
+    if (status != RouteStatus::Started || !consumer) return {};
+    return consumer->details();
+  }
   mutable std::mutex consumerMutex;
 };
 

@@ -517,6 +517,12 @@ std::string Context::routeConsumerProblem(std::string_view route_id) const {
   return r ? r->consumerHealthProblem() : std::string();
 }
 
+std::vector<std::pair<std::string, std::string>> Context::routeConsumerDetails(
+    std::string_view route_id) const {
+  const Route* r = impl_->findRoute(route_id);
+  return r ? r->consumerDetails() : std::vector<std::pair<std::string, std::string>>();
+}
+
 uint64_t Context::inflight(std::string_view route_id) const {
   Route* r = impl_->findRoute(route_id);
   return r ? r->counters.inflight() : 0;

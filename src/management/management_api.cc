@@ -47,7 +47,7 @@ void putCounts(json& j, const ExchangeStats& s) {
   j["lastExchangeFailedMillis"] = s.lastFailedMillis;
 }
 
-json routeJson(const RouteStats& s, bool with_processors) {
+json routeJson(Context& context, const RouteStats& s, bool with_processors) {
   json r{{"id", s.id},
          {"from", s.from},
          {"state", s.state},
@@ -55,6 +55,13 @@ json routeJson(const RouteStats& s, bool with_processors) {
          {"latencyMillis", {{"p50", s.p50Millis}, {"p99", s.p99Millis}, {"p999", s.p999Millis}}},
          {"lastExchangeMillis", s.lastExchangeMillis}};
   putCounts(r, s);
+  // What the consumer shows about itself (a master: consumer's role, leader and term).
+  auto details = context.routeConsumerDetails(s.id);
+  if (!details.empty()) {
+    json consumer = json::object();
+    for (auto& [name, value] : details) consumer[name] = std::move(value);
+    r["consumer"] = std::move(consumer);
+  }
   if (with_processors) {
     json processors = json::array();
     for (const ProcessorStats& p : s.processors) {
@@ -198,7 +205,7 @@ ManagementResponse handleManagementRequest(Context& context, const ManagementOpt
       if (!get) return only("GET");
       json routes = json::array();
       for (const std::string& id : context.routeIds()) {
-        routes.push_back(routeJson(*context.routeStatistics(id), false));
+        routes.push_back(routeJson(context, *context.routeStatistics(id), false));
       }
       return jsonResponse(200, routes);
     }
@@ -221,7 +228,7 @@ ManagementResponse handleManagementRequest(Context& context, const ManagementOpt
         if (!get) return only("GET");
         auto s = context.routeStatistics(id);
         if (!s) return error(404, fmt::format("no route '{}'", id));
-        return jsonResponse(200, routeJson(*s, true));
+        return jsonResponse(200, routeJson(context, *s, true));
       }
       std::string action = rest.substr(slash + 1);
       for (std::string_view a : {"start", "stop", "suspend", "resume", "reset-stats"}) {

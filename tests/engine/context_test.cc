@@ -25,7 +25,7 @@ TEST(ContextTest, UnknownComponentNamesItAndTheKnownOnes) {
   EXPECT_EQ(e.code, ErrorCode::UnknownComponent);
   EXPECT_EQ(e.message,
             "unknown component 'nope' in endpoint 'nope:x'; known components: activemq, amqp, "
-            "cron, direct, file, http, https, jms, kafka, kamelet, log, mock, platform-http, rest, scheduler, seda, sjms, sjms2, sql, stream, timer (in route 'route1', step to[nope:x])");
+            "cron, direct, file, http, https, jms, kafka, kamelet, log, master, mock, platform-http, rest, scheduler, seda, sjms, sjms2, sql, stream, timer (in route 'route1', step to[nope:x])");
 }
 
 TEST(ContextTest, MisspelledComponentSuggestsTheOneMeant) {

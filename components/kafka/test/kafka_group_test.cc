@@ -3,10 +3,7 @@
 // with SIGKILL mid-stream. Every record must be processed at least once (count and checksum),
 // duplicates may only come from the killed instance's uncommitted window, and the survivor
 // must own every partition once the group has noticed (its session timeout) and rebalanced.
-#include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -19,8 +16,7 @@
 #include <gtest/gtest.h>
 
 #include "mock_cluster.h"
-
-extern char** environ;
+#include "support/dromedary_process.h"
 
 namespace dromedary::testing {
 namespace {
@@ -32,48 +28,12 @@ namespace fs = std::filesystem;
 constexpr int kRecords = 6000;
 constexpr int kSessionTimeoutMs = 6000;
 
-std::string readFile(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 // `dromedary run ROUTES` with INSTANCE and BOOTSTRAP in its environment, its output in LOG.
-class Instance {
+class Instance : public DromedaryProcess {
  public:
   Instance(const std::string& name, const fs::path& routes, const std::string& bootstrap,
            const fs::path& log)
-      : log_(log) {
-    std::string binary = std::string(DROMEDARY_BINARY_DIR) + "/bin/dromedary";
-    std::vector<std::string> env_text = {"INSTANCE=" + name, "BOOTSTRAP=" + bootstrap};
-    for (char** e = environ; *e; ++e) env_text.emplace_back(*e);
-    std::vector<char*> env;
-    for (auto& e : env_text) env.push_back(e.data());
-    env.push_back(nullptr);
-    std::string routes_text = routes.string();
-    std::vector<char*> argv = {binary.data(), const_cast<char*>("run"), routes_text.data(),
-                               nullptr};
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                     0644);
-    posix_spawn_file_actions_adddup2(&actions, 1, 2);
-    if (posix_spawn(&pid_, binary.c_str(), &actions, nullptr, argv.data(), env.data()) != 0) {
-      pid_ = -1;
-    }
-    posix_spawn_file_actions_destroy(&actions);
-  }
-  ~Instance() { stop(SIGTERM); }
-
-  void stop(int signal) {
-    if (pid_ <= 0) return;
-    ::kill(pid_, signal);
-    ::waitpid(pid_, nullptr, 0);
-    pid_ = -1;
-  }
-  bool running() const { return pid_ > 0; }
-  std::string log() const { return readFile(log_); }
+      : DromedaryProcess({routes.string()}, {"INSTANCE=" + name, "BOOTSTRAP=" + bootstrap}, log) {}
 
   // The partitions of the last "assigned" line of its log ("orders[3]" ...), or empty.
   int assignedPartitions() const {
@@ -88,10 +48,6 @@ class Instance {
     }
     return n;
   }
-
- private:
-  pid_t pid_ = -1;
-  fs::path log_;
 };
 
 class RecordSender {

@@ -12,6 +12,7 @@
 // connection throughout (a transaction, a session-scoped lock).
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -69,8 +70,9 @@ class Session {
   virtual QueryOutcome execute(const StatementText& statement, std::span<const Value> params) = 0;
   /// Runs text without parameters (BEGIN, COMMIT, SET ...).
   virtual QueryOutcome run(std::string_view sql) = 0;
-  /// Whether the connection is still up (a round trip to the server for PostgreSQL).
-  virtual bool alive() = 0;
+  /// Whether the connection is still up: a round trip to the server (PostgreSQL) that must
+  /// come back within `timeout`, else the connection counts as lost.
+  virtual bool alive(std::chrono::milliseconds timeout) = 0;
 };
 
 class Database {

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "pg_session.h"
 
+#include <poll.h>
+
+#include <cerrno>
+#include <chrono>
 #include <unordered_set>
 
 #include <fmt/format.h>
@@ -42,10 +46,27 @@ class PgSession final : public Session {
     return outcome(PQexec(pg_, std::string(sql).c_str()));
   }
 
-  bool alive() override {
-    PGresult* res = PQexec(pg_, "SELECT 1");
-    bool ok = PQresultStatus(res) == PGRES_TUPLES_OK;
-    PQclear(res);
+  bool alive(std::chrono::milliseconds timeout) override {
+    // Asynchronously, so that a server that stopped answering (a network partition) cannot
+    // hold the caller longer than `timeout`.
+    if (PQstatus(pg_) != CONNECTION_OK || PQsendQuery(pg_, "SELECT 1") != 1) return false;
+    auto deadline = std::chrono::steady_clock::now() + timeout;
+    bool ok = false;
+    for (;;) {
+      if (PQconsumeInput(pg_) != 1) return false;
+      if (!PQisBusy(pg_)) {
+        PGresult* res = PQgetResult(pg_);
+        if (!res) break;
+        ok = PQresultStatus(res) == PGRES_TUPLES_OK;
+        PQclear(res);
+        continue;
+      }
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0) return false;  // the connection is dropped by its owner
+      pollfd fd{PQsocket(pg_), POLLIN, 0};
+      if (::poll(&fd, 1, static_cast<int>(left.count())) < 0 && errno != EINTR) return false;
+    }
     return ok;
   }
 
@@ -81,6 +102,19 @@ Result<std::unique_ptr<Session>> openPgSession(
   for (const auto& [k, v] : keywords) {
     keys.push_back(k.c_str());
     values.push_back(v.c_str());
+  }
+  // A session holds what a lost connection must give up soon (a master: lease, a consumer's
+  // transaction): TCP keepalives notice a vanished server in about ten seconds. Settings the
+  // data source gives itself win.
+  for (const auto& [k, v] : {std::pair{"keepalives", "1"}, std::pair{"keepalives_idle", "5"},
+                             std::pair{"keepalives_interval", "2"},
+                             std::pair{"keepalives_count", "2"},
+                             std::pair{"tcp_user_timeout", "10000"}}) {
+    bool given = false;
+    for (const auto& [key, value] : keywords) given = given || key == k;
+    if (given) continue;
+    keys.push_back(k);
+    values.push_back(v);
   }
   keys.push_back(nullptr);
   values.push_back(nullptr);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // sql: — Camel's camel-sql on PostgreSQL (libpq) and SQLite: the option table (Camel's names
-// and defaults), endpoints, and the registration of the component, its data source and
-// repository beans and its exception types.
+// and defaults), endpoints, and the registration of the component, master: (whose lease is in
+// PostgreSQL, master_component.cc), the data source and repository beans and the exception
+// types.
 #include <fmt/format.h>
 
 #include <dromedary/core/logging.h>
@@ -230,6 +231,8 @@ class SqlComponent final : public Component {
 
 }  // namespace
 
+void addMasterComponent(Context& context);
+
 void addSqlComponent(Context& context, std::string scheme) {
   context.addComponent(std::make_unique<SqlComponent>(std::move(scheme)));
 }
@@ -239,6 +242,7 @@ void addSqlComponent(Context& context, std::string scheme) {
 void registerSqlComponent(Context& context) {
   using namespace component::sql;
   addSqlComponent(context, "sql");
+  addMasterComponent(context);
   registerSqlExceptionTypes(context);
   registerDataSourceBeans(context);
   registerRepositoryBeans(context);

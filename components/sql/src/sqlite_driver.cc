@@ -175,7 +175,7 @@ class SessionOnConnection final : public Session {
     return c_->execute(statement, sets);
   }
   QueryOutcome run(std::string_view sql) override { return c_->run(sql); }
-  bool alive() override { return true; }
+  bool alive(std::chrono::milliseconds) override { return true; }
 
  private:
   std::unique_ptr<Connection> c_;

@@ -238,6 +238,10 @@ class Context {
   /// broker at amqp://127.0.0.1:5672 (reconnecting)"); empty when it can, or when the route
   /// is unknown or not started. What the management health check reports.
   std::string routeConsumerProblem(std::string_view route_id) const;
+  /// What a started route's consumer shows about itself (Consumer::details): a master:
+  /// consumer's role, leader and term. Empty for most consumers and for unknown routes.
+  std::vector<std::pair<std::string, std::string>> routeConsumerDetails(
+      std::string_view route_id) const;
   /// Whether the route starts with the context (false for an unknown id).
   bool routeAutoStartup(std::string_view route_id) const;
   Result<void> startRoute(std::string_view route_id);

@@ -32,6 +32,8 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include <dromedary/core/result.h>
 #include <dromedary/core/uri.h>
@@ -61,6 +63,10 @@ class Consumer {
   /// amqp://..."), empty when it can: what the management health check reports as DOWN.
   /// Called from any thread while the consumer is started.
   virtual std::string healthProblem() const { return {}; }
+  /// What the consumer shows about itself in management, as names and values (a master:
+  /// consumer's role, leader and term); empty for most. Called from any thread while the
+  /// consumer is started.
+  virtual std::vector<std::pair<std::string, std::string>> details() const { return {}; }
 };
 
 /// A consumer its caller polls, for pollEnrich (Camel's PollingConsumer): the caller asks for

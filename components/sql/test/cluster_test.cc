@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: Apache-2.0
+// Three `dromedary run` processes of the same routes on loopback, sharing a PostgreSQL server:
+//   - a master: timer route fires in exactly one of them; SIGKILL the leader and another takes
+//     over within the bound, with no two leaders at any time (every fire is recorded in the
+//     database with its member and time, and the record is checked);
+//   - the three consume one Kafka topic as a group and deduplicate through the PostgreSQL
+//     idempotent repository: each id, sent twice on different partitions, is processed once
+//     across the three.
+#include <libpq-fe.h>
+#include <signal.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <thread>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "support/dromedary_process.h"
+#ifdef DROMEDARY_WITH_KAFKA
+#include "mock_cluster.h"
+#endif
+
+namespace dromedary::testing {
+namespace {
+
+using namespace std::chrono_literals;
+namespace fs = std::filesystem;
+
+std::string serverUrl() {
+  const char* port = std::getenv("DROMEDARY_PG_PORT");
+  return fmt::format("postgresql://postgres@127.0.0.1:{}/postgres", port ? port : "25432");
+}
+
+// A connection of the test's own, to set up tables and read what the instances wrote.
+class Db {
+ public:
+  Db() : c_(PQconnectdb(serverUrl().c_str())) {
+    PQsetNoticeProcessor(c_, [](void*, const char*) {}, nullptr);  // "does not exist, skipping"
+  }
+  ~Db() { PQfinish(c_); }
+  bool ok() const { return PQstatus(c_) == CONNECTION_OK; }
+  void exec(const std::string& sql) {
+    PGresult* r = PQexec(c_, sql.c_str());
+    EXPECT_TRUE(PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK)
+        << sql << ": " << PQresultErrorMessage(r);
+    PQclear(r);
+  }
+  // The rows of a query, each a vector of texts.
+  std::vector<std::vector<std::string>> rows(const std::string& sql) {
+    std::vector<std::vector<std::string>> out;
+    PGresult* r = PQexec(c_, sql.c_str());
+    for (int i = 0; i < PQntuples(r); ++i) {
+      auto& row = out.emplace_back();
+      for (int j = 0; j < PQnfields(r); ++j) row.emplace_back(PQgetvalue(r, i, j));
+    }
+    PQclear(r);
+    return out;
+  }
+  int64_t number(const std::string& sql) {
+    auto r = rows(sql);
+    return r.empty() || r[0].empty() ? -1 : std::stoll(r[0][0]);
+  }
+
+ private:
+  PGconn* c_;
+};
+
+fs::path freshDir(const std::string& name) {
+  fs::path dir = fs::temp_directory_path() / fmt::format("dromedary-{}-{}", name, getpid());
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+fs::path writeProperties(const fs::path& dir) {
+  fs::path p = dir / "application.properties";
+  std::ofstream(p) << "camel.datasource.db.url=" << serverUrl() << "\n"
+                   << "camel.cluster.postgresql.id={{env:INSTANCE}}\n"
+                   << "camel.cluster.postgresql.acquireLockInterval=200\n";
+  return p;
+}
+
+TEST(ClusterTest, AMasterRouteFiresInOneInstanceAndMovesToAnotherWhenItsLeaderIsKilled) {
+  Db db;
+  ASSERT_TRUE(db.ok());
+  db.exec("DROP TABLE IF EXISTS cluster_fires");
+  db.exec("CREATE TABLE cluster_fires (seq BIGSERIAL PRIMARY KEY, member TEXT, at TIMESTAMPTZ)");
+  db.exec("DELETE FROM dromedary_cluster_leaders WHERE namespace = 'fire-ns'");
+  fs::path dir = freshDir("master");
+  fs::path routes = dir / "poller.yaml";
+  std::ofstream(routes) << R"yaml(- route:
+    id: poller
+    from:
+      uri: master:fire-ns:timer:tick
+      parameters:
+        period: 50
+        delay: 0
+      steps:
+        - setHeader:
+            name: member
+            constant: "{{env:INSTANCE}}"
+        - to: "sql:insert into cluster_fires (member, at) values (:#member, clock_timestamp())"
+)yaml";
+  fs::path props = writeProperties(dir);
+  std::vector<std::unique_ptr<DromedaryProcess>> instances;
+  for (const char* name : {"m1", "m2", "m3"}) {
+    instances.push_back(std::make_unique<DromedaryProcess>(
+        std::vector<std::string>{routes.string(), "--properties", props.string()},
+        std::vector<std::string>{std::string("INSTANCE=") + name}, dir / (std::string(name) + ".log")));
+  }
+  auto until = std::chrono::steady_clock::now() + 30s;
+  while (db.number("SELECT COUNT(*) FROM cluster_fires") < 40) {
+    ASSERT_LT(std::chrono::steady_clock::now(), until)
+        << "no fires; m1's log:\n" << instances[0]->log();
+    std::this_thread::sleep_for(50ms);
+  }
+  auto members = db.rows("SELECT DISTINCT member FROM cluster_fires");
+  ASSERT_EQ(members.size(), 1u) << "more than one instance fired";
+  std::string leader = members[0][0];
+  size_t leader_index = static_cast<size_t>(leader.back() - '1');
+  std::string killed_at = db.rows("SELECT clock_timestamp()")[0][0];
+  instances[leader_index]->stop(SIGKILL);
+  until = std::chrono::steady_clock::now() + 30s;
+  while (db.number(fmt::format("SELECT COUNT(*) FROM cluster_fires WHERE member <> '{}'",
+                               leader)) < 20) {
+    ASSERT_LT(std::chrono::steady_clock::now(), until) << "no takeover";
+    std::this_thread::sleep_for(50ms);
+  }
+  // Exactly one change of member in time order: no two leaders fired in turn.
+  auto fires = db.rows("SELECT member FROM cluster_fires ORDER BY at, seq");
+  int changes = 0;
+  for (size_t i = 1; i < fires.size(); ++i) changes += fires[i][0] != fires[i - 1][0] ? 1 : 0;
+  EXPECT_EQ(changes, 1);
+  EXPECT_EQ(db.number(fmt::format("SELECT COUNT(*) FROM cluster_fires WHERE member = '{}' AND "
+                                  "at > '{}'",
+                                  leader, killed_at)),
+            0);
+  int64_t takeover_ms = db.number(fmt::format(
+      "SELECT (EXTRACT(EPOCH FROM MIN(at) - '{}'::timestamptz) * 1000)::bigint FROM "
+      "cluster_fires WHERE member <> '{}'",
+      killed_at, leader));
+  // The lock is free the moment the leader's session ends; the new leader then waits two
+  // intervals (400 ms) before firing. Bounded well under 5 s here.
+  EXPECT_LT(takeover_ms, 5000);
+  std::printf("takeover after %lld ms (%zu fires)\n", static_cast<long long>(takeover_ms),
+              fires.size());
+  EXPECT_EQ(db.number("SELECT term FROM dromedary_cluster_leaders WHERE namespace = 'fire-ns'"), 2);
+}
+
+#ifdef DROMEDARY_WITH_KAFKA
+// Sends each id twice under different keys, so the two copies usually land on different
+// partitions and so on different instances.
+void sendTwice(const std::string& bootstrap, int ids) {
+  char error[512];
+  rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  rd_kafka_conf_set(conf, "bootstrap.servers", bootstrap.c_str(), error, sizeof error);
+  rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, error, sizeof error);
+  ASSERT_NE(rk, nullptr) << error;
+  for (int id = 1; id <= ids; ++id) {
+    for (const char* copy : {"a", "b"}) {
+      std::string key = fmt::format("{}-{}", copy, id);
+      std::string value = std::to_string(id);
+      rd_kafka_producev(rk, RD_KAFKA_V_TOPIC("orders"), RD_KAFKA_V_KEY(key.data(), key.size()),
+                        RD_KAFKA_V_VALUE(value.data(), value.size()),
+                        RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_END);
+      rd_kafka_poll(rk, 0);
+    }
+  }
+  rd_kafka_flush(rk, 30000);
+  rd_kafka_destroy(rk);
+}
+
+TEST(ClusterTest, ThreeInstancesSharingAnIdempotentTableProcessEachIdOnce) {
+  constexpr int kIds = 600;
+  Db db;
+  ASSERT_TRUE(db.ok());
+  db.exec("DROP TABLE IF EXISTS cluster_processed");
+  db.exec("CREATE TABLE cluster_processed (id INTEGER, member TEXT)");
+  db.exec("DROP TABLE IF EXISTS cluster_seen");
+  MockKafkaCluster cluster(1);
+  cluster.createTopic("orders", 6);
+  fs::path dir = freshDir("idempotent");
+  fs::path routes = dir / "workers.yaml";
+  std::ofstream(routes) << R"yaml(- beans:
+    - name: seen
+      type: org.apache.camel.processor.idempotent.jdbc.JdbcMessageIdRepository
+      properties:
+        dataSource: "#db"
+        processorName: orders
+        tableName: cluster_seen
+- route:
+    from:
+      uri: kafka:orders
+      parameters:
+        brokers: "{{env:BOOTSTRAP}}"
+        groupId: workers
+        autoOffsetReset: earliest
+        pollTimeoutMs: 100
+      steps:
+        - idempotentConsumer:
+            idempotentRepository: seen
+            simple: "${body}"
+            steps:
+              - setHeader:
+                  name: member
+                  constant: "{{env:INSTANCE}}"
+              - to: "sql:insert into cluster_processed (id, member) values (CAST(:#${body} AS INTEGER), :#member)"
+)yaml";
+  fs::path props = writeProperties(dir);
+  std::vector<std::unique_ptr<DromedaryProcess>> instances;
+  for (const char* name : {"w1", "w2", "w3"}) {
+    instances.push_back(std::make_unique<DromedaryProcess>(
+        std::vector<std::string>{routes.string(), "--properties", props.string()},
+        std::vector<std::string>{std::string("INSTANCE=") + name, "BOOTSTRAP=" + cluster.bootstrap()},
+        dir / (std::string(name) + ".log")));
+  }
+  std::this_thread::sleep_for(2s);  // let the group form, so the work is shared
+  sendTwice(cluster.bootstrap(), kIds);
+  auto until = std::chrono::steady_clock::now() + 90s;
+  while (db.number("SELECT COUNT(DISTINCT id) FROM cluster_processed") < kIds) {
+    ASSERT_LT(std::chrono::steady_clock::now(), until)
+        << db.number("SELECT COUNT(DISTINCT id) FROM cluster_processed") << " of " << kIds
+        << " ids; w1's log:\n" << instances[0]->log();
+    std::this_thread::sleep_for(100ms);
+  }
+  std::this_thread::sleep_for(1s);  // any late duplicate would show now
+  EXPECT_EQ(db.number("SELECT COUNT(*) FROM cluster_processed"), kIds);
+  EXPECT_EQ(db.number("SELECT SUM(id) FROM cluster_processed"), kIds * (kIds + 1) / 2);
+  EXPECT_EQ(db.number("SELECT COUNT(*) FROM cluster_seen WHERE processorName = 'orders'"), kIds);
+  EXPECT_GE(db.number("SELECT COUNT(DISTINCT member) FROM cluster_processed"), 2)
+      << "the work was not shared";
+}
+#endif
+
+}  // namespace
+}  // namespace dromedary::testing
