@@ -22,3 +22,10 @@ echo
 if [ -x "$build/bin/dromedary_kafka_bench" ]; then
   "$build/bin/dromedary_kafka_bench" --records 100000 --cluster "$build/bin/dromedary-kafka-cluster"
 fi
+# SQL through routes beside a bare libpq client and pgbench, on a private PostgreSQL server.
+if [ -x "$build/bin/dromedary_sql_bench" ]; then
+  export DROMEDARY_PG_DIR=/tmp/dromedary-postgresql-bench DROMEDARY_PG_PORT=25433
+  "$(dirname "$0")/postgresql.sh" start > /dev/null
+  "$build/bin/dromedary_sql_bench" --url "$("$(dirname "$0")/postgresql.sh" url)" || true
+  "$(dirname "$0")/postgresql.sh" stop
+fi
