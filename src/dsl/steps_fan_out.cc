@@ -97,6 +97,8 @@ Result<void> Translator::aggregate(RouteDefinition& def, const StepSource& s) {
   if (eager) def.eagerCheckCompletion();
   DROMEDARY_TRY(force, flag(s, "forceCompletionOnStop"));
   if (force) def.forceCompletionOnStop();
+  DROMEDARY_TRY(optimistic, flag(s, "optimisticLocking"));
+  if (optimistic) def.optimisticLocking();
   DROMEDARY_TRY(discard, flag(s, "discardOnCompletionTimeout"));
   if (discard) def.discardOnCompletionTimeout();
   if (const Scalar* c = attribute(s.attributes, "closeCorrelationKeyOnCompletion")) {

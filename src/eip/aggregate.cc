@@ -11,6 +11,8 @@
 // into the group's and it goes back to the pool. Timeouts and intervals are checked by one
 // periodic task per aggregator on the context's scheduler (as Camel's timeout checker); the
 // aggregates they complete run on the context's workers.
+#include <unistd.h>
+
 #include <deque>
 #include <mutex>
 #include <unordered_map>
@@ -51,6 +53,7 @@ struct AggregateOptions {
   bool fromBatchConsumer = false;
   bool eager = false;
   bool forceOnStop = false;
+  bool optimistic = false;  // the group lives in the repository only (runShared)
   bool discardOnTimeout = false;
   int64_t closeKeys = -1;
 };
@@ -71,6 +74,86 @@ class AggregateStep final : public Step {
 
   ~AggregateStep() override { cancelTimers(); }
 
+  // What completed the group `agg` of `size` exchanges, just folded `incoming` in; empty when
+  // it goes on.
+  std::string_view completion(const Exchange& incoming, Exchange& agg, int64_t size,
+                              bool eager_done) const {
+    if (eager_done) return "predicate";
+    if (predicate_ && !options_.eager && predicate_->matches(agg)) return "predicate";
+    if (options_.size > 0 && size >= options_.size) return "size";
+    if (options_.fromBatchConsumer) {
+      const Value* batch = incoming.getProperty(kBatchComplete);
+      if (batch && isTruthy(*batch)) return "consumer";
+    }
+    return {};
+  }
+
+  // With a repository several instances share (optimistic locking): the group lives only
+  // there. Read it, fold the exchange in, write it back at the version read; when another
+  // instance wrote first, read and fold again.
+  Status runShared(Exchange& ex, const std::string& key) noexcept {
+    constexpr int kMaxAttempts = 100;
+    ExchangePtr done;
+    std::string_view completed_by;
+    try {
+      std::lock_guard lock(mutex_);  // this instance's own exchanges one at a time
+      for (int attempt = 0;; ++attempt) {
+        if (attempt == kMaxAttempts) {
+          ex.failWithDetail(ErrorCode::Timeout, "OptimisticLockingException",
+                            fmt::format("the group '{}' changed under this exchange {} times in "
+                                        "a row",
+                                        key, attempt));
+          return Status::Fail;
+        }
+        auto [old, version] = repository_->get(context_, key);
+        ExchangePtr copy = acquireExchange(&context_);
+        copy->resetAsCopyOf(ex, true);
+        bool eager_done = predicate_ && options_.eager && predicate_->matches(*copy);
+        int64_t size = 1;
+        if (old) {
+          const Value* before = old->getProperty(kAggregatedSize);
+          size += before ? before->tryAs<int64_t>().value_or(0) : 0;
+        }
+        Exchange* got = strategy_->aggregate(old.get(), *copy);
+        ExchangePtr agg;
+        if (got && got == copy.get()) {
+          agg = std::move(copy);
+        } else if (got && got == old.get()) {
+          agg = std::move(old);
+        } else {
+          ex.fail(ErrorCode::InvalidRoute,
+                  "The aggregation strategy returned an exchange other than the two it was given");
+          return Status::Fail;
+        }
+        agg->properties().slot(kAggregatedSize) = size;
+        completed_by = completion(ex, *agg, size, eager_done);
+        if (completed_by.empty()) {
+          if (repository_->put(key, *agg, version)) break;
+          continue;
+        }
+        std::string stored = completedKey(key);
+        agg->properties().slot(kCompletedBy) = completed_by;
+        agg->properties().slot(kCorrelationKey) = std::string_view(key);
+        agg->properties().slot(kRepositoryKey) = std::string_view(stored);
+        if (!repository_->complete(key, version, stored, *agg)) continue;
+        done = std::move(agg);
+        break;
+      }
+    } catch (...) {
+      ex.setException(std::current_exception());
+      return Status::Fail;
+    }
+    if (done) emit(std::move(done), completed_by, key);
+    return Status::Continue;
+  }
+
+  // Where a completed group waits in the repository: a key of its own, unique across
+  // instances (the process id), until its steps succeed.
+  std::string completedKey(const std::string& key) {
+    return fmt::format("{}\x1f{}-{}-{}", key, context_.scheduler().epochMillis(), ::getpid(),
+                       ++completedSeq_);
+  }
+
   Status run(Exchange& ex) noexcept override {
     std::string key;
     {
@@ -90,6 +173,7 @@ class AggregateStep final : public Step {
         return Status::Fail;
       }
     }
+    if (options_.optimistic) return runShared(ex, key);
     ExchangePtr copy = acquireExchange(&context_);
     ExchangePtr done;
     std::string_view completed_by;
@@ -119,16 +203,7 @@ class AggregateStep final : public Step {
       g.lastUpdate = context_.scheduler().now();
       Exchange& agg = *g.aggregate;
       agg.properties().slot(kAggregatedSize) = g.size;
-      if (eager_done) {
-        completed_by = "predicate";
-      } else if (predicate_ && !options_.eager && predicate_->matches(agg)) {
-        completed_by = "predicate";
-      } else if (options_.size > 0 && g.size >= options_.size) {
-        completed_by = "size";
-      } else if (options_.fromBatchConsumer) {
-        const Value* batch = ex.getProperty(kBatchComplete);
-        if (batch && isTruthy(*batch)) completed_by = "consumer";
-      }
+      completed_by = completion(ex, agg, g.size, eager_done);
       if (!completed_by.empty()) {
         markCompleted(key, agg, completed_by);
         done = std::move(g.aggregate);
@@ -289,11 +364,9 @@ class AggregateStep final : public Step {
     agg.properties().slot(kCompletedBy) = by;
     agg.properties().slot(kCorrelationKey) = std::string_view(key);
     if (!repository_) return;
-    std::string stored = fmt::format("{}\x1f{}-{}", key, context_.scheduler().epochMillis(),
-                                     ++completedSeq_);
+    std::string stored = completedKey(key);
     agg.properties().slot(kRepositoryKey) = std::string_view(stored);
-    repository_->add(stored, agg);
-    repository_->remove(key);
+    repository_->complete(key, -1, stored, agg);
   }
 
   // When the route starts: open groups carry on; completed ones run their steps again.
@@ -319,6 +392,7 @@ class AggregateStep final : public Step {
           completed.emplace_back(k ? k->as<std::string>() : key, std::move(agg));
           continue;
         }
+        if (options_.optimistic) continue;  // open groups stay in the shared repository
         Group& g = groups_[key];
         const Value* size = agg->getProperty(kAggregatedSize);
         g.size = size ? size->tryAs<int64_t>().value_or(1) : 1;
@@ -448,6 +522,16 @@ Result<std::unique_ptr<Step>> AggregateModel::compile(RouteCompiler& compiler) c
                               repositoryRef));
     }
   }
+  if (optimisticLocking) {
+    if (!repo || !repo->supportsOptimisticLocking()) {
+      return fail("optimisticLocking needs an aggregationRepository that supports it (a JDBC "
+                  "repository: org.apache.camel.processor.aggregate.jdbc.JdbcAggregationRepository)");
+    }
+    if (completionTimeoutMillis > 0 || completionIntervalMillis > 0) {
+      return fail("completionTimeout and completionInterval cannot be used with "
+                  "optimisticLocking: complete by size, predicate or batch");
+    }
+  }
   auto block = compiler.compileBlock(body);
   if (!block) return block.error();
   AggregateOptions o;
@@ -458,6 +542,7 @@ Result<std::unique_ptr<Step>> AggregateModel::compile(RouteCompiler& compiler) c
   o.fromBatchConsumer = completionFromBatchConsumer;
   o.eager = eagerCheckCompletion;
   o.forceOnStop = forceCompletionOnStop;
+  o.optimistic = optimisticLocking;
   o.discardOnTimeout = discardOnCompletionTimeout;
   o.closeKeys = closeCorrelationKeyOnCompletion;
   auto step = std::make_unique<AggregateStep>(compiler.context(), std::move(*c),
@@ -486,6 +571,9 @@ constexpr AttributeSchema kAggregateAttributes[] = {
      "Check completionPredicate on the incoming exchange rather than the group"},
     {"forceCompletionOnStop", AttributeType::Boolean, "false",
      "Complete every group when the route stops"},
+    {"optimisticLocking", AttributeType::Boolean, "false",
+     "Read and write each group in the repository with a version check, for instances "
+     "sharing it"},
     {"discardOnCompletionTimeout", AttributeType::Boolean, "false",
      "Drop a group completed by timeout"},
     {"closeCorrelationKeyOnCompletion", AttributeType::Integer, "",

@@ -368,6 +368,7 @@ struct AggregateModel final : StepModel {
       booleanDefault(kAggregateSchema, "completionFromBatchConsumer");
   bool eagerCheckCompletion = booleanDefault(kAggregateSchema, "eagerCheckCompletion");
   bool forceCompletionOnStop = booleanDefault(kAggregateSchema, "forceCompletionOnStop");
+  bool optimisticLocking = booleanDefault(kAggregateSchema, "optimisticLocking");
   bool discardOnCompletionTimeout =
       booleanDefault(kAggregateSchema, "discardOnCompletionTimeout");
   int64_t closeCorrelationKeyOnCompletion = -1;  // -1: keys stay open; 0: no limit; N: LRU

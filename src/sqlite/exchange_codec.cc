@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "sqlite/exchange_codec.h"
+#include <dromedary/sqlite/exchange_codec.h>
 
 #include <cstring>
 

@@ -5,7 +5,7 @@
 
 #include <dromedary/sqlite/sqlite_repositories.h>
 
-#include "sqlite/exchange_codec.h"
+#include <dromedary/sqlite/exchange_codec.h>
 #include "sqlite/sqlite_database.h"
 
 namespace dromedary {

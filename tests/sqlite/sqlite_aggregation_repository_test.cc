@@ -7,7 +7,7 @@
 
 #include <dromedary/sqlite/sqlite_repositories.h>
 
-#include "sqlite/exchange_codec.h"
+#include <dromedary/sqlite/exchange_codec.h>
 #include "support/route_harness.h"
 
 namespace dromedary {

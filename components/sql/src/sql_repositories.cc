@@ -13,14 +13,6 @@ namespace dromedary::component::sql {
 
 namespace {
 
-bool validTableName(std::string_view name) {
-  if (name.empty()) return false;
-  for (char c : name) {
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.') return false;
-  }
-  return true;
-}
-
 // Keys as rows. Each call is one statement on the data source's pool; the calling thread
 // waits for it (the repository interface is synchronous, as Camel's).
 class JdbcIdempotentRepository final : public IdempotentRepository {
@@ -77,6 +69,25 @@ Result<bool> flag(const Context::BeanDefinition& bean, std::string_view key, boo
 
 }  // namespace
 
+bool validTableName(std::string_view name) {
+  if (name.empty()) return false;
+  for (char c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.') return false;
+  }
+  return true;
+}
+
+Result<void> createTable(Database& database, const StatementText& create, std::string_view table) {
+  for (int attempt = 0;; ++attempt) {
+    QueryOutcome made = database.executeAndWait(create, {});
+    auto* error = std::get_if<SqlError>(&made);
+    if (!error) return {};
+    if (attempt < 2 && (error->sqlState == "23505" || error->sqlState == "42P07")) continue;
+    return makeError(ErrorCode::Io, fmt::format("cannot create the table {} in {}: {}", table,
+                                                database.describe(), describeError(*error)));
+  }
+}
+
 Result<std::shared_ptr<IdempotentRepository>> openIdempotentRepository(
     std::shared_ptr<Database> database, IdempotentTable table) {
   if (!validTableName(table.table)) {
@@ -89,17 +100,7 @@ Result<std::shared_ptr<IdempotentRepository>> openIdempotentRepository(
         "CREATE TABLE IF NOT EXISTS {} (processorName VARCHAR(255) NOT NULL, messageId "
         "VARCHAR(100) NOT NULL, createdAt TIMESTAMP, PRIMARY KEY (processorName, messageId))",
         table.table), /*once=*/true);
-    // Instances starting together may race to create it: PostgreSQL then reports a duplicate
-    // type or table to all but one, and the table is there.
-    for (int attempt = 0;; ++attempt) {
-      QueryOutcome made = database->executeAndWait(create, {});
-      auto* error = std::get_if<SqlError>(&made);
-      if (!error) break;
-      if (attempt < 2 && (error->sqlState == "23505" || error->sqlState == "42P07")) continue;
-      return makeError(ErrorCode::Io, fmt::format("cannot create the table {} in {}: {}",
-                                                  table.table, database->describe(),
-                                                  describeError(*error)));
-    }
+    DROMEDARY_TRY_VOID(createTable(*database, create, table.table));
   }
   return std::shared_ptr<IdempotentRepository>(
       std::make_shared<JdbcIdempotentRepository>(std::move(database), table));
@@ -120,6 +121,22 @@ void registerRepositoryBeans(Context& context) {
   };
   context.addBeanFactory("org.apache.camel.processor.idempotent.jdbc.JdbcMessageIdRepository",
                          idempotent);
+  auto aggregation = [](Context& c, const Context::BeanDefinition& bean) -> Result<void> {
+    const std::string* ds = bean.property("dataSource");
+    const std::string* name = bean.property("repositoryName");
+    if (!name) return makeError(ErrorCode::InvalidOption, "needs the property 'repositoryName'");
+    DROMEDARY_TRY(db, lookupDataSource(c, ds ? *ds : std::string()));
+    DROMEDARY_TRY(repo, openAggregationRepository(std::move(db), *name));
+    c.bindAggregationRepository(bean.name, std::move(repo));
+    return {};
+  };
+  for (const char* type : {"org.apache.camel.processor.aggregate.jdbc.JdbcAggregationRepository",
+                           "org.apache.camel.processor.aggregate.jdbc."
+                           "PostgresAggregationRepository",
+                           "org.apache.camel.processor.aggregate.jdbc."
+                           "ClusteredPostgresAggregationRepository"}) {
+    context.addBeanFactory(type, aggregation);
+  }
 }
 
 }  // namespace dromedary::component::sql
@@ -133,6 +150,12 @@ Result<void> bindDataSource(Context& context, std::string name, std::string url,
   DROMEDARY_TRY(db, component::sql::openDataSource(config));
   context.bindBean<component::sql::Database>(std::move(name), std::move(db));
   return {};
+}
+
+Result<std::shared_ptr<AggregationRepository>> jdbcAggregationRepository(
+    Context& context, std::string_view data_source, std::string repository_name) {
+  DROMEDARY_TRY(db, component::sql::lookupDataSource(context, data_source));
+  return component::sql::openAggregationRepository(std::move(db), repository_name);
 }
 
 Result<std::shared_ptr<IdempotentRepository>> jdbcIdempotentRepository(

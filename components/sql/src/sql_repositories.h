@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include <dromedary/engine/aggregation_repository.h>
 #include <dromedary/engine/idempotent_repository.h>
 
 #include "database.h"
@@ -26,6 +27,16 @@ struct IdempotentTable {
 /// Creates the table when asked and missing; fails naming the data source and the table.
 Result<std::shared_ptr<IdempotentRepository>> openIdempotentRepository(
     std::shared_ptr<Database> database, IdempotentTable table);
+
+/// Camel's JdbcAggregationRepository: tables NAME and NAME_completed (created when missing).
+Result<std::shared_ptr<AggregationRepository>> openAggregationRepository(
+    std::shared_ptr<Database> database, const std::string& name);
+
+/// Whether `name` can be put in a statement as a table name (letters, digits, _ and .).
+bool validTableName(std::string_view name);
+/// Runs a CREATE TABLE IF NOT EXISTS; instances starting together may race to create it,
+/// which PostgreSQL reports to all but one: those are retried. Fails naming the table.
+Result<void> createTable(Database& database, const StatementText& create, std::string_view table);
 
 /// Registers the bean factories for Camel's repository classes.
 void registerRepositoryBeans(Context& context);

@@ -8,7 +8,12 @@
 #include <gmock/gmock.h>
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <map>
+#include <mutex>
+#include <thread>
 #include <string>
 
 #include <dromedary/dsl/route_loader.h>
@@ -437,6 +442,101 @@ TEST_P(SqlBehaviour, ARouteFilesBeansGiveTheDataSourceAndTheRepository) {
   auto& out = h.mock("mock:out");
   ASSERT_EQ(out.receivedExchanges().size(), 2u);
   EXPECT_EQ(out.receivedExchanges()[1]->message().body(), Value("plum"));
+}
+
+TEST_P(SqlBehaviour, AnAggregationRepositoryKeepsOpenGroupsForTheNextStart) {
+  auto repo = jdbcAggregationRepository(h.context, "db", table + "_agg");
+  ASSERT_TRUE(repo) << repo.error().toString();
+  exec("DELETE FROM " + table + "_agg");
+  exec("DELETE FROM " + table + "_agg_completed");
+  h.context.bindAggregationRepository("groups", *repo);
+  auto routes = [&](RouteBuilder& b) {
+    b.from("direct:in")
+        .aggregate(header("order"), AggregationStrategies::string(","))
+        .completionSize(3)
+        .aggregationRepositoryRef("groups")
+        .to("mock:done")
+        .end();
+  };
+  h.start(routes);
+  for (const char* body : {"a", "b"}) {
+    ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:in", Value(body), "order", Value("o1")));
+  }
+  h.context.stop();
+  RouteHarness again;
+  ASSERT_TRUE(bindDataSource(again.context, "db", dbUrl));
+  again.context.bindAggregationRepository(
+      "groups", *jdbcAggregationRepository(again.context, "db", table + "_agg"));
+  again.start(routes);
+  ASSERT_TRUE(again.producer.sendBodyAndHeader("direct:in", Value("c"), "order", Value("o1")));
+  auto& done = again.mock("mock:done");
+  ASSERT_EQ(done.receivedExchanges().size(), 1u);
+  EXPECT_EQ(done.receivedExchanges()[0]->message().body(), Value("a,b,c"));
+}
+
+TEST_P(SqlBehaviour, TwoInstancesWithOptimisticLockingCompleteEveryGroupOnceWithEveryExchange) {
+  constexpr int kGroups = 20, kPerGroup = 10;
+  exec("DROP TABLE IF EXISTS " + table + "_shared");
+  exec("DROP TABLE IF EXISTS " + table + "_shared_completed");
+  std::atomic<int> completed{0};
+  std::mutex seen_mutex;
+  std::map<std::string, std::string> seen;  // group -> its body
+  auto routes = [&](RouteBuilder& b) {
+    b.from("direct:in")
+        .aggregate(header("group"), AggregationStrategies::string(","))
+        .completionSize(kPerGroup)
+        .optimisticLocking()
+        .aggregationRepositoryRef("shared")
+        .process([&](Exchange& ex) {
+          std::lock_guard lock(seen_mutex);
+          seen[ex.getProperty("CamelAggregatedCorrelationKey")->toString()] +=
+              ex.message().body().toString() + "|";
+          ++completed;
+        })
+        .end();
+  };
+  RouteHarness other;
+  ASSERT_TRUE(bindDataSource(other.context, "db", dbUrl));
+  for (RouteHarness* instance : {&h, &other}) {
+    auto repo = jdbcAggregationRepository(instance->context, "db", table + "_shared");
+    ASSERT_TRUE(repo) << repo.error().toString();
+    instance->context.bindAggregationRepository("shared", *repo);
+    instance->start(routes);
+  }
+  // Two threads per instance, every group fed from both instances at once.
+  std::vector<std::thread> senders;
+  for (int t = 0; t < 4; ++t) {
+    senders.emplace_back([&, t] {
+      RouteHarness& instance = t % 2 == 0 ? h : other;
+      for (int i = t; i < kGroups * kPerGroup; i += 4) {
+        auto sent = instance.producer.sendBodyAndHeader(
+            "direct:in", Value(int64_t{i}), "group", Value(fmt::format("g{}", i % kGroups)));
+        EXPECT_TRUE(sent) << sent.error().toString();
+      }
+    });
+  }
+  for (auto& t : senders) t.join();
+  EXPECT_EQ(completed.load(), kGroups);
+  ASSERT_EQ(seen.size(), static_cast<size_t>(kGroups));
+  for (auto& [group, body] : seen) {
+    std::string text = body.substr(0, body.size() - 1);
+    EXPECT_EQ(std::count(text.begin(), text.end(), ','), kPerGroup - 1) << group << ": " << body;
+  }
+  other.context.stop();
+}
+
+TEST_P(SqlBehaviour, OptimisticLockingNeedsARepositoryThatSupportsIt) {
+  auto added = h.context.addRoutes([](RouteBuilder& b) {
+    b.from("direct:in")
+        .aggregate(header("g"), AggregationStrategies::string())
+        .completionSize(2)
+        .optimisticLocking()
+        .to("mock:x")
+        .end();
+  });
+  auto started = added ? h.context.start() : Result<void>(added.error());
+  ASSERT_FALSE(started);
+  EXPECT_THAT(started.error().message, HasSubstr("optimisticLocking needs an aggregationRepository"));
 }
 
 }  // namespace dromedary::testing

@@ -14,6 +14,7 @@
 /// Thread-safety: called by the aggregator under its lock; a repository shared by several
 /// aggregators must be thread-safe. Failures are thrown (the exchange being aggregated fails).
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -32,6 +33,39 @@ class AggregationRepository {
   virtual void remove(std::string_view key) = 0;
   /// Everything stored, as exchanges of `context`.
   virtual std::vector<std::pair<std::string, ExchangePtr>> recover(Context& context) = 0;
+
+  // --- Optimistic locking: a repository shared by several instances -----------------------
+  /// True for a repository that several processes may share with the aggregator's
+  /// `optimisticLocking` (Camel's, on a JDBC repository): the aggregator then keeps no group in
+  /// memory. For every exchange it reads the group (get), folds the exchange in, and writes it
+  /// back with the version it read (put, or complete when the group completed); a write that
+  /// finds another version (another instance wrote first) returns false, and the aggregator
+  /// reads and folds again. Nothing is lost and nothing counted twice. Completions by time
+  /// (completionTimeout, completionInterval) are not available then.
+  virtual bool supportsOptimisticLocking() const noexcept { return false; }
+  /// The group under `key` and its version; null and 0 when there is none.
+  virtual std::pair<ExchangePtr, int64_t> get(Context& context, std::string_view key) {
+    (void)context;
+    (void)key;
+    return {ExchangePtr(), 0};
+  }
+  /// Stores `aggregate` under `key` if the stored version is still `version` (0: no group yet);
+  /// false when another writer got there first.
+  virtual bool put(std::string_view key, const Exchange& aggregate, int64_t version) {
+    (void)version;
+    add(key, aggregate);
+    return true;
+  }
+  /// In one transaction: removes `key` if its version is still `version` (-1: whatever it is)
+  /// and stores the completed `aggregate` under `completed_key` (until its steps succeed);
+  /// false on conflict.
+  virtual bool complete(std::string_view key, int64_t version, std::string_view completed_key,
+                        const Exchange& aggregate) {
+    (void)version;
+    add(completed_key, aggregate);
+    remove(key);
+    return true;
+  }
 };
 
 }  // namespace dromedary

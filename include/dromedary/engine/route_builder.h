@@ -194,6 +194,11 @@ class RouteDefinition {
   /// completionPredicate sees the incoming exchange rather than the aggregate.
   RouteDefinition& eagerCheckCompletion(bool on = true);
   RouteDefinition& forceCompletionOnStop(bool on = true);
+  /// Read and write each group in the aggregation repository for every exchange, with a
+  /// version check, so that instances sharing the repository (a JDBC one) aggregate together
+  /// without losing an exchange (Camel's optimisticLocking). Needs a repository that supports
+  /// it; completion by size, predicate or batch only.
+  RouteDefinition& optimisticLocking(bool on = true);
   /// Groups that time out are dropped instead of completing.
   RouteDefinition& discardOnCompletionTimeout(bool on = true);
   /// A completed key stays closed: later exchanges with it fail (ClosedCorrelationKey);

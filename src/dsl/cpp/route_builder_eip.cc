@@ -234,6 +234,7 @@ DROMEDARY_AGGREGATE_OPTION(completionPredicate, PredicateDefinition,
 DROMEDARY_AGGREGATE_OPTION(completionFromBatchConsumer, bool, completionFromBatchConsumer = value)
 DROMEDARY_AGGREGATE_OPTION(eagerCheckCompletion, bool, eagerCheckCompletion = value)
 DROMEDARY_AGGREGATE_OPTION(forceCompletionOnStop, bool, forceCompletionOnStop = value)
+DROMEDARY_AGGREGATE_OPTION(optimisticLocking, bool, optimisticLocking = value)
 DROMEDARY_AGGREGATE_OPTION(discardOnCompletionTimeout, bool, discardOnCompletionTimeout = value)
 DROMEDARY_AGGREGATE_OPTION(closeCorrelationKeyOnCompletion, int64_t,
                            closeCorrelationKeyOnCompletion = value)

@@ -18,6 +18,7 @@
 #include <string_view>
 
 #include <dromedary/core/result.h>
+#include <dromedary/engine/aggregation_repository.h>
 #include <dromedary/engine/idempotent_repository.h>
 
 namespace dromedary {
@@ -38,5 +39,12 @@ Result<void> bindDataSource(Context& context, std::string name, std::string url,
 Result<std::shared_ptr<IdempotentRepository>> jdbcIdempotentRepository(
     Context& context, std::string_view data_source, std::string processor_name,
     std::string table = "CAMEL_MESSAGEPROCESSED");
+
+/// Camel's JdbcAggregationRepository: groups in table `repository_name` and completed ones in
+/// `repository_name`_completed (created when missing) of the data source `data_source`. With
+/// the aggregator's optimisticLocking(), instances sharing the tables aggregate together:
+/// every group completes once, with every exchange of every instance.
+Result<std::shared_ptr<AggregationRepository>> jdbcAggregationRepository(
+    Context& context, std::string_view data_source, std::string repository_name);
 
 }  // namespace dromedary

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// A compact binary form of an exchange's pattern, headers, properties and body, for
-// repositories that store exchanges. Values keep their types (int stays int, bytes stay
-// bytes); a user object cannot be stored and fails the encoding, naming its type.
+/// A compact binary form of an exchange's pattern, headers, properties and body, for
+/// repositories that store exchanges (library dromedary::sqlite; the sql component's
+/// repositories use it too). Values keep their types (int stays int, bytes stay bytes); a user
+/// object cannot be stored and fails the encoding, naming its type.
 
 #include <string>
 #include <string_view>
