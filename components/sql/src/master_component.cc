@@ -330,7 +330,10 @@ class MasterComponent final : public Component {
       QueryOutcome made = settings->database->executeAndWait(table, {});
       auto* e = std::get_if<SqlError>(&made);
       if (!e) break;
-      if (attempt < 2 && (e->sqlState == "23505" || e->sqlState == "42P07")) continue;
+      if (attempt < 2 && (e->sqlState == "23505" || e->sqlState == "42P07" ||
+                          e->sqlState == "42710")) {
+        continue;
+      }
       if (e->sqlState.starts_with("08")) break;  // the database is away: leadership waits
       return makeError(ErrorCode::Io, fmt::format("master: cannot create its table in {}: {}",
                                                   settings->database->describe(),

@@ -82,7 +82,11 @@ Result<void> createTable(Database& database, const StatementText& create, std::s
     QueryOutcome made = database.executeAndWait(create, {});
     auto* error = std::get_if<SqlError>(&made);
     if (!error) return {};
-    if (attempt < 2 && (error->sqlState == "23505" || error->sqlState == "42P07")) continue;
+    // 23505 / 42P07 / 42710: the catalogue's row, the table or its type made meanwhile.
+    if (attempt < 2 && (error->sqlState == "23505" || error->sqlState == "42P07" ||
+                        error->sqlState == "42710")) {
+      continue;
+    }
     return makeError(ErrorCode::Io, fmt::format("cannot create the table {} in {}: {}", table,
                                                 database.describe(), describeError(*error)));
   }

@@ -5,7 +5,10 @@
 //     database with its member and time, and the record is checked);
 //   - the three consume one Kafka topic as a group and deduplicate through the PostgreSQL
 //     idempotent repository: each id, sent twice on different partitions, is processed once
-//     across the three.
+//     across the three;
+//   - the three aggregate one topic's records in groups of 10 through the PostgreSQL
+//     aggregation repository with optimisticLocking, one of them killed mid-stream and a new
+//     one started: every member ends up in a complete group of its own (count and checksum).
 #include <libpq-fe.h>
 #include <signal.h>
 
@@ -233,6 +236,141 @@ TEST(ClusterTest, ThreeInstancesSharingAnIdempotentTableProcessEachIdOnce) {
   EXPECT_EQ(db.number("SELECT COUNT(*) FROM cluster_seen WHERE processorName = 'orders'"), kIds);
   EXPECT_GE(db.number("SELECT COUNT(DISTINCT member) FROM cluster_processed"), 2)
       << "the work was not shared";
+}
+// Sends records from..to-1, record i with key g<i / 10> and value i, to random partitions (so
+// that a group's records reach every instance).
+void sendGrouped(const std::string& bootstrap, int from, int to) {
+  char error[512];
+  rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  rd_kafka_conf_set(conf, "bootstrap.servers", bootstrap.c_str(), error, sizeof error);
+  rd_kafka_conf_set(conf, "partitioner", "random", error, sizeof error);
+  rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, error, sizeof error);
+  ASSERT_NE(rk, nullptr) << error;
+  for (int id = from; id < to; ++id) {
+    std::string key = fmt::format("g{}", id / 10);
+    std::string value = std::to_string(id);
+    rd_kafka_producev(rk, RD_KAFKA_V_TOPIC("parts"), RD_KAFKA_V_KEY(key.data(), key.size()),
+                      RD_KAFKA_V_VALUE(value.data(), value.size()),
+                      RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_END);
+    rd_kafka_poll(rk, 0);
+  }
+  rd_kafka_flush(rk, 30000);
+  rd_kafka_destroy(rk);
+}
+
+TEST(ClusterTest, ThreeInstancesAggregateThroughPostgreSQLAndLoseNothingWhenOneIsKilled) {
+  constexpr int kIds = 3000, kGroups = 300;  // groups of 10
+  Db db;
+  ASSERT_TRUE(db.ok());
+  for (const char* t : {"cluster_parts", "cluster_parts_completed", "cluster_members",
+                        "cluster_parts_seen"}) {
+    db.exec(fmt::format("DROP TABLE IF EXISTS {}", t));
+  }
+  db.exec("CREATE TABLE cluster_members (grp TEXT, member INTEGER, member_of TEXT)");
+  MockKafkaCluster cluster(1);
+  cluster.createTopic("parts", 6);
+  fs::path dir = freshDir("aggregate");
+  fs::path routes = dir / "aggregate.yaml";
+  std::ofstream(routes) << R"yaml(- beans:
+    - name: groups
+      type: org.apache.camel.processor.aggregate.jdbc.JdbcAggregationRepository
+      properties:
+        dataSource: "#db"
+        repositoryName: cluster_parts
+    - name: seen
+      type: org.apache.camel.processor.idempotent.jdbc.JdbcMessageIdRepository
+      properties:
+        dataSource: "#db"
+        processorName: parts
+        tableName: cluster_parts_seen
+- route:
+    from:
+      uri: kafka:parts
+      parameters:
+        brokers: "{{env:BOOTSTRAP}}"
+        groupId: aggregators
+        autoOffsetReset: earliest
+        pollTimeoutMs: 100
+        sessionTimeoutMs: 6000
+        heartbeatIntervalMs: 1000
+      steps:
+        - setHeader:
+            name: grp
+            header: kafka.KEY
+        # Kafka delivers at least once: a record read again after a rebalance (its offset not
+        # committed yet) is skipped here, its id being marked once its exchange completed.
+        - idempotentConsumer:
+            idempotentRepository: seen
+            simple: "${body}"
+            eager: false
+            steps:
+              - aggregate:
+                  correlationExpression:
+                    header: grp
+                  aggregationStrategy: GroupedBodyAggregationStrategy
+                  completionSize: 10
+                  optimisticLocking: true
+                  aggregationRepository: groups
+                  steps:
+                    - setHeader:
+                        name: completion
+                        simple: "${exchangeId}"
+                    - split:
+                        simple: "${body}"
+                        steps:
+                          - to: "sql:insert into cluster_members (grp, member, member_of) values (:#grp, CAST(:#${body} AS INTEGER), :#completion)"
+)yaml";
+  fs::path props = writeProperties(dir);
+  auto start = [&](const std::string& name) {
+    return std::make_unique<DromedaryProcess>(
+        std::vector<std::string>{routes.string(), "--properties", props.string()},
+        std::vector<std::string>{"INSTANCE=" + name, "BOOTSTRAP=" + cluster.bootstrap()},
+        dir / (name + ".log"));
+  };
+  std::vector<std::unique_ptr<DromedaryProcess>> instances;
+  for (const char* name : {"a1", "a2", "a3"}) instances.push_back(start(name));
+  std::this_thread::sleep_for(3s);  // the group forms
+  sendGrouped(cluster.bootstrap(), 0, kIds / 2);
+  auto until = std::chrono::steady_clock::now() + 60s;
+  while (db.number("SELECT COUNT(*) FROM cluster_members") < kIds / 4) {
+    ASSERT_LT(std::chrono::steady_clock::now(), until) << "a1's log:\n" << instances[0]->log();
+    std::this_thread::sleep_for(20ms);
+  }
+  instances[0]->stop(SIGKILL);  // mid-stream
+  sendGrouped(cluster.bootstrap(), kIds / 2, kIds);
+  // What a1 completed and did not finish waits in cluster_parts_completed: a new instance (as
+  // an orchestrator would start) runs it again when it starts.
+  instances.push_back(start("a4"));
+  until = std::chrono::steady_clock::now() + 120s;
+  while (db.number("SELECT COUNT(DISTINCT member) FROM cluster_members") < kIds ||
+         db.number("SELECT COUNT(*) FROM cluster_parts_completed") > 0) {
+    ASSERT_LT(std::chrono::steady_clock::now(), until)
+        << db.number("SELECT COUNT(DISTINCT member) FROM cluster_members") << " of " << kIds
+        << " members; a2's log:\n" << instances[1]->log();
+    std::this_thread::sleep_for(100ms);
+  }
+  std::this_thread::sleep_for(1s);
+  // Nothing lost: every member in a completed group, the checksum of the distinct members.
+  EXPECT_EQ(db.number("SELECT COUNT(DISTINCT member) FROM cluster_members"), kIds);
+  EXPECT_EQ(db.number("SELECT SUM(DISTINCT member) FROM cluster_members"),
+            int64_t{kIds} * (kIds - 1) / 2);
+  EXPECT_EQ(db.number("SELECT COUNT(*) FROM cluster_parts"), 0) << "open groups left";
+  // Every member in its own group, and every completion with 10 members.
+  EXPECT_EQ(db.number("SELECT COUNT(*) FROM cluster_members WHERE grp <> 'g' || (member / 10)"), 0);
+  EXPECT_EQ(db.number("SELECT COUNT(*) FROM (SELECT member_of FROM cluster_members GROUP BY "
+                      "member_of HAVING COUNT(*) <> 10) AS odd"),
+            0);
+  // At-least-once: a record a1 had folded into a group but not yet marked seen when it died is
+  // read again and folded again; a group a1 completed but had not finished runs again in a4.
+  // Both show as extra rows, never as missing ones; print how many.
+  int64_t rows = db.number("SELECT COUNT(*) FROM cluster_members");
+  int64_t completions = db.number("SELECT COUNT(DISTINCT member_of) FROM cluster_members");
+  std::printf("%lld member rows for %d members (%lld again after the kill), %lld completions of %d "
+              "groups\n",
+              static_cast<long long>(rows), kIds, static_cast<long long>(rows - kIds),
+              static_cast<long long>(completions), kGroups);
+  EXPECT_GE(completions, kGroups);
+  EXPECT_LT(rows - kIds, 50) << "more again than a1 can have had in flight";
 }
 #endif
 
