@@ -15,7 +15,7 @@ check() {  # check NAME CONDITION-EXIT-CODE
 "$bin" validate "$src/examples/hello" "$src/examples/spring-xml" "$src/examples/error-handling" \
   "$src/examples/batch-orders" "$src/examples/templates" "$src/examples/rest" \
   "$src/examples/file-drop" "$src/examples/kamelets" "$src/examples/http-client" \
-  "$src/examples/kafka" > "$tmp/out" 2>&1
+  "$src/examples/kafka" "$src/examples/sql" > "$tmp/out" 2>&1
 check "validate examples exits 0" $?
 cat > "$tmp/broken.yaml" <<'YAML'
 - from:
@@ -79,6 +79,14 @@ code=$?
   [ "$(cat "$tmp/file-drop/target/file-drop/outbox/order-1.txt")" = "$(printf 'sku,qty\nA-1,1')" ] &&
   [ -f "$tmp/file-drop/target/file-drop/inbox/.done/order-1.csv" ]
 check "run examples/file-drop: files in, out, and moved once done (got $code)" $?
+
+# The sql example on a fresh SQLite file: orders stored, each shipped once (onConsume), and a
+# second run ships only the new ones.
+SHOP_DB="$tmp/shop.db" timeout 60 "$bin" run "$src/examples/sql" --max-messages 10 > "$tmp/out" 2>&1
+code=$?
+[ $code -eq 0 ] && grep -q "shipping order 1: widget" "$tmp/out" &&
+  [ "$(grep -c "shipping order 1:" "$tmp/out")" = 1 ]
+check "run examples/sql: orders stored in SQLite and each shipped once (got $code)" $?
 
 # The Kamelets example: a Pipe and a route made of shipped Kamelets and one of its own, with a
 # property from application.properties.

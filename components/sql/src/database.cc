@@ -71,7 +71,9 @@ Result<void> checkStatement(Database& database, const StatementText& statement,
   QueryOutcome outcome = database.prepareAndWait(statement);
   const auto* error = std::get_if<SqlError>(&outcome);
   if (!error) return {};
-  if (error->sqlState.starts_with("42")) {
+  // Bad SQL (a syntax error, SQLSTATE 42601) fails the start; a table or column that does not
+  // exist yet (42P01, 42703 ...) may be made by another route or a migration: a warning.
+  if (error->sqlState == "42601") {
     return makeError(ErrorCode::InvalidOption,
                      fmt::format("{}: the database {} refuses the statement '{}': {}", what,
                                  database.describe(), statement.sql, describeError(*error)));

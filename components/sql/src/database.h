@@ -98,9 +98,10 @@ class Database {
   QueryOutcome prepareAndWait(const StatementText& statement);
 };
 
-/// At route start: a statement the database refuses as SQL (SQLSTATE class 42) fails, naming
-/// `what` and the statement; an unreachable database is only logged (it may come up later,
-/// and the first exchanges then go to the error handler).
+/// At route start: a statement the database cannot parse (a syntax error) fails, naming `what`
+/// and the statement; a missing table or column and an unreachable database are only logged
+/// (a migration or another route may make the table; the database may come up later, and the
+/// first exchanges then go to the error handler).
 Result<void> checkStatement(Database& database, const StatementText& statement,
                             std::string_view what);
 

@@ -5,8 +5,9 @@
 // with a connection of its own, feeds each row into the route as a map (or the whole result
 // as a list), and after each exchange runs `onConsume` (it completed) or `onConsumeFailed`,
 // then `onConsumeBatchComplete` after the batch. With `transacted`, one poll is one
-// transaction: a failed exchange stops the batch and rolls back what the poll did, so its row
-// is read again, and an `onConsume` update commits only once its exchange has completed.
+// transaction (its row locks held, its onConsume updates committed at the end, after their
+// exchanges completed); a failed exchange stops the batch, and its row, not marked, is read
+// again by a later poll.
 
 #include <chrono>
 #include <condition_variable>

@@ -138,10 +138,20 @@ class Connection {
 
   // SQLite has no SQLSTATE; its constraint failures get class 23 (integrity constraint
   // violation) so that repositories and routes can tell a duplicate key from other failures.
+  // PostgreSQL's codes for the same faults, so that callers tell them apart alike.
   std::string code() const {
     int rc = sqlite3_errcode(db_);
     if (rc == SQLITE_CONSTRAINT) return "23000";
-    if (rc == SQLITE_ERROR) return "42000";
+    if (rc == SQLITE_ERROR) {
+      std::string_view message = sqlite3_errmsg(db_);
+      if (message.find("syntax error") != std::string_view::npos ||
+          message.find("incomplete input") != std::string_view::npos) {
+        return "42601";
+      }
+      if (message.starts_with("no such table")) return "42P01";
+      if (message.starts_with("no such column")) return "42703";
+      return "42000";
+    }
     return "HY000";
   }
   SqlError currentError() const { return SqlError{code(), sqlite3_errmsg(db_)}; }
