@@ -190,9 +190,6 @@ Result<std::string> resolveScalar(Context& context, const Scalar& s) {
   return r;
 }
 
-namespace {
-
-// A bean a component's factory makes: its name and properties resolved, its errors at its name.
 Result<void> makeBean(Context& context, const Context::BeanFactory& factory,
                       const BeanSource& bean) {
   Context::BeanDefinition definition;
@@ -210,8 +207,6 @@ Result<void> makeBean(Context& context, const Context::BeanFactory& factory,
   }
   return made;
 }
-
-}  // namespace
 
 Result<void> addRouteSources(Context& context, FileSources& sources) {
   for (const BeanSource& bean : sources.beans) {

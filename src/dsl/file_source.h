@@ -14,6 +14,7 @@
 #include <vector>
 
 #include <dromedary/core/result.h>
+#include <dromedary/engine/context.h>
 
 namespace dromedary {
 class Context;
@@ -164,6 +165,14 @@ struct RestConfigurationSource {
 /// in `route` (other placeholders stay, for the context's properties).
 void substituteTemplateParameters(RouteSource& route,
                                   const std::map<std::string, std::string, std::less<>>& values);
+/// The same in one text (a bean's property).
+void substituteTemplateParameters(std::string& text,
+                                  const std::map<std::string, std::string, std::less<>>& values);
+
+/// Makes a bean a component's factory knows (Context::addBeanFactory): its name and properties
+/// resolved, an error placed at the bean's name.
+Result<void> makeBean(Context& context, const Context::BeanFactory& factory,
+                      const BeanSource& bean);
 
 /// The names of the placeholders anywhere in `route` ("name" of {{name:default}}).
 std::set<std::string, std::less<>> placeholderNames(const RouteSource& route);

@@ -73,15 +73,17 @@ void eachPlaceholder(std::string& text, Fn fn) {
 
 }  // namespace
 
-void substituteTemplateParameters(RouteSource& route, const Values& values) {
-  forEach(route, [&](std::string& text) {
-    eachPlaceholder(text, [&](size_t from, size_t end, std::string_view name) {
-      auto it = values.find(name);
-      if (it == values.end()) return end + 2;
-      text.replace(from, end + 2 - from, it->second);
-      return from + it->second.size();
-    });
+void substituteTemplateParameters(std::string& text, const Values& values) {
+  eachPlaceholder(text, [&](size_t from, size_t end, std::string_view name) {
+    auto it = values.find(name);
+    if (it == values.end()) return end + 2;
+    text.replace(from, end + 2 - from, it->second);
+    return from + it->second.size();
   });
+}
+
+void substituteTemplateParameters(RouteSource& route, const Values& values) {
+  forEach(route, [&](std::string& text) { substituteTemplateParameters(text, values); });
 }
 
 std::set<std::string, std::less<>> placeholderNames(const RouteSource& route) {

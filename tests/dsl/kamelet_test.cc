@@ -477,7 +477,7 @@ TEST_F(KameletTest, EveryShippedKameletIsListed) {
                            "jms-amqp-10-sink", "predicate-filter-action",
                            "json-deserialize-action", "json-serialize-action", "kafka-source",
                            "kafka-sink", "kafka-not-secured-source", "kafka-not-secured-sink",
-                           "greet-action"}) {
+                           "postgresql-source", "postgresql-sink", "greet-action"}) {
     EXPECT_NE(list->find(fmt::format("| {} |", name)), std::string::npos) << name;
   }
 }

@@ -243,6 +243,13 @@ void registerSqlComponent(Context& context) {
   using namespace component::sql;
   addSqlComponent(context, "sql");
   addMasterComponent(context);
+  // A route file's (or a Kamelet's) own instance of the component, under the bean's name as
+  // its scheme ("{{local-sql}}:select ..."); Camel's component properties are not needed here.
+  context.addBeanFactory("org.apache.camel.component.sql.SqlComponent",
+                         [](Context& c, const Context::BeanDefinition& bean) -> Result<void> {
+                           if (!c.component(bean.name)) addSqlComponent(c, bean.name);
+                           return {};
+                         });
   registerSqlExceptionTypes(context);
   registerDataSourceBeans(context);
   registerRepositoryBeans(context);

@@ -118,5 +118,39 @@ TEST(PostgreSQLTest, AnUnknownDataSourceFailsTheRouteSayingWhatThereIs) {
   EXPECT_THAT(started.error().message, HasSubstr("there are: main"));
 }
 
+TEST(PostgreSQLTest, ThePostgreSQLKameletsMoveRowsAsJsonThroughTheirOwnBeans) {
+  adminExec("DROP TABLE IF EXISTS kamelet_accounts");
+  adminExec("CREATE TABLE kamelet_accounts (id SERIAL PRIMARY KEY, username TEXT, city TEXT, "
+            "done BOOLEAN DEFAULT false)");
+  RouteHarness h;
+  const char* port = std::getenv("DROMEDARY_PG_PORT");
+  std::string yaml = fmt::format(R"yaml(
+- route:
+    from:
+      uri: direct:accounts
+      steps:
+        - to: "kamelet:postgresql-sink?serverName=127.0.0.1&serverPort={port}&username=postgres&password=x&databaseName=postgres&query=insert into kamelet_accounts (username, city) values (:#username, :#city)"
+- route:
+    from:
+      uri: "kamelet:postgresql-source?serverName=127.0.0.1&serverPort={port}&username=postgres&password=x&databaseName=postgres&delay=50&query=select username, city from kamelet_accounts where done = false order by id&consumedQuery=update kamelet_accounts set done = true where username = :#username"
+      steps:
+        - to: mock:rows
+)yaml",
+                                 fmt::arg("port", port ? port : "25432"));
+  auto loaded = loadYamlRoutes(h.context, yaml, "routes.yaml");
+  ASSERT_TRUE(loaded) << loaded.error().toString();
+  auto started = h.context.start();
+  ASSERT_TRUE(started) << started.error().toString();
+  auto& rows = h.mock("mock:rows");
+  rows.expectedMessageCount(2);
+  ASSERT_TRUE(h.producer.sendBody("direct:accounts", R"({"username": "ada", "city": "London"})"));
+  ASSERT_TRUE(h.producer.sendBody("direct:accounts", R"({"username": "bob", "city": "Paris"})"));
+  ASSERT_TRUE(rows.assertIsSatisfied(10s));
+  EXPECT_EQ(rows.receivedExchanges()[0]->message().body().toString(),
+            R"({"username":"ada","city":"London"})");
+  std::this_thread::sleep_for(200ms);
+  EXPECT_EQ(rows.receivedExchanges().size(), 2u);  // each row once: consumedQuery marked it
+}
+
 }  // namespace
 }  // namespace dromedary::testing

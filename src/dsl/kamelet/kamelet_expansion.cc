@@ -289,6 +289,28 @@ class Expander {
     return out;
   }
 
+  // The Kamelet's beans of classes a component makes (a data source, a component ...): one
+  // set per use, named ROUTEID-NAME, their properties given the use's values; the route refers
+  // to each as {{NAME}} (Camel's template beans), so NAME becomes that name in `vals`.
+  Result<void> makeBeans(const KameletSource& k, const std::string& rid, Values& vals) {
+    for (const BeanSource& bean : k.beans) {
+      if (context_.processorByName(bean.name.value)) continue;
+      const Context::BeanFactory* factory = context_.beanFactory(bean.type);
+      if (!factory) continue;
+      BeanSource made = bean;
+      made.name.value = fmt::format("{}-{}", rid, bean.name.value);
+      for (auto& [key, value] : made.properties) substituteTemplateParameters(value.value, vals);
+      auto result = makeBean(context_, *factory, made);
+      if (!result) {
+        Error e = result.error();
+        e.message += fmt::format(" (a bean of Kamelet '{}')", k.name.value);
+        return e;
+      }
+      vals[bean.name.value] = made.name.value;
+    }
+    return {};
+  }
+
   Result<std::string> instantiate(const Use& use, UseKind kind, const std::vector<std::string>& chain) {
     if (std::find(chain.begin(), chain.end(), use.name) != chain.end() ||
         chain.size() >= kMaxKameletDepth) {
@@ -307,6 +329,7 @@ class Expander {
     }
     for (const BeanSource& bean : k->beans) {
       if (context_.processorByName(bean.name.value)) continue;
+      if (context_.beanFactory(bean.type)) continue;  // made per use, below
       return fileError(bean.name.where,
                        fmt::format("Kamelet '{}' needs the bean '{}', which cannot be created "
                                    "here (there are no Java classes)",
@@ -320,6 +343,7 @@ class Expander {
       return fileError(use.where, fmt::format("route id '{}' is used by more than one route", rid));
     }
     DROMEDARY_TRY(vals, values(*k, use, rid));
+    DROMEDARY_TRY_VOID(makeBeans(*k, rid, vals));
     RouteSource instance = k->route;
     substituteTemplateParameters(instance, vals);
     instance.kameletUse = fmt::format("Kamelet '{}' used at {}", k->name.value, positionText(use.where));
