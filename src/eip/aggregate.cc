@@ -13,7 +13,9 @@
 // aggregates they complete run on the context's workers.
 #include <unistd.h>
 
+#include <atomic>
 #include <deque>
+#include <thread>
 #include <mutex>
 #include <unordered_map>
 #include <unordered_set>
@@ -72,7 +74,10 @@ class AggregateStep final : public Step {
         body_(body),
         repository_(std::move(repository)) {}
 
-  ~AggregateStep() override { cancelTimers(); }
+  ~AggregateStep() override {
+    cancelTimers();
+    while (recoveryRunning_.load(std::memory_order_acquire) > 0) std::this_thread::yield();
+  }
 
   // What completed the group `agg` of `size` exchanges, just folded `incoming` in; empty when
   // it goes on.
@@ -232,6 +237,90 @@ class AggregateStep final : public Step {
       intervalTimer_ = s.scheduleAfter(std::chrono::milliseconds(options_.intervalMillis),
                                        {&completeInterval, this});
     }
+    if (repository_ && repository_->recovery().enabled && recoveryTimer_ == 0) {
+      recoveryTimer_ = s.scheduleAfter(repository_->recovery().interval, {&recoveryDue, this});
+    }
+  }
+
+  // --- recovery: completed groups whose steps failed run again ------------------------
+  // The scheduler's wake-up only hands the scan to a worker.
+  static void recoveryDue(void* arg) noexcept {
+    auto* self = static_cast<AggregateStep*>(arg);
+    self->recoveryRunning_.fetch_add(1, std::memory_order_acq_rel);  // the step outlives it
+    self->context_.submit({&recoverFailed, self});
+  }
+
+  // On a worker: the completed groups this instance made (their key carries its process id)
+  // and is not running now go again, or to the dead letter endpoint after
+  // maximumRedeliveries. Another instance's groups are left to it, or to the next start.
+  static void recoverFailed(void* arg) noexcept {
+    auto* self = static_cast<AggregateStep*>(arg);
+    const AggregationRecovery r = self->repository_->recovery();
+    std::vector<std::pair<std::string, ExchangePtr>> stored;
+    try {
+      stored = self->repository_->completedGroups(self->context_);
+    } catch (const std::exception& e) {
+      aggregateLog().log(LoggingLevel::Warn, fmt::format("Aggregator {} could not scan its "
+                                                         "completed groups: {}",
+                                                         self->id, e.what()));
+    }
+    const std::string mine = fmt::format("-{}-", ::getpid());
+    for (auto& [key, agg] : stored) {
+      const Value* where = agg->getProperty(kRepositoryKey);
+      if (!where || !where->isString()) continue;  // an open group
+      std::string stored_key = where->getString();
+      int attempt = 0;
+      {
+        std::lock_guard lock(self->mutex_);
+        if (self->stopping_ || self->inFlight_.count(stored_key) ||
+            stored_key.find(mine, stored_key.find('\x1f')) == std::string::npos) {
+          continue;
+        }
+        attempt = ++self->redeliveries_[stored_key];
+      }
+      if (r.maximumRedeliveries > 0 && attempt > r.maximumRedeliveries) {
+        self->deadLetter(std::move(agg), stored_key, r);
+        continue;
+      }
+      agg->setProperty("CamelRedeliveryCounter", Value(int64_t{attempt}));
+      aggregateLog().log(LoggingLevel::Info,
+                         fmt::format("Aggregator {} runs the completed group '{}' again "
+                                     "(attempt {})",
+                                     self->id, key, attempt));
+      detail::fanOutState(*agg).step = self;
+      self->context_.submit({&emitOnWorker, agg.release()});
+    }
+    {
+      std::lock_guard lock(self->mutex_);
+      if (!self->stopping_) {
+        self->recoveryTimer_ =
+            self->context_.scheduler().scheduleAfter(r.interval, {&recoveryDue, self});
+      }
+    }
+    self->recoveryRunning_.fetch_sub(1, std::memory_order_acq_rel);
+  }
+
+  // A group that failed too often: to the dead letter endpoint, then forgotten.
+  void deadLetter(ExchangePtr agg, const std::string& stored_key, const AggregationRecovery& r) {
+    aggregateLog().log(LoggingLevel::Warn,
+                       fmt::format("Aggregator {}: a completed group failed {} times; to {}", id,
+                                   r.maximumRedeliveries + 1, r.deadLetterUri));
+    auto producer = context_.producer(r.deadLetterUri);
+    if (!producer) {
+      aggregateLog().log(LoggingLevel::Error, producer.error().message);
+      return;
+    }
+    agg->clearError();
+    processAndWait(*agg, **producer);
+    if (agg->failed()) return;  // kept: tried again at the next scan
+    try {
+      std::lock_guard lock(mutex_);
+      repository_->remove(stored_key);
+      redeliveries_.erase(stored_key);
+    } catch (const std::exception& e) {
+      aggregateLog().log(LoggingLevel::Error,
+                         fmt::format("Aggregation repository failed: {}", e.what()));
+    }
   }
 
   void routeStopping() noexcept override {
@@ -312,13 +401,18 @@ class AggregateStep final : public Step {
     Scheduler& s = context_.scheduler();
     if (timeoutTimer_) s.cancel(timeoutTimer_);
     if (intervalTimer_) s.cancel(intervalTimer_);
-    timeoutTimer_ = intervalTimer_ = 0;
+    if (recoveryTimer_) s.cancel(recoveryTimer_);
+    timeoutTimer_ = intervalTimer_ = recoveryTimer_ = 0;
   }
 
   // Runs the aggregate's steps on a completed group (on this thread).
   void emit(ExchangePtr agg, std::string_view completed_by, const std::string& key) noexcept {
     Exchange* ex = agg.release();  // back to the pool when its steps are done (finished)
     try {
+      if (const Value* stored = ex->getProperty(kRepositoryKey); stored && stored->isString()) {
+        std::lock_guard lock(mutex_);
+        inFlight_.insert(stored->getString());  // the recovery leaves it alone meanwhile
+      }
       ex->properties().slot(kCompletedBy) = completed_by;
       ex->properties().slot(kCorrelationKey) = std::string_view(key);
       strategy_->onCompletion(*ex);
@@ -340,9 +434,13 @@ class AggregateStep final : public Step {
     auto* self = static_cast<AggregateStep*>(arg);
     const Value* stored = ex.getProperty(kRepositoryKey);
     try {
-      if (!ex.failed() && self->repository_ && stored && stored->isString()) {
+      if (self->repository_ && stored && stored->isString()) {
         std::lock_guard lock(self->mutex_);
-        self->repository_->remove(stored->getString());
+        self->inFlight_.erase(stored->getString());
+        if (!ex.failed()) {
+          self->redeliveries_.erase(stored->getString());
+          self->repository_->remove(stored->getString());
+        }
       }
       if (ex.failed() && aggregateLog().enabled(LoggingLevel::Warn)) {
         aggregateLog().log(LoggingLevel::Warn, fmt::format("Aggregated exchange failed: {}{}",
@@ -477,6 +575,10 @@ class AggregateStep final : public Step {
   bool recovered_ = false;
   Scheduler::TimerId timeoutTimer_ = 0;
   Scheduler::TimerId intervalTimer_ = 0;
+  Scheduler::TimerId recoveryTimer_ = 0;
+  std::unordered_set<std::string> inFlight_;             // completed groups running here
+  std::unordered_map<std::string, int> redeliveries_;    // times each ran again here
+  std::atomic<int> recoveryRunning_{0};                  // recovery scans handed to workers
   bool stopping_ = false;
 };
 

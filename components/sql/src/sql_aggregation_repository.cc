@@ -22,9 +22,11 @@ namespace {
 
 class JdbcAggregationRepository final : public AggregationRepository {
  public:
-  JdbcAggregationRepository(std::shared_ptr<Database> db, const std::string& t)
+  JdbcAggregationRepository(std::shared_ptr<Database> db, const std::string& t,
+                            AggregationRecovery recovery)
       : db_(std::move(db)),
         name_(t),
+        recovery_(std::move(recovery)),
         get_(fmt::format("SELECT exchange, version FROM {} WHERE id = $1", t)),
         insert_(fmt::format("INSERT INTO {} (id, exchange, version) VALUES ($1, $2, 1) "
                             "ON CONFLICT DO NOTHING",
@@ -52,6 +54,15 @@ class JdbcAggregationRepository final : public AggregationRepository {
         scanCompleted_(fmt::format("SELECT id, exchange FROM {}_completed", t)) {}
 
   bool supportsOptimisticLocking() const noexcept override { return true; }
+  AggregationRecovery recovery() const override { return recovery_; }
+
+  std::vector<std::pair<std::string, ExchangePtr>> completedGroups(Context& context) override {
+    std::vector<std::pair<std::string, ExchangePtr>> out;
+    for (const Value& row : run(scanCompleted_, {}).rows) {
+      out.emplace_back(row.getMap()[0].second.toString(), decode(context, row.getMap()[1].second));
+    }
+    return out;
+  }
 
   void add(std::string_view key, const Exchange& aggregate) override {
     run(upsert_, {Value(key), blob(aggregate)});
@@ -138,6 +149,7 @@ class JdbcAggregationRepository final : public AggregationRepository {
 
   std::shared_ptr<Database> db_;
   std::string name_;
+  AggregationRecovery recovery_;
   StatementText get_, insert_, update_, upsert_, remove_, removeCompleted_, removeAt_,
       addCompleted_, moveToCompleted_, scanOpen_, scanCompleted_;
 };
@@ -145,7 +157,11 @@ class JdbcAggregationRepository final : public AggregationRepository {
 }  // namespace
 
 Result<std::shared_ptr<AggregationRepository>> openAggregationRepository(
-    std::shared_ptr<Database> database, const std::string& name) {
+    std::shared_ptr<Database> database, const std::string& name, AggregationRecovery recovery) {
+  if (recovery.maximumRedeliveries > 0 && recovery.deadLetterUri.empty()) {
+    return makeError(ErrorCode::InvalidOption,
+                     "maximumRedeliveries needs a deadLetterUri for the groups that reach it");
+  }
   if (!validTableName(name)) {
     return makeError(ErrorCode::InvalidOption,
                      fmt::format("repositoryName '{}' is not a table name (letters, digits, _ "
@@ -161,7 +177,8 @@ Result<std::shared_ptr<AggregationRepository>> openAggregationRepository(
     DROMEDARY_TRY_VOID(createTable(*database, create, table));
   }
   return std::shared_ptr<AggregationRepository>(
-      std::make_shared<JdbcAggregationRepository>(std::move(database), name));
+      std::make_shared<JdbcAggregationRepository>(std::move(database), name,
+                                                  std::move(recovery)));
 }
 
 }  // namespace dromedary::component::sql

@@ -67,6 +67,17 @@ Result<bool> flag(const Context::BeanDefinition& bean, std::string_view key, boo
                    fmt::format("property '{}' must be true or false, not '{}'", key, *v));
 }
 
+Result<int64_t> number(const std::string& text, std::string_view key) {
+  char* end = nullptr;
+  long long n = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || n < 0) {
+    return makeError(ErrorCode::InvalidOption,
+                     fmt::format("property '{}' must be a whole number of 0 or more, not '{}'",
+                                 key, text));
+  }
+  return static_cast<int64_t>(n);
+}
+
 }  // namespace
 
 bool validTableName(std::string_view name) {
@@ -129,8 +140,20 @@ void registerRepositoryBeans(Context& context) {
     const std::string* ds = bean.property("dataSource");
     const std::string* name = bean.property("repositoryName");
     if (!name) return makeError(ErrorCode::InvalidOption, "needs the property 'repositoryName'");
+    AggregationRecovery recovery;
+    DROMEDARY_TRY(use, flag(bean, "useRecovery", true));
+    recovery.enabled = use;
+    if (const std::string* v = bean.property("recoveryInterval")) {
+      DROMEDARY_TRY(ms, number(*v, "recoveryInterval"));
+      recovery.interval = std::chrono::milliseconds(ms);
+    }
+    if (const std::string* v = bean.property("maximumRedeliveries")) {
+      DROMEDARY_TRY(n, number(*v, "maximumRedeliveries"));
+      recovery.maximumRedeliveries = static_cast<int>(n);
+    }
+    if (const std::string* v = bean.property("deadLetterUri")) recovery.deadLetterUri = *v;
     DROMEDARY_TRY(db, lookupDataSource(c, ds ? *ds : std::string()));
-    DROMEDARY_TRY(repo, openAggregationRepository(std::move(db), *name));
+    DROMEDARY_TRY(repo, openAggregationRepository(std::move(db), *name, std::move(recovery)));
     c.bindAggregationRepository(bean.name, std::move(repo));
     return {};
   };
@@ -157,9 +180,11 @@ Result<void> bindDataSource(Context& context, std::string name, std::string url,
 }
 
 Result<std::shared_ptr<AggregationRepository>> jdbcAggregationRepository(
-    Context& context, std::string_view data_source, std::string repository_name) {
+    Context& context, std::string_view data_source, std::string repository_name,
+    AggregationRecovery recovery) {
   DROMEDARY_TRY(db, component::sql::lookupDataSource(context, data_source));
-  return component::sql::openAggregationRepository(std::move(db), repository_name);
+  return component::sql::openAggregationRepository(std::move(db), repository_name,
+                                                   std::move(recovery));
 }
 
 Result<std::shared_ptr<IdempotentRepository>> jdbcIdempotentRepository(

@@ -29,8 +29,10 @@ Result<std::shared_ptr<IdempotentRepository>> openIdempotentRepository(
     std::shared_ptr<Database> database, IdempotentTable table);
 
 /// Camel's JdbcAggregationRepository: tables NAME and NAME_completed (created when missing).
+/// With `recovery` (Camel's useRecovery, recoveryInterval, maximumRedeliveries, deadLetterUri).
 Result<std::shared_ptr<AggregationRepository>> openAggregationRepository(
-    std::shared_ptr<Database> database, const std::string& name);
+    std::shared_ptr<Database> database, const std::string& name,
+    AggregationRecovery recovery = {});
 
 /// Whether `name` can be put in a statement as a table name (letters, digits, _ and .).
 bool validTableName(std::string_view name);

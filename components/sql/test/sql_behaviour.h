@@ -539,4 +539,67 @@ TEST_P(SqlBehaviour, OptimisticLockingNeedsARepositoryThatSupportsIt) {
   EXPECT_THAT(started.error().message, HasSubstr("optimisticLocking needs an aggregationRepository"));
 }
 
+TEST_P(SqlBehaviour, ACompletedGroupWhoseStepsFailedRunsAgainUntilTheySucceed) {
+  AggregationRecovery recovery{true, std::chrono::milliseconds(50), 0, ""};
+  auto repo = jdbcAggregationRepository(h.context, "db", table + "_rec", recovery);
+  ASSERT_TRUE(repo) << repo.error().toString();
+  h.context.bindAggregationRepository("groups", *repo);
+  std::atomic<int> attempts{0};
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:in")
+        .aggregate(header("g"), AggregationStrategies::string(","))
+        .completionSize(2)
+        .aggregationRepositoryRef("groups")
+        .process([&](Exchange&) {
+          if (++attempts <= 2) throw std::runtime_error("downstream is away");
+        })
+        .to("mock:done")
+        .end();
+  });
+  for (const char* body : {"a", "b"}) {
+    ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:in", Value(body), "g", Value("x")));
+  }
+  auto& done = h.mock("mock:done");
+  done.expectedBodiesReceived({Value("a,b")});
+  ASSERT_TRUE(done.assertIsSatisfied(10s));
+  EXPECT_EQ(attempts.load(), 3);
+  EXPECT_EQ(done.receivedExchanges()[0]->getProperty("CamelRedeliveryCounter")->as<int64_t>(), 2);
+  std::this_thread::sleep_for(200ms);
+  EXPECT_EQ(exec("SELECT COUNT(*) FROM " + table + "_rec_completed").rows[0].getMap()[0].second,
+            Value(int64_t{0}));
+}
+
+TEST_P(SqlBehaviour, AGroupThatFailsMoreThanMaximumRedeliveriesGoesToTheDeadLetterUri) {
+  AggregationRecovery recovery{true, std::chrono::milliseconds(50), 2, "mock:dead"};
+  auto repo = jdbcAggregationRepository(h.context, "db", table + "_dlq", recovery);
+  ASSERT_TRUE(repo) << repo.error().toString();
+  h.context.bindAggregationRepository("groups", *repo);
+  std::atomic<int> attempts{0};
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:in")
+        .aggregate(header("g"), AggregationStrategies::string(","))
+        .completionSize(2)
+        .aggregationRepositoryRef("groups")
+        .process([&](Exchange&) {
+          ++attempts;
+          throw std::runtime_error("always");
+        })
+        .end();
+  });
+  for (const char* body : {"a", "b"}) {
+    ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:in", Value(body), "g", Value("x")));
+  }
+  auto& dead = h.mock("mock:dead");
+  dead.expectedBodiesReceived({Value("a,b")});
+  ASSERT_TRUE(dead.assertIsSatisfied(10s));
+  EXPECT_EQ(attempts.load(), 3);  // the first run and two more
+  std::this_thread::sleep_for(200ms);
+  EXPECT_EQ(exec("SELECT COUNT(*) FROM " + table + "_dlq_completed").rows[0].getMap()[0].second,
+            Value(int64_t{0}));
+  auto bad = jdbcAggregationRepository(h.context, "db", table + "_x",
+                                       {true, std::chrono::milliseconds(50), 2, ""});
+  ASSERT_FALSE(bad);
+  EXPECT_THAT(bad.error().message, HasSubstr("maximumRedeliveries needs a deadLetterUri"));
+}
+
 }  // namespace dromedary::testing

@@ -14,6 +14,7 @@
 /// Thread-safety: called by the aggregator under its lock; a repository shared by several
 /// aggregators must be thread-safe. Failures are thrown (the exchange being aggregated fails).
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -23,6 +24,17 @@
 #include <dromedary/core/exchange.h>
 
 namespace dromedary {
+
+/// How the aggregator runs again the completed groups whose steps failed (Camel's
+/// RecoverableAggregationRepository): every `interval`, the groups this instance completed and
+/// that are not running; after `maximumRedeliveries` runs again (0: no limit) a group goes to
+/// `deadLetterUri` and is forgotten. Groups are also run again once when the route starts.
+struct AggregationRecovery {
+  bool enabled = false;
+  std::chrono::milliseconds interval{5000};
+  int maximumRedeliveries = 0;
+  std::string deadLetterUri;
+};
 
 class AggregationRepository {
  public:
@@ -43,6 +55,13 @@ class AggregationRepository {
   /// reads and folds again. Nothing is lost and nothing counted twice. Completions by time
   /// (completionTimeout, completionInterval) are not available then.
   virtual bool supportsOptimisticLocking() const noexcept { return false; }
+  /// Whether and how completed groups whose steps failed run again (default: only at start).
+  virtual AggregationRecovery recovery() const { return {}; }
+  /// The completed groups waiting for their steps (what recover() returns of them); by
+  /// default all of recover(), which the aggregator filters.
+  virtual std::vector<std::pair<std::string, ExchangePtr>> completedGroups(Context& context) {
+    return recover(context);
+  }
   /// The group under `key` and its version; null and 0 when there is none.
   virtual std::pair<ExchangePtr, int64_t> get(Context& context, std::string_view key) {
     (void)context;

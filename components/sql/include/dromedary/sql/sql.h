@@ -43,8 +43,11 @@ Result<std::shared_ptr<IdempotentRepository>> jdbcIdempotentRepository(
 /// Camel's JdbcAggregationRepository: groups in table `repository_name` and completed ones in
 /// `repository_name`_completed (created when missing) of the data source `data_source`. With
 /// the aggregator's optimisticLocking(), instances sharing the tables aggregate together:
-/// every group completes once, with every exchange of every instance.
+/// every group completes once, with every exchange of every instance. `recovery` runs again,
+/// every interval, the completed groups whose steps failed (Camel's useRecovery,
+/// recoveryInterval, maximumRedeliveries, deadLetterUri); without it, only at start.
 Result<std::shared_ptr<AggregationRepository>> jdbcAggregationRepository(
-    Context& context, std::string_view data_source, std::string repository_name);
+    Context& context, std::string_view data_source, std::string repository_name,
+    AggregationRecovery recovery = {});
 
 }  // namespace dromedary
