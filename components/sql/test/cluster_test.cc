@@ -26,6 +26,7 @@
 #include <dromedary/dromedary.h>
 #include <dromedary/sql/sql.h>
 
+#include "pg_server.h"
 #include "support/dromedary_process.h"
 #ifdef DROMEDARY_WITH_KAFKA
 #include "mock_cluster.h"
@@ -36,11 +37,6 @@ namespace {
 
 using namespace std::chrono_literals;
 namespace fs = std::filesystem;
-
-std::string serverUrl() {
-  const char* port = std::getenv("DROMEDARY_PG_PORT");
-  return fmt::format("postgresql://postgres@127.0.0.1:{}/postgres", port ? port : "25432");
-}
 
 // A connection of the test's own, to set up tables and read what the instances wrote.
 class Db {
@@ -83,6 +79,17 @@ fs::path freshDir(const std::string& name) {
   return dir;
 }
 
+// `dromedary run ROUTES --properties PROPS` as instance NAME (its log in DIR/NAME.log), with
+// more environment variables.
+std::unique_ptr<DromedaryProcess> startInstance(const std::string& name, const fs::path& dir,
+                                                const fs::path& routes, const fs::path& props,
+                                                std::vector<std::string> env = {}) {
+  env.push_back("INSTANCE=" + name);
+  return std::make_unique<DromedaryProcess>(
+      std::vector<std::string>{routes.string(), "--properties", props.string()}, env,
+      dir / (name + ".log"));
+}
+
 fs::path writeProperties(const fs::path& dir) {
   fs::path p = dir / "application.properties";
   std::ofstream(p) << "camel.datasource.db.url=" << serverUrl() << "\n"
@@ -115,9 +122,7 @@ TEST(ClusterTest, AMasterRouteFiresInOneInstanceAndMovesToAnotherWhenItsLeaderIs
   fs::path props = writeProperties(dir);
   std::vector<std::unique_ptr<DromedaryProcess>> instances;
   for (const char* name : {"m1", "m2", "m3"}) {
-    instances.push_back(std::make_unique<DromedaryProcess>(
-        std::vector<std::string>{routes.string(), "--properties", props.string()},
-        std::vector<std::string>{std::string("INSTANCE=") + name}, dir / (std::string(name) + ".log")));
+    instances.push_back(startInstance(name, dir, routes, props));
   }
   auto until = std::chrono::steady_clock::now() + 30s;
   while (db.number("SELECT COUNT(*) FROM cluster_fires") < 40) {
@@ -220,10 +225,8 @@ TEST(ClusterTest, ThreeInstancesSharingAnIdempotentTableProcessEachIdOnce) {
   fs::path props = writeProperties(dir);
   std::vector<std::unique_ptr<DromedaryProcess>> instances;
   for (const char* name : {"w1", "w2", "w3"}) {
-    instances.push_back(std::make_unique<DromedaryProcess>(
-        std::vector<std::string>{routes.string(), "--properties", props.string()},
-        std::vector<std::string>{std::string("INSTANCE=") + name, "BOOTSTRAP=" + cluster.bootstrap()},
-        dir / (std::string(name) + ".log")));
+    instances.push_back(
+        startInstance(name, dir, routes, props, {"BOOTSTRAP=" + cluster.bootstrap()}));
   }
   std::this_thread::sleep_for(2s);  // let the group form, so the work is shared
   sendTwice(cluster.bootstrap(), kIds);
@@ -326,10 +329,7 @@ TEST(ClusterTest, ThreeInstancesAggregateThroughPostgreSQLAndLoseNothingWhenOneI
 )yaml";
   fs::path props = writeProperties(dir);
   auto start = [&](const std::string& name) {
-    return std::make_unique<DromedaryProcess>(
-        std::vector<std::string>{routes.string(), "--properties", props.string()},
-        std::vector<std::string>{"INSTANCE=" + name, "BOOTSTRAP=" + cluster.bootstrap()},
-        dir / (name + ".log"));
+    return startInstance(name, dir, routes, props, {"BOOTSTRAP=" + cluster.bootstrap()});
   };
   std::vector<std::unique_ptr<DromedaryProcess>> instances;
   for (const char* name : {"a1", "a2", "a3"}) instances.push_back(start(name));

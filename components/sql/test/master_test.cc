@@ -12,6 +12,7 @@
 
 #include <dromedary/sql/sql.h>
 
+#include "pg_server.h"
 #include "support/route_harness.h"
 
 namespace dromedary::testing {
@@ -19,21 +20,6 @@ namespace {
 
 using ::testing::HasSubstr;
 using namespace std::chrono_literals;
-
-std::string serverUrl() {
-  const char* port = std::getenv("DROMEDARY_PG_PORT");
-  return fmt::format("postgresql://postgres@127.0.0.1:{}/postgres", port ? port : "25432");
-}
-
-void adminExec(const std::string& sql) {
-  PGconn* c = PQconnectdb(serverUrl().c_str());
-  ASSERT_EQ(PQstatus(c), CONNECTION_OK) << PQerrorMessage(c);
-  PGresult* r = PQexec(c, sql.c_str());
-  EXPECT_TRUE(PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK)
-      << sql << ": " << PQresultErrorMessage(r);
-  PQclear(r);
-  PQfinish(c);
-}
 
 // One instance: a context whose route fires under master:, counting its fires; `active`
 // counts the instances firing at once, `overlaps` how often two did.

@@ -10,33 +10,16 @@
 
 #include <dromedary/engine/exception_types.h>
 
+#include "pg_server.h"
 #include "sql_behaviour.h"
 
 namespace dromedary::testing {
-
-namespace {
-std::string serverUrl() {
-  const char* port = std::getenv("DROMEDARY_PG_PORT");
-  return fmt::format("postgresql://postgres@127.0.0.1:{}/postgres", port ? port : "25432");
-}
-}  // namespace
 
 std::string SqlBehaviour::url() { return serverUrl(); }
 
 INSTANTIATE_TEST_SUITE_P(PostgreSQL, SqlBehaviour, ::testing::Values("postgresql"));
 
 namespace {
-
-// Runs SQL on a connection of the test's own, outside the component.
-void adminExec(const std::string& sql) {
-  PGconn* c = PQconnectdb(serverUrl().c_str());
-  ASSERT_EQ(PQstatus(c), CONNECTION_OK) << PQerrorMessage(c);
-  PGresult* r = PQexec(c, sql.c_str());
-  EXPECT_TRUE(PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK)
-      << sql << ": " << PQresultErrorMessage(r);
-  PQclear(r);
-  PQfinish(c);
-}
 
 TEST(PostgreSQLTest, AStatementParksTheExchangeInsteadOfHoldingTheCallersThread) {
   RouteHarness h;
