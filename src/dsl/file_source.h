@@ -86,6 +86,9 @@ struct BeanSource {
   std::string type;  ///< the Java class it names in Camel, shown in errors
   /// `properties:`, nested maps flattened with dots (`a: {b: 1}` is `a.b`), as written.
   std::vector<std::pair<std::string, Scalar>> properties;
+  /// A Spring XML `<bean>`: made when a component's factory knows its class, else skipped with
+  /// this note (what the loader reports as ignored), as before factories existed.
+  std::string springNote;
 };
 
 /// A routeTemplate's parameter (YAML `parameters:` entry, XML `<templateParameter>`).

@@ -101,6 +101,13 @@ Result<void> readRoutes(const fs::path& path, const std::string* text_read,
 
 Result<LoadReport> add(Context& context, dsl::FileSources& sources, LoadReport report) {
   report.routes = sources.routes.size() + sources.templatedRoutes.size();
+  // Spring XML beans of classes no component makes (a JMS connection factory ...) are
+  // reported and skipped; the others are made with the file's routes.
+  std::erase_if(sources.beans, [&](const dsl::BeanSource& bean) {
+    if (bean.springNote.empty() || context.beanFactory(bean.type)) return false;
+    report.notes.push_back(bean.springNote);
+    return true;
+  });
   DROMEDARY_TRY_VOID(dsl::addRouteSources(context, sources));
   return report;
 }

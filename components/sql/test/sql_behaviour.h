@@ -602,4 +602,52 @@ TEST_P(SqlBehaviour, AGroupThatFailsMoreThanMaximumRedeliveriesGoesToTheDeadLett
   EXPECT_THAT(bad.error().message, HasSubstr("maximumRedeliveries needs a deadLetterUri"));
 }
 
+TEST_P(SqlBehaviour, SpringXmlBeansGiveTheDataSourceAndTheRepository) {
+  seed();
+  std::string xml = fmt::format(R"xml(<beans xmlns="http://www.springframework.org/schema/beans">
+  <bean id="shop" class="org.apache.commons.dbcp2.BasicDataSource">
+    <property name="url" value="{url}"/>
+  </bean>
+  <bean id="seen" class="org.apache.camel.processor.idempotent.jdbc.JdbcMessageIdRepository">
+    <property name="dataSource" ref="shop"/>
+    <property name="processorName" value="xml"/>
+    <property name="tableName" value="{table}_xmlkeys"/>
+  </bean>
+  <bean id="jms" class="org.apache.activemq.ActiveMQConnectionFactory"/>
+  <camelContext xmlns="http://camel.apache.org/schema/spring">
+    <route>
+      <from uri="direct:in"/>
+      <idempotentConsumer idempotentRepository="seen">
+        <header>id</header>
+        <to uri="sql:select name from {table} where id = :#id?dataSource=#shop&amp;outputType=SelectOne"/>
+        <to uri="mock:out"/>
+      </idempotentConsumer>
+    </route>
+  </camelContext>
+</beans>)xml",
+                                fmt::arg("url", dbUrl), fmt::arg("table", table));
+  auto loaded = loadXmlRoutes(h.context, xml, "routes.xml");
+  ASSERT_TRUE(loaded) << loaded.error().toString();
+  ASSERT_EQ(loaded->notes.size(), 1u);  // the JMS factory, which nothing here makes
+  EXPECT_THAT(loaded->notes[0], HasSubstr("ignored <bean id=\"jms\">"));
+  auto started = h.context.start();
+  ASSERT_TRUE(started) << started.error().toString();
+  h.context.idempotentRepositoryByName("seen")->clear();
+  for (int64_t id : {1, 1, 3}) {
+    ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:in", Value("x"), "id", Value(id)));
+  }
+  ASSERT_EQ(h.mock("mock:out").receivedExchanges().size(), 2u);
+  EXPECT_EQ(h.mock("mock:out").receivedExchanges()[1]->message().body(), Value("plum"));
+}
+
+TEST_P(SqlBehaviour, StreamListGivesTheRowsAsAList) {
+  seed();
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:q").to(q("select id from " + table + " order by id", "outputType=StreamList"));
+  });
+  auto reply = h.producer.requestBody("direct:q", Value("x"));
+  ASSERT_TRUE(reply && reply->isList());
+  EXPECT_EQ(reply->getList().size(), 3u);
+}
+
 }  // namespace dromedary::testing

@@ -220,6 +220,9 @@ class XmlReader {
         if (localName(child) == "camelContext") {
           found = true;
           DROMEDARY_TRY_VOID(container(child, false));
+        } else if (localName(child) == "bean" && child.attribute("id") &&
+                   child.attribute("class")) {
+          springBean(child);
         } else {
           ignore(child);
         }
@@ -501,11 +504,38 @@ class XmlReader {
     return {};
   }
 
+  static std::string ignoredNote(const std::string& element, const std::string& id,
+                                 const SourceRef& where) {
+    return fmt::format("ignored <{}{}> at {} (not a route element)", element,
+                       id.empty() ? std::string() : fmt::format(" id=\"{}\"", id),
+                       positionText(where));
+  }
+
   void ignore(const pugi::xml_node& node) {
-    std::string id = node.attribute("id").value();
-    ignored_.push_back(fmt::format("ignored <{}{}> at {} (not a route element)", node.name(),
-                                   id.empty() ? std::string() : fmt::format(" id=\"{}\"", id),
-                                   positionText(at(node))));
+    ignored_.push_back(ignoredNote(node.name(), node.attribute("id").value(), at(node)));
+  }
+
+  // <bean id="ds" class="..."><property name="url" value="..."/> (or ref="other", as "#other")
+  // </bean>: made if a component's factory knows the class (the loader decides).
+  void springBean(const pugi::xml_node& node) {
+    BeanSource bean;
+    pugi::xml_attribute id = node.attribute("id");
+    bean.name = Scalar{id.value(), at(node, id)};
+    bean.type = node.attribute("class").value();
+    for (pugi::xml_node p : node.children()) {
+      if (p.type() != pugi::node_element || localName(p) != "property") continue;
+      pugi::xml_attribute value = p.attribute("value");
+      pugi::xml_attribute ref = p.attribute("ref");
+      if (value) {
+        bean.properties.emplace_back(p.attribute("name").value(),
+                                     Scalar{value.value(), at(p, value)});
+      } else if (ref) {
+        bean.properties.emplace_back(p.attribute("name").value(),
+                                     Scalar{fmt::format("#{}", ref.value()), at(p, ref)});
+      }
+    }
+    bean.springNote = ignoredNote(node.name(), id.value(), at(node));
+    out_.beans.push_back(std::move(bean));
   }
 
   Result<RouteSource> route(const pugi::xml_node& node) {
