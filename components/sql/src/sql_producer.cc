@@ -2,6 +2,7 @@
 #include "sql_producer.h"
 
 #include <atomic>
+#include <cctype>
 
 #include <fmt/format.h>
 
@@ -22,6 +23,15 @@ constexpr std::string_view kKeyRows = "CamelSqlGeneratedKeyRows";
 constexpr std::string_view kKeyCount = "CamelSqlGeneratedKeysRowCount";
 
 void resumeTask(void* arg) noexcept { static_cast<Exchange*>(arg)->resume(); }
+
+// The statement asking for the rows it inserted (how CamelSqlRetrieveGeneratedKeys is done):
+// RETURNING * after it, past any trailing `;` and blanks.
+std::string withReturning(std::string sql) {
+  while (!sql.empty() && (sql.back() == ';' || std::isspace(static_cast<unsigned char>(sql.back())))) {
+    sql.pop_back();
+  }
+  return sql + " RETURNING *";
+}
 
 // One statement in flight for one exchange. The data source calls done() once, on its thread
 // or, for SQLite, before execute() returns; `state` tells which, so that an inline result is
@@ -156,7 +166,7 @@ Result<void> plan(const ProducerConfig& config, Exchange& exchange, Plan& p) {
 
 const StatementText& ProducerConfig::returningStatement() const {
   std::call_once(returningOnce_, [&] {
-    returning_ = std::make_unique<StatementText>(statement->sql + " RETURNING *");
+    returning_ = std::make_unique<StatementText>(withReturning(statement->sql));
   });
   return *returning_;
 }
@@ -239,7 +249,7 @@ Status SqlProducer::process(Exchange& exchange) noexcept {
     if (p.dynamic || p.query->hasInList() || !config_.statement) {
       std::string sql = p.query->hasInList() ? p.query->statementSql(in_counts)
                                              : p.query->statementSql();
-      if (generated_keys) sql += " RETURNING *";
+      if (generated_keys) sql = withReturning(std::move(sql));
       call->dynamic = std::make_unique<StatementText>(std::move(sql), /*once=*/true);
       call->statement = call->dynamic.get();
     } else {

@@ -284,7 +284,7 @@ TEST_P(SqlBehaviour, AnInListExpandsToOneParameterPerElement) {
 
 TEST_P(SqlBehaviour, GeneratedKeysComeBackInHeadersWhenAsked) {
   h.start([&](RouteBuilder& b) {
-    b.from("direct:q").to(q("insert into " + table + " (id, name) values (:#id, 'k')"));
+    b.from("direct:q").to(q("insert into " + table + " (id, name) values (:#id, 'k');"));
   });
   Exchange ex(&h.context);
   ex.message().setHeader("id", Value(int64_t{77}));
