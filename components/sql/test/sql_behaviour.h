@@ -650,4 +650,23 @@ TEST_P(SqlBehaviour, StreamListGivesTheRowsAsAList) {
   EXPECT_EQ(reply->getList().size(), 3u);
 }
 
+TEST_P(SqlBehaviour, AConsumerWhoseQueryFailsReportsItsHealthAndKeepsPolling) {
+  h.start([&](RouteBuilder& b) {
+    b.from(q("select * from " + table + "_later", "initialDelay=0&delay=20"))
+        .routeId("poller")
+        .to("mock:rows");
+  });
+  auto until = std::chrono::steady_clock::now() + 5s;
+  while (h.context.routeConsumerProblem("poller").empty()) {
+    ASSERT_LT(std::chrono::steady_clock::now(), until) << "no problem reported";
+    std::this_thread::sleep_for(10ms);
+  }
+  EXPECT_THAT(h.context.routeConsumerProblem("poller"), HasSubstr(table + "_later"));
+  exec("CREATE TABLE " + table + "_later (id INTEGER)");
+  exec("INSERT INTO " + table + "_later VALUES (1)");
+  h.mock("mock:rows").expectedMinimumMessageCount(1);
+  ASSERT_TRUE(h.mock("mock:rows").assertIsSatisfied(5s));  // the next polls work
+  EXPECT_EQ(h.context.routeConsumerProblem("poller"), "");
+}
+
 }  // namespace dromedary::testing
