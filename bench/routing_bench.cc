@@ -99,6 +99,23 @@ class Typical final : public RoutingRun {
 };
 DROMEDARY_SCENARIO("typical", Typical);
 
+// camel_e: Camel's harness scenario e (reference_routes.h), sent as Camel's harness sent it.
+class CamelE final : public RoutingRun {
+ public:
+  CamelE()
+      : RoutingRun([this](RouteBuilder& b) {
+          camelERoute(b);
+          b.from("direct:sink").process(noop_);
+        }) {}
+  void once() override {
+    check(producer_.sendBodyAndHeaders("direct:camel-e", "order-1", headers_).has_value(), "send");
+  }
+
+ private:
+  Headers headers_{{"foo", "bar"}, {"kind", "gold"}};
+};
+DROMEDARY_SCENARIO("camel_e", CamelE);
+
 // split_100: a 100-item list into one no-op processor, sequential (Camel: 34 us, 104 KB).
 class Split100 final : public RoutingRun {
  public:

@@ -64,6 +64,12 @@ class SimpleOgnl final : public SimpleEval {
 };
 DROMEDARY_SCENARIO("simple_ognl", SimpleOgnl);
 
+class SimpleNumeric final : public SimpleEval {
+ public:
+  SimpleNumeric() : SimpleEval(kSimpleNumeric, false) {}
+};
+DROMEDARY_SCENARIO("simple_numeric", SimpleNumeric);
+
 class SimpleDate final : public SimpleEval {
  public:
   SimpleDate() : SimpleEval(kSimpleDate, false) {}

@@ -76,6 +76,23 @@ inline void typicalRoute(RouteBuilder& b) {
       .end();
 }
 
+/// camel_e: exactly the route of scenario e in Camel's harness (shared/reference/000's
+/// "typical route"), so that the ratio to Camel's figure is exact: a filter on a header,
+/// a choice whose branch sets a header from a template, the other a constant, then on to
+/// `direct:sink` (which the caller defines). Sent with headers foo=bar and kind=gold.
+inline void camelERoute(RouteBuilder& b) {
+  b.from("direct:camel-e")
+      .filter(simple("${header.foo} == 'bar'"))
+        .choice()
+          .when(simple("${header.kind} == 'gold'"))
+            .setHeader("tier", simple("premium-${header.kind}"))
+          .otherwise()
+            .setHeader("tier", constant("standard"))
+        .end()
+        .to("direct:sink")
+      .end();
+}
+
 /// The Simple scenarios (Camel's figures: OGNL 361 ns and 3.8 KB, date 532 ns and 2 KB):
 /// the text, and whether it is a predicate.
 struct SimpleCase {
@@ -86,12 +103,14 @@ inline constexpr SimpleCase kSimplePredicate{"${header.foo} == 'bar'", true};
 inline constexpr SimpleCase kSimpleTemplate{"Hello ${body} at ${header.x}", false};
 inline constexpr SimpleCase kSimpleOgnl{"${body.name}", false};
 inline constexpr SimpleCase kSimpleDate{"${date:now:yyyyMMdd}", false};
+inline constexpr SimpleCase kSimpleNumeric{"${header.amount} > 1000", true};
 
-/// The message the Simple scenarios read: headers foo and x; a text body, or with
+/// The message the Simple scenarios read: headers foo, x and amount; a text body, or with
 /// `map_body` a map with a name (for the OGNL case).
 inline void fillSimpleMessage(Exchange& ex, bool map_body) {
   ex.message().setHeader("foo", Value("bar"));
   ex.message().setHeader("x", Value("noon"));
+  ex.message().setHeader("amount", Value(1500));
   if (map_body) {
     ex.message().setBody(Value(ValueMap{{"id", Value(7)}, {"name", Value("Camel")}}));
   } else {

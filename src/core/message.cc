@@ -15,41 +15,67 @@ Headers::Headers(std::initializer_list<std::pair<std::string_view, Value>> entri
 
 Headers::Headers(const Headers& other) { *this = other; }
 
+namespace {
+// `to = from` for a header's value, with the usual cases inline instead of through the
+// variant's generic copy: text over text (a spare entry's, keeping its capacity), a number
+// or flag over one of its kind or over nothing.
+void assignValue(Value& to, const Value& from) {
+  switch (from.type()) {
+    case ValueType::String:
+      if (std::string* text = to.mutableString()) {
+        text->assign(from.getString());
+        return;
+      }
+      break;
+    case ValueType::Int:
+      if (to.isInt() || to.isNull()) {
+        to.setInt(from.getInt());
+        return;
+      }
+      break;
+    case ValueType::Bool:
+      if (to.isBool() || to.isNull()) {
+        to.setBool(from.getBool());
+        return;
+      }
+      break;
+    default: break;
+  }
+  to = from;
+}
+}  // namespace
+
 Headers& Headers::operator=(const Headers& other) {
   if (this == &other) return *this;
   // Element-wise: existing entries keep their string capacity.
   if (entries_.size() < other.size_) entries_.resize(other.size_);
   for (uint32_t i = 0; i < other.size_; ++i) {
-    if (entries_[i].name != other.entries_[i].name) entries_[i].name.assign(other.entries_[i].name);
-    entries_[i].value = other.entries_[i].value;
+    Entry& to = entries_[i];
+    const Entry& from = other.entries_[i];
+    if (to.hash != from.hash || !sameSpelling(to.name, from.name)) {
+      to.name.assign(from.name);
+      to.hash = from.hash;
+    }
+    assignValue(to.value, from.value);
   }
   truncate(other.size_);
   return *this;
 }
 
-const Value* Headers::get(std::string_view name) const noexcept {
-  for (uint32_t i = 0; i < size_; ++i) {
-    if (equalsIgnoreCaseAscii(entries_[i].name, name)) return &entries_[i].value;
-  }
-  return nullptr;
-}
-
-Value* Headers::find(std::string_view name) noexcept {
-  ++version_;  // the caller may change the value it gets
-  return const_cast<Value*>(static_cast<const Headers*>(this)->get(name));
-}
-
-Headers::Entry& Headers::append(std::string_view name) {
+Headers::Entry& Headers::append(std::string_view name, uint32_t hash) {
   ++version_;
   if (size_ == entries_.size()) entries_.emplace_back();
   Entry& e = entries_[size_++];
   // A spare entry often held this very name (a pooled exchange setting the same headers).
-  if (std::string_view(e.name) != name) e.name.assign(name.data(), name.size());
+  if (e.hash != hash || !sameSpelling(e.name, name)) {
+    e.name.assign(name.data(), name.size());
+    e.hash = hash;
+  }
   return e;
 }
 
-void Headers::set(std::string_view name, const Value& value) {
-  if (Value* v = find(name)) {
+void Headers::set(std::string_view name, uint32_t hash, const Value& value) {
+  if (Value* v = find(name, hash)) {
     *v = value;
     return;
   }
@@ -59,25 +85,32 @@ void Headers::set(std::string_view name, const Value& value) {
   if (!entries_.empty() && std::less_equal<const void*>()(&entries_.front(), p) &&
       std::less<const void*>()(p, entries_.data() + entries_.size())) {
     Value copy = value;
-    append(name).value = std::move(copy);
+    append(name, hash).value = std::move(copy);
     return;
   }
-  append(name).value = value;
+  append(name, hash).value = value;
 }
 
-void Headers::set(std::string_view name, Value&& value) {
-  if (Value* v = find(name)) {
+void Headers::set(std::string_view name, uint32_t hash, Value&& value) {
+  if (Value* v = find(name, hash)) {
     *v = std::move(value);
     return;
   }
-  append(name).value = std::move(value);
+  append(name, hash).value = std::move(value);
 }
 
-Value& Headers::slot(std::string_view name) {
-  if (Value* v = find(name)) return *v;
-  Entry& e = append(name);
+Value& Headers::slot(std::string_view name, uint32_t hash) {
+  if (Value* v = find(name, hash)) return *v;
+  Entry& e = append(name, hash);
   e.value.reset();
   return e.value;
+}
+
+std::string& Headers::textSlot(const HeaderKey& key) {
+  Value* v = find(key.name(), key.hash());
+  if (!v) v = &append(key.name(), key.hash()).value;  // spare entries hold empty text or null
+  if (std::string* s = v->mutableString()) return *s;
+  return v->resetString();
 }
 
 void Headers::eraseAt(uint32_t index) noexcept {
@@ -95,9 +128,9 @@ void Headers::truncate(uint32_t size) noexcept {
   size_ = size;
 }
 
-bool Headers::remove(std::string_view name) noexcept {
+bool Headers::remove(std::string_view name, uint32_t hash) noexcept {
   for (uint32_t i = 0; i < size_; ++i) {
-    if (equalsIgnoreCaseAscii(entries_[i].name, name)) {
+    if (entries_[i].hash == hash && sameName(entries_[i].name, name)) {
       eraseAt(i);
       return true;
     }
@@ -119,7 +152,11 @@ void Message::adoptSpareString() noexcept {
 }
 
 void Message::setBodyOther(const Value& body) {
-  if (body.isString()) adoptSpareString();  // the body is not text yet
+  if (body.isString()) {  // the body is not text yet: take the spare buffer, then copy in
+    adoptSpareString();
+    body_.setString(body.getString());
+    return;
+  }
   body_ = body;
 }
 

@@ -35,10 +35,10 @@ namespace dromedary::eip {
 
 namespace {
 
-constexpr std::string_view kAggregatedSize = "CamelAggregatedSize";
-constexpr std::string_view kCompletedBy = "CamelAggregatedCompletedBy";
-constexpr std::string_view kCorrelationKey = "CamelAggregatedCorrelationKey";
-constexpr std::string_view kBatchComplete = "CamelBatchComplete";
+const HeaderKey kAggregatedSize{"CamelAggregatedSize"};
+const HeaderKey kCompletedBy{"CamelAggregatedCompletedBy"};
+const HeaderKey kCorrelationKey{"CamelAggregatedCorrelationKey"};
+const HeaderKey kBatchComplete{"CamelBatchComplete"};
 // Where a completed group is kept in the repository until its steps succeed.
 constexpr std::string_view kRepositoryKey = "DromedaryAggregationRepositoryKey";
 

@@ -262,7 +262,7 @@ Status FanOutStep::finish(Exchange& input, FanOutState& s) noexcept {
     options_.strategy->onCompletion(r);
     // Camel's copyResults: the result's message and properties become the input's.
     std::swap(input.message(), r.messageForEngine());
-    for (const Headers::Entry& p : r.properties()) input.properties().set(p.name, p.value);
+    for (const Headers::Entry& p : r.properties()) input.properties().set(p);
   } catch (...) {
     input.setException(std::current_exception());
   }

@@ -9,6 +9,8 @@ namespace dromedary::eip {
 
 namespace {
 
+const HeaderKey kFilterMatched{"CamelFilterMatched"};
+
 class FilterStep final : public Step {
  public:
   FilterStep(std::unique_ptr<Predicate> predicate, const detail::Block& body)
@@ -17,7 +19,7 @@ class FilterStep final : public Step {
   Status run(Exchange& ex) noexcept override {
     bool matched = predicate_->matches(ex);
     if (!matched && ex.failed()) return Status::Fail;
-    ex.properties().slot("CamelFilterMatched") = matched;
+    ex.properties().slot(kFilterMatched) = matched;
     if (matched && !detail::pushBlock(ex, body_)) return Status::Fail;
     return Status::Continue;
   }

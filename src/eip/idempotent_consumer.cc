@@ -72,9 +72,9 @@ namespace eip {
 
 namespace {
 
-constexpr std::string_view kDuplicate = "CamelDuplicateMessage";
+const HeaderKey kDuplicate{"CamelDuplicateMessage"};
 // Where the key travels with the exchange until it completes (for removeOnFailure/confirm).
-constexpr std::string_view kKeyProperty = "CamelIdempotentKey";
+const HeaderKey kKeyProperty{"CamelIdempotentKey"};
 
 class IdempotentEndStep;
 

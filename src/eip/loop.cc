@@ -19,8 +19,8 @@ using detail::FanOutState;
 
 namespace {
 
-constexpr std::string_view kLoopIndex = "CamelLoopIndex";
-constexpr std::string_view kLoopSize = "CamelLoopSize";
+const HeaderKey kLoopIndex{"CamelLoopIndex"};
+const HeaderKey kLoopSize{"CamelLoopSize"};
 
 // The count an expression gives, or -1 after recording why it is not one.
 int64_t loopCount(const Expression& count, Exchange& ex) noexcept {

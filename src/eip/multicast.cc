@@ -13,8 +13,8 @@ using detail::FanOutState;
 
 namespace {
 
-constexpr std::string_view kMulticastIndex = "CamelMulticastIndex";
-constexpr std::string_view kMulticastComplete = "CamelMulticastComplete";
+const HeaderKey kMulticastIndex{"CamelMulticastIndex"};
+const HeaderKey kMulticastComplete{"CamelMulticastComplete"};
 
 class MulticastStep final : public FanOutStep {
  public:

@@ -21,9 +21,9 @@ using detail::FanOutState;
 
 namespace {
 
-constexpr std::string_view kMulticastIndex = "CamelMulticastIndex";
-constexpr std::string_view kMulticastComplete = "CamelMulticastComplete";
-constexpr std::string_view kRecipientEndpoint = "CamelRecipientListEndpoint";
+const HeaderKey kMulticastIndex{"CamelMulticastIndex"};
+const HeaderKey kMulticastComplete{"CamelMulticastComplete"};
+const HeaderKey kRecipientEndpoint{"CamelRecipientListEndpoint"};
 
 // The one step of a recipient's block: sends to the producer its sub-exchange was given.
 class SendToRecipientStep final : public Step {

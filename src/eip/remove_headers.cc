@@ -24,7 +24,7 @@ class RemoveHeaderStep final : public Step {
   bool mayBlock() const noexcept override { return false; }
  private:
   bool property_;
-  std::string name_;
+  HeaderKey name_;
 };
 
 class RemoveHeadersStep final : public Step {

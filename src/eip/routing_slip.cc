@@ -22,7 +22,7 @@ namespace dromedary::eip {
 
 namespace {
 
-constexpr std::string_view kSlipEndpoint = "CamelSlipEndpoint";
+const HeaderKey kSlipEndpoint{"CamelSlipEndpoint"};
 
 class RoutingSlipStep final : public Step {
  public:

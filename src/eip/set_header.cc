@@ -2,6 +2,7 @@
 // setHeader(name, expr) and setProperty(name, expr): the same step on the message's
 // headers or the exchange's properties.
 #include "core/scratch.h"
+#include "core/text_expression.h"
 #include "eip/models.h"
 #include "engine/compiled_route.h"
 #include "eip/eip_schema.h"
@@ -13,9 +14,13 @@ namespace {
 class SetHeaderStep final : public Step {
  public:
   SetHeaderStep(bool property, std::string name, std::unique_ptr<Expression> value)
-      : property_(property), name_(std::move(name)), value_(std::move(value)) {}
+      : property_(property),
+        name_(std::move(name)),
+        value_(std::move(value)),
+        text_(dynamic_cast<const TextExpression*>(value_.get())) {}
 
   Status run(Exchange& ex) noexcept override {
+    if (text_) return setText(ex);
     ScratchValue scratch;
     const Value* v = value_->evaluate(ex, *scratch);
     if (!v) return Status::Fail;
@@ -34,10 +39,28 @@ class SetHeaderStep final : public Step {
   }
 
   bool mayBlock() const noexcept override { return value_->mayBlock(); }
+
  private:
+  // A template: rendered into a scratch buffer, which then trades places with the header's
+  // own string (both keep their capacity, so neither allocates once warm). Not rendered into
+  // the header directly: the template may read the header it replaces.
+  Status setText(Exchange& ex) noexcept {
+    ScratchValue buffer;
+    std::string& text = buffer->resetString();
+    if (!text_->appendText(ex, text)) return Status::Fail;
+    try {
+      (property_ ? ex.properties() : ex.message().headers()).textSlot(name_).swap(text);
+    } catch (...) {
+      ex.setException(std::current_exception());
+      return Status::Fail;
+    }
+    return Status::Continue;
+  }
+
   bool property_;
-  std::string name_;
+  HeaderKey name_;
   std::unique_ptr<Expression> value_;
+  const TextExpression* text_;  // value_, when it is a template
 };
 
 }  // namespace

@@ -22,9 +22,9 @@ using detail::FanOutState;
 
 namespace {
 
-constexpr std::string_view kSplitIndex = "CamelSplitIndex";
-constexpr std::string_view kSplitSize = "CamelSplitSize";
-constexpr std::string_view kSplitComplete = "CamelSplitComplete";
+const HeaderKey kSplitIndex{"CamelSplitIndex"};
+const HeaderKey kSplitSize{"CamelSplitSize"};
+const HeaderKey kSplitComplete{"CamelSplitComplete"};
 constexpr size_t kEnd = std::string_view::npos;
 
 std::string_view textOf(const Value& v) noexcept {
@@ -222,7 +222,7 @@ class SplitStep final : public FanOutStep {
       Headers& props = sub.properties();
       const bool append = s.ownPropertiesAbsent && !s.copyCurrent;
       const size_t base = props.size();
-      auto prop = [&](std::string_view name) -> Value& {
+      auto prop = [&](const HeaderKey& name) -> Value& {
         return append ? props.addUnchecked(name) : props.slot(name);
       };
       prop(kSplitIndex) = static_cast<int64_t>(index);

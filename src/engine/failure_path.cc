@@ -19,13 +19,13 @@ namespace detail {
 namespace {
 
 // Camel's header and property names.
-constexpr std::string_view kRedelivered = "CamelRedelivered";
-constexpr std::string_view kRedeliveryCounter = "CamelRedeliveryCounter";
-constexpr std::string_view kRedeliveryMaxCounter = "CamelRedeliveryMaxCounter";
-constexpr std::string_view kExceptionCaught = "CamelExceptionCaught";
-constexpr std::string_view kFailureEndpoint = "CamelFailureEndpoint";
-constexpr std::string_view kFailureRouteId = "CamelFailureRouteId";
-constexpr std::string_view kErrorHandlerHandled = "CamelErrorHandlerHandled";
+const HeaderKey kRedelivered{"CamelRedelivered"};
+const HeaderKey kRedeliveryCounter{"CamelRedeliveryCounter"};
+const HeaderKey kRedeliveryMaxCounter{"CamelRedeliveryMaxCounter"};
+const HeaderKey kExceptionCaught{"CamelExceptionCaught"};
+const HeaderKey kFailureEndpoint{"CamelFailureEndpoint"};
+const HeaderKey kFailureRouteId{"CamelFailureRouteId"};
+const HeaderKey kErrorHandlerHandled{"CamelErrorHandlerHandled"};
 
 ExceptionRegistry& registry(Exchange& ex) { return ex.context()->implForEngine().exceptions; }
 

@@ -91,6 +91,95 @@ TEST(HeadersTest, AMovedInVersionIsNeverOneTheObjectHadBefore) {
   EXPECT_EQ(young.size(), 0u);
 }
 
+TEST(HeadersTest, AKeyFindsItsHeaderWhateverTheCase) {
+  const HeaderKey key("Content-Type");
+  Headers h{{"content-type", "a"}, {"x", 1}};
+  ASSERT_NE(h.get(key), nullptr);
+  EXPECT_EQ(h.get(key)->getString(), "a");
+  h.set(key, Value("b"));
+  ASSERT_EQ(h.size(), 2u);
+  EXPECT_EQ(h.begin()->name, "content-type") << "the case first set is kept";
+  EXPECT_EQ(h.get("CONTENT-TYPE")->getString(), "b");
+  EXPECT_TRUE(h.remove(key));
+  EXPECT_EQ(h.get(key), nullptr);
+}
+
+TEST(HeadersTest, NamesWhoseHashesCollideStayApart) {
+  // Two names of one length with the same 32-bit hash (found by search): a lookup compares
+  // the names where the hashes agree.
+  ASSERT_EQ(headerNameHash("h00329599"), headerNameHash("h00532382"));
+  Headers h;
+  h.set("h00329599", 1);
+  h.set(HeaderKey("h00532382"), Value(2));
+  ASSERT_EQ(h.size(), 2u);
+  EXPECT_EQ(h.get("h00329599")->getInt(), 1);
+  EXPECT_EQ(h.get(HeaderKey("h00532382"))->getInt(), 2);
+  EXPECT_TRUE(h.remove("h00329599"));
+  EXPECT_EQ(h.get("h00329599"), nullptr);
+  EXPECT_EQ(h.get("H00532382")->getInt(), 2);
+}
+
+TEST(HeadersTest, EntriesKeepTheirHashesThroughRemovalsAndCopies) {
+  Headers h{{"a", 1}, {"Internal-1", 2}, {"b", 3}, {"Internal-2", 4}, {"c", 5}};
+  h.removeIf([](std::string_view name) { return name.starts_with("Internal"); });
+  Headers copy;
+  copy = h;
+  for (const Headers* each : {&h, &copy}) {
+    ASSERT_EQ(each->size(), 3u);
+    EXPECT_EQ(each->get(HeaderKey("A"))->getInt(), 1);
+    EXPECT_EQ(each->get("B")->getInt(), 3);
+    EXPECT_EQ(each->get(HeaderKey("c"))->getInt(), 5);
+    EXPECT_EQ(each->get("internal-1"), nullptr);
+  }
+  for (const Headers::Entry& e : h) EXPECT_EQ(e.hash, headerNameHash(e.name)) << e.name;
+}
+
+TEST(HeadersTest, ATextSlotIsTheHeadersTextOrANewEmptyOne) {
+  const HeaderKey key("tier");
+  Headers h{{"n", 1}};
+  h.textSlot(key) = "gold";
+  EXPECT_EQ(h.get("TIER")->getString(), "gold");
+  EXPECT_EQ(h.textSlot(key), "gold") << "an existing text is handed back as it is";
+  h.set("n", 1);
+  EXPECT_EQ(h.textSlot(HeaderKey("N")), "") << "a value that was not text becomes empty text";
+  EXPECT_TRUE(h.get("n")->isString());
+}
+
+TEST(HeadersTest, ASpareEntrysTextKeepsItsCapacityForTheNextTextSlot) {
+  const HeaderKey key("tier");
+  Headers h;
+  h.textSlot(key) = std::string(100, 'x');
+  const char* buffer = h.get(key)->getString().data();
+  h.clear();
+  std::string& text = h.textSlot(key);
+  EXPECT_TRUE(text.empty());
+  text.assign(80, 'y');
+  EXPECT_EQ(h.get(key)->getString().data(), buffer);
+}
+
+TEST(HeadersTest, SettingAnotherHeadersEntryCopiesItsNameAndValue) {
+  Headers from{{"Camel-Index", 3}};
+  Headers to{{"camel-index", 1}, {"other", "o"}};
+  to.set(*from.begin());
+  ASSERT_EQ(to.size(), 2u);
+  EXPECT_EQ(to.get("CAMEL-INDEX")->getInt(), 3);
+  Headers empty;
+  empty.set(*from.begin());
+  EXPECT_EQ(empty.begin()->name, "Camel-Index");
+}
+
+TEST(HeadersTest, CopyOverSpareEntriesOfOtherKindsGivesTheSourcesValues) {
+  Headers to{{"a", "text"}, {"b", 7}, {"c", true}, {"d", 1.5}};
+  to.clear();  // spare entries: text, a number, a flag, a double
+  Headers from{{"a", 1}, {"b", "seven"}, {"c", Value()}, {"d", false}, {"e", 2.5}};
+  to = from;
+  EXPECT_EQ(to, from);
+  EXPECT_TRUE(to.get("c")->isNull());
+  EXPECT_EQ(to.get("a")->getInt(), 1);
+  EXPECT_EQ(to.get("b")->getString(), "seven");
+  EXPECT_FALSE(to.get("d")->getBool());
+}
+
 TEST(MessageTest, ClearMakesTheBodyNull) {
   Message m;
   m.setBody(std::string_view("hello there, a body that does not fit in SSO"));

@@ -28,6 +28,27 @@ TEST(SetHeaderTest, SetsFromConstantHeaderPropertyAndBody) {
   EXPECT_TRUE(mock.assertIsSatisfied());
 }
 
+TEST(SetHeaderTest, ATemplateMayReadTheHeaderItReplaces) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) {
+    b.from("direct:in")
+        .setHeader("tier", simple("${header.tier}-${header.TIER} and a text past the inline size"))
+        .setProperty("p", simple("<${exchangeProperty.p}>"))
+        .setProperty("p", simple("<${exchangeProperty.p}>"))
+        .to("mock:out");
+  });
+  for (int i = 0; i < 3; ++i) {  // the second and third reuse the first one's buffers
+    ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:in", "x", "Tier", "gold"));
+  }
+  for (const auto& ex : h.mock("mock:out").receivedExchanges()) {
+    const Headers& headers = ex->message().headers();
+    ASSERT_EQ(headers.size(), 1u);
+    EXPECT_EQ(headers.begin()->name, "Tier");
+    EXPECT_EQ(headers.begin()->value.getString(), "gold-gold and a text past the inline size");
+    EXPECT_EQ(ex->getProperty("p")->getString(), "<<>>");
+  }
+}
+
 TEST(SetHeaderTest, ReplacesAnExistingHeaderWhateverItsCase) {
   RouteHarness h;
   h.start([](RouteBuilder& b) { b.from("direct:in").setHeader("FOO", constant(2)).to("mock:out"); });

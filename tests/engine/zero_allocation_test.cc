@@ -103,6 +103,33 @@ TEST(ZeroAllocationTest, TypicalRouteOfBuiltinSteps) {
   EXPECT_EQ(allocationsPerSend(h, "direct:typical", &headers), 0u);
 }
 
+// Camel's scenario e, both branches of its choice.
+TEST(ZeroAllocationTest, CamelScenarioE) {
+  RouteHarness h;
+  auto noop = std::make_shared<NoOp>();
+  h.start([&](RouteBuilder& b) {
+    bench::camelERoute(b);
+    b.from("direct:sink").process(noop);
+  });
+  Headers gold{{"foo", "bar"}, {"kind", "gold"}};
+  EXPECT_EQ(allocationsPerSend(h, "direct:camel-e", &gold), 0u);
+  Headers silver{{"foo", "bar"}, {"kind", "silver"}};
+  EXPECT_EQ(allocationsPerSend(h, "direct:camel-e", &silver), 0u);
+}
+
+// A template longer than a string's inline size, set as a header: rendered into a buffer that
+// trades places with the header's own, so neither allocates once warm.
+TEST(ZeroAllocationTest, SetHeaderFromALongTemplate) {
+  RouteHarness h;
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:long")
+        .setHeader("tier", simple("premium customer of kind ${header.kind}, order ${body}"))
+        .setProperty("seen", simple("seen ${header.tier} at the gateway of region ${header.kind}"));
+  });
+  Headers gold{{"foo", "bar"}, {"kind", "gold"}};
+  EXPECT_EQ(allocationsPerSend(h, "direct:long", &gold), 0u);
+}
+
 }  // namespace
 }  // namespace dromedary
 
@@ -143,6 +170,10 @@ TEST(ZeroAllocationTest, SimpleTemplate) {
 
 TEST(ZeroAllocationTest, SimpleOgnlOnMapBody) {
   EXPECT_EQ(allocationsPerEvaluation(bench::kSimpleOgnl, true), 0u);
+}
+
+TEST(ZeroAllocationTest, SimpleNumericComparison) {
+  EXPECT_EQ(allocationsPerEvaluation(bench::kSimpleNumeric, false), 0u);
 }
 
 TEST(ZeroAllocationTest, SimpleDate) {

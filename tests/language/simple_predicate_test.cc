@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Simple predicates: every operator of Camel's documentation, its coercion rules, && and ||.
+#include <fmt/format.h>
+
 #include "support/route_harness.h"
 #include "support/simple_fixture.h"
 
@@ -285,6 +287,34 @@ TEST(SimpleInRouteTest, EvaluationFailureFailsTheExchangeNotTheProcess) {
   ASSERT_FALSE(sent);
   EXPECT_EQ(sent.error().code, ErrorCode::EvaluationFailed);
   EXPECT_EQ(h.mock("mock:out").receivedExchanges().size(), 0u);
+}
+
+// A comparison against a literal is compiled to a predicate that compares at once in the
+// usual cases; its answers must be those of the general comparison (the same comparison
+// against a header holding the literal) for every kind of value on the left.
+TEST_F(SimplePredicateTest, ComparisonsWithALiteralAnswerAsTheGeneralComparisonDoes) {
+  const std::vector<Value> lefts = {
+      Value("500"), Value("0500"), Value("abc"), Value(""), Value(" 500 "), Value(500),
+      Value(1000), Value(-3), Value(500.0), Value(499.5), Value(true), Value(),
+      Value(Bytes(std::string_view("500"))), Value(ValueList{Value(1)})};
+  struct Literal {
+    std::string text;  // as written in the expression
+    Value value;       // the same, as a header
+  };
+  const std::vector<Literal> literals = {{"'500'", Value("500")}, {"'abc'", Value("abc")},
+                                         {"500", Value(500)},     {"1000", Value(1000)},
+                                         {"'0500'", Value("0500")}, {"-3", Value(-3)}};
+  for (const char* op : {"==", "!=", ">", ">=", "<", "<="}) {
+    for (const Literal& literal : literals) {
+      message().setHeader("lit", literal.value);
+      for (const Value& left : lefts) {
+        message().setHeader("x", left);
+        bool fast = matches(fmt::format("${{header.x}} {} {}", op, literal.text));
+        bool general = matches(fmt::format("${{header.x}} {} ${{header.lit}}", op));
+        EXPECT_EQ(fast, general) << left.toString() << " " << op << " " << literal.text;
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -129,6 +129,7 @@ class Exchange {
   Headers& properties() noexcept { return properties_; }
   const Headers& properties() const noexcept { return properties_; }
   const Value* getProperty(std::string_view name) const noexcept { return properties_.get(name); }
+  const Value* getProperty(const HeaderKey& key) const noexcept { return properties_.get(key); }
   void setProperty(std::string_view name, const Value& value) { properties_.set(name, value); }
   bool removeProperty(std::string_view name) noexcept { return properties_.remove(name); }
 

@@ -9,10 +9,16 @@
 /// keeps its string capacity for the next use, so a pooled exchange sets the same headers
 /// again without allocating. Copying is a flat element-wise copy, never a re-hash.
 /// The same type holds exchange properties.
+///
+/// Each entry keeps a hash of its case-folded name, so a lookup compares one number per entry
+/// and a name only where the numbers agree. A HeaderKey carries that hash made once (a step
+/// or an expression makes its keys when its route starts): looking a key up hashes nothing.
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <dromedary/core/value.h>
@@ -22,11 +28,37 @@ namespace dromedary {
 /// ASCII case-insensitive equality (header names are ASCII in every protocol we speak).
 bool equalsIgnoreCase(std::string_view a, std::string_view b) noexcept;
 
+/// The hash Headers keep for a name: FNV-1a over its ASCII-lowercased bytes (so names that
+/// differ only in case hash alike).
+constexpr uint32_t headerNameHash(std::string_view name) noexcept {
+  uint32_t h = 2166136261u;
+  for (char c : name) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if (u >= 'A' && u <= 'Z') u = static_cast<unsigned char>(u + ('a' - 'A'));
+    h = (h ^ u) * 16777619u;
+  }
+  return h;
+}
+
+/// A header or property name prepared for lookups: the name and its hash, made once.
+class HeaderKey {
+ public:
+  HeaderKey() = default;
+  explicit HeaderKey(std::string name) : name_(std::move(name)), hash_(headerNameHash(name_)) {}
+  const std::string& name() const noexcept { return name_; }
+  uint32_t hash() const noexcept { return hash_; }
+
+ private:
+  std::string name_;
+  uint32_t hash_ = headerNameHash("");
+};
+
 class Headers {
  public:
   struct Entry {
     std::string name;
     Value value;
+    uint32_t hash = headerNameHash("");  ///< headerNameHash(name)
   };
 
   Headers() = default;
@@ -49,22 +81,44 @@ class Headers {
   }
 
   /// The value for `name` (case-insensitive), or nullptr.
-  const Value* get(std::string_view name) const noexcept;
-  Value* find(std::string_view name) noexcept;
+  const Value* get(std::string_view name) const noexcept {
+    return lookup(name, headerNameHash(name));
+  }
+  const Value* get(const HeaderKey& key) const noexcept { return lookup(key.name(), key.hash()); }
+  Value* find(std::string_view name) noexcept { return find(name, headerNameHash(name)); }
+  Value* find(const HeaderKey& key) noexcept { return find(key.name(), key.hash()); }
   bool contains(std::string_view name) const noexcept { return get(name) != nullptr; }
+  bool contains(const HeaderKey& key) const noexcept { return get(key) != nullptr; }
 
   /// Sets `name` to `value` (copy-assign: a string reuses the existing capacity).
-  void set(std::string_view name, const Value& value);
-  void set(std::string_view name, Value&& value);
+  void set(std::string_view name, const Value& value) {
+    set(name, headerNameHash(name), value);
+  }
+  void set(std::string_view name, Value&& value) {
+    set(name, headerNameHash(name), std::move(value));
+  }
+  void set(const HeaderKey& key, const Value& value) { set(key.name(), key.hash(), value); }
+  void set(const HeaderKey& key, Value&& value) { set(key.name(), key.hash(), std::move(value)); }
+  /// Sets another Headers' entry here (its name's hash is reused, not made again).
+  void set(const Entry& entry) { set(entry.name, entry.hash, entry.value); }
   /// The slot for `name`, created as null when absent.
-  Value& slot(std::string_view name);
+  Value& slot(std::string_view name) { return slot(name, headerNameHash(name)); }
+  Value& slot(const HeaderKey& key) { return slot(key.name(), key.hash()); }
+  /// The value for `key` made text, created when absent, for the caller to fill or swap a
+  /// buffer with: its text when it was text already, else empty. A new entry reuses the
+  /// string a removed one left, with its capacity.
+  std::string& textSlot(const HeaderKey& key);
   /// A new entry for `name`, without looking for an existing one: for callers that know it
   /// is absent (else the name would be listed twice). Its value is what a removed entry left
   /// there: assign it.
-  Value& addUnchecked(std::string_view name) { return append(name).value; }
+  Value& addUnchecked(std::string_view name) {
+    return append(name, headerNameHash(name)).value;
+  }
+  Value& addUnchecked(const HeaderKey& key) { return append(key.name(), key.hash()).value; }
 
   /// Removes `name`; returns whether it was present.
-  bool remove(std::string_view name) noexcept;
+  bool remove(std::string_view name) noexcept { return remove(name, headerNameHash(name)); }
+  bool remove(const HeaderKey& key) noexcept { return remove(key.name(), key.hash()); }
   /// Removes every entry for which `pred(name)` is true; returns how many.
   template <class Pred>
   size_t removeIf(Pred&& pred) noexcept {
@@ -109,13 +163,61 @@ class Headers {
   uint32_t version() const noexcept { return version_; }
 
  private:
+  const Value* lookup(std::string_view name, uint32_t hash) const noexcept {
+    for (uint32_t i = 0; i < size_; ++i) {
+      const Entry& e = entries_[i];
+      if (e.hash == hash && sameName(e.name, name)) [[likely]] return &e.value;
+    }
+    return nullptr;
+  }
+  // Names whose hashes agree: almost always the same spelling, else the same without case.
+  static bool sameName(std::string_view a, std::string_view b) noexcept {
+    return sameSpelling(a, b) || (a.size() == b.size() && equalsIgnoreCase(a, b));
+  }
+  // Byte-equal names, compared inline by words (the last word overlapping the one before):
+  // names are short, and a call to memcmp costs more.
+  static bool sameSpelling(std::string_view a, std::string_view b) noexcept {
+    const size_t n = a.size();
+    if (n != b.size()) return false;
+    const char* x = a.data();
+    const char* y = b.data();
+    if (n >= 8) {
+      for (size_t i = 0; i + 8 < n; i += 8) {
+        if (word<uint64_t>(x + i) != word<uint64_t>(y + i)) return false;
+      }
+      return word<uint64_t>(x + n - 8) == word<uint64_t>(y + n - 8);
+    }
+    if (n >= 4) {
+      return word<uint32_t>(x) == word<uint32_t>(y) &&
+             word<uint32_t>(x + n - 4) == word<uint32_t>(y + n - 4);
+    }
+    for (size_t i = 0; i < n; ++i) {
+      if (x[i] != y[i]) return false;
+    }
+    return true;
+  }
+  template <class W>
+  static W word(const char* p) noexcept {
+    W w;
+    std::memcpy(&w, p, sizeof w);
+    return w;
+  }
+  Value* find(std::string_view name, uint32_t hash) noexcept {
+    ++version_;  // the caller may change the value it gets
+    return const_cast<Value*>(lookup(name, hash));
+  }
+  void set(std::string_view name, uint32_t hash, const Value& value);
+  void set(std::string_view name, uint32_t hash, Value&& value);
+  Value& slot(std::string_view name, uint32_t hash);
+  bool remove(std::string_view name, uint32_t hash) noexcept;
   void eraseAt(uint32_t index) noexcept;
   void swapEntries(uint32_t a, uint32_t b) noexcept {
     entries_[a].name.swap(entries_[b].name);
     entries_[a].value.swap(entries_[b].value);
+    std::swap(entries_[a].hash, entries_[b].hash);
   }
   void truncate(uint32_t size) noexcept;
-  Entry& append(std::string_view name);
+  Entry& append(std::string_view name, uint32_t hash);
 
   std::vector<Entry> entries_;  // [0, size_) live; the rest spare, keeping capacity
   uint32_t size_ = 0;
@@ -132,6 +234,7 @@ class Message {
   Headers& headers() noexcept { return headers_; }
   const Headers& headers() const noexcept { return headers_; }
   const Value* getHeader(std::string_view name) const noexcept { return headers_.get(name); }
+  const Value* getHeader(const HeaderKey& key) const noexcept { return headers_.get(key); }
   void setHeader(std::string_view name, const Value& value) { headers_.set(name, value); }
   void setHeader(std::string_view name, Value&& value) { headers_.set(name, std::move(value)); }
   bool removeHeader(std::string_view name) noexcept { return headers_.remove(name); }

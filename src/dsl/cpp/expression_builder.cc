@@ -40,7 +40,7 @@ class HeaderExpression final : public Expression {
   }
 
  private:
-  std::string name_;
+  HeaderKey name_;
 };
 
 class PropertyExpression final : public Expression {
@@ -52,7 +52,7 @@ class PropertyExpression final : public Expression {
   }
 
  private:
-  std::string name_;
+  HeaderKey name_;
 };
 
 class BodyExpression final : public Expression {

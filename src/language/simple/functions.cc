@@ -50,7 +50,7 @@ class HeaderNode final : public DirectNode {
   }
 
  private:
-  std::string name_;
+  HeaderKey name_;
 };
 
 class PropertyNode final : public DirectNode {
@@ -62,7 +62,7 @@ class PropertyNode final : public DirectNode {
   }
 
  private:
-  std::string name_;
+  HeaderKey name_;
 };
 
 // All headers as a map (a copy: this one allocates).

@@ -65,10 +65,7 @@ TemplateNode::TemplateNode(std::vector<ExprPtr> parts) {
   }
 }
 
-const Value* TemplateNode::evaluate(Exchange& ex, Value& scratch) const noexcept {
-  // Render into a local slot first: a part may read the value `scratch` is about to replace.
-  ScratchValue out;
-  std::string& text = out->resetString();
+bool TemplateNode::appendText(Exchange& ex, std::string& text) const noexcept {
   try {
     for (const Part& part : parts_) {
       if (part.literal) {
@@ -78,19 +75,30 @@ const Value* TemplateNode::evaluate(Exchange& ex, Value& scratch) const noexcept
       const Value* v;
       if (part.direct) {
         v = part.expression->evaluate(ex, unusedScratch());
-        if (!v) return nullptr;
-        v->appendTo(text);
+        if (!v) return false;
+        if (v->isString()) {  // most parts: a text header or body, appended inline
+          text.append(v->getString());
+        } else {
+          v->appendTo(text);
+        }
       } else {
         ScratchValue s;
         v = part.expression->evaluate(ex, *s);
-        if (!v) return nullptr;
+        if (!v) return false;
         v->appendTo(text);
       }
     }
   } catch (...) {
     ex.setException(std::current_exception());
-    return nullptr;
+    return false;
   }
+  return true;
+}
+
+const Value* TemplateNode::evaluate(Exchange& ex, Value& scratch) const noexcept {
+  // Render into a local slot first: a part may read the value `scratch` is about to replace.
+  ScratchValue out;
+  if (!appendText(ex, out->resetString())) return nullptr;
   scratch.swap(*out);
   return &scratch;
 }

@@ -14,6 +14,8 @@
 
 #include <dromedary/spi/language.h>
 
+#include "core/text_expression.h"
+
 namespace dromedary::simplelang {
 
 using ExprPtr = std::unique_ptr<Expression>;
@@ -54,10 +56,11 @@ const Value* literalValue(const Expression& e) noexcept;
 
 /// Text with embedded functions ("Hello ${body}"): concatenates the parts' string forms into
 /// the scratch string. A null part adds nothing, as in Camel.
-class TemplateNode final : public Expression {
+class TemplateNode final : public TextExpression {
  public:
   explicit TemplateNode(std::vector<ExprPtr> parts);
   const Value* evaluate(Exchange& ex, Value& scratch) const noexcept override;
+  bool appendText(Exchange& ex, std::string& out) const noexcept override;
 
  private:
   struct Part {

@@ -139,6 +139,75 @@ class ComparePredicate final : public Predicate {
   bool direct_;
 };
 
+// `left OP literal` for the comparisons most routes make: a text literal under == or !=,
+// an integer literal under ==, !=, >, >=, < or <=, with a left side that needs no scratch (a
+// header, a property, the body). The literal's kind is known when the route starts, so the
+// usual case (a text header against a text literal, an integer against an integer) compares
+// at once; every other value goes through coerceEquals / coerceCompare as ComparePredicate
+// does, so the result is always theirs.
+class LiteralComparePredicate final : public Predicate {
+ public:
+  LiteralComparePredicate(BinaryOp op, ExprPtr left, const Value& literal)
+      : op_(op), left_(std::move(left)), literal_(literal) {
+    if (literal_.isString()) {
+      std::string_view text = literal_.getString();
+      literal_digits_ = !text.empty() && text.find_first_not_of("0123456789") == text.npos;
+    }
+  }
+
+  /// Whether `op` against `literal` is one of the shapes this predicate speeds up.
+  static bool handles(BinaryOp op, const Value& literal) noexcept {
+    bool equality = op == BinaryOp::Eq || op == BinaryOp::Ne;
+    bool ordering = op == BinaryOp::Gt || op == BinaryOp::Ge || op == BinaryOp::Lt ||
+                    op == BinaryOp::Le;
+    return (equality && (literal.isString() || literal.isInt())) ||
+           (ordering && literal.isInt());
+  }
+
+  bool matches(Exchange& ex) const noexcept override {
+    const Value* a = left_->evaluate(ex, unusedScratch());
+    if (!a) return false;
+    switch (op_) {
+      case BinaryOp::Eq: return equals(*a);
+      case BinaryOp::Ne: return !equals(*a);
+      default: break;
+    }
+    int c;
+    if (a->isInt()) [[likely]] {
+      int64_t x = a->getInt();
+      int64_t y = literal_.getInt();
+      c = x < y ? -1 : x > y ? 1 : 0;
+    } else {
+      std::optional<int> general = coerceCompare(*a, literal_);
+      if (!general) return false;
+      c = *general;
+    }
+    switch (op_) {
+      case BinaryOp::Gt: return c > 0;
+      case BinaryOp::Ge: return c >= 0;
+      case BinaryOp::Lt: return c < 0;
+      default: return c <= 0;
+    }
+  }
+
+ private:
+  bool equals(const Value& a) const noexcept {
+    if (literal_.isString() && a.isString()) [[likely]] {
+      // Two texts are equal when they are the same text, or both digits of the same number.
+      if (a.getString() == literal_.getString()) return true;
+      if (!literal_digits_) return false;
+    } else if (literal_.isInt() && a.isInt()) {
+      return a.getInt() == literal_.getInt();
+    }
+    return coerceEquals(a, literal_);
+  }
+
+  BinaryOp op_;
+  ExprPtr left_;
+  Value literal_;
+  bool literal_digits_ = false;
+};
+
 // Right sides that are prepared once when constant (regex, in, range, is) share this shape:
 // `Prepared` is built from the right side's text, at compile time when it is a literal, else
 // per exchange (a dynamic regex or list costs what it costs).
@@ -369,6 +438,10 @@ PredPtr makeBinary(Parser& parser, BinaryOp op, ExprPtr left, ExprPtr right,
       return makePrepared<TypeIs>(parser, std::move(left), std::move(right), right_text,
                                   op == BinaryOp::NotIs);
     default:
+      if (const Value* literal = literalValue(*right);
+          literal && isDirect(*left) && LiteralComparePredicate::handles(op, *literal)) {
+        return std::make_unique<LiteralComparePredicate>(op, std::move(left), *literal);
+      }
       return std::make_unique<ComparePredicate>(op, std::move(left), std::move(right));
   }
 }

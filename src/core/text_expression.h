@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// TextExpression: an expression whose result is always text built from parts (Simple's
+// "premium-${header.kind}"). Besides evaluate(), it can append its text to a string the
+// caller owns, so a step that stores the text (setHeader, setBody) renders it once into a
+// buffer that keeps its capacity and hands the buffer over, instead of building a Value in
+// one scratch and copying it through another.
+
+#include <string>
+
+#include <dromedary/spi/language.h>
+
+namespace dromedary {
+
+class TextExpression : public Expression {
+ public:
+  /// Appends the text to `out`. On failure records the error on `exchange` and returns
+  /// false (`out` then holds a part of the text).
+  virtual bool appendText(Exchange& exchange, std::string& out) const noexcept = 0;
+};
+
+}  // namespace dromedary
