@@ -122,8 +122,14 @@ void Headers::eraseAt(uint32_t index) noexcept {
 void Headers::truncate(uint32_t size) noexcept {
   ++version_;
   for (uint32_t i = size; i < size_; ++i) {
-    // Spare entries keep nothing alive; a number or flag holds nothing to let go of.
-    if (entries_[i].value.type() > ValueType::Double) entries_[i].value.clearForReuse();
+    // Spare entries keep nothing alive; a number or flag holds nothing to let go of; text
+    // (most values) is emptied here, keeping its capacity.
+    Value& v = entries_[i].value;
+    if (std::string* text = v.mutableString()) {
+      text->clear();
+    } else if (v.type() > ValueType::Double) {
+      v.clearForReuse();
+    }
   }
   size_ = size;
 }
@@ -148,7 +154,7 @@ bool Headers::operator==(const Headers& other) const noexcept {
 }
 
 void Message::adoptSpareString() noexcept {
-  if (!body_.isString() && spare_.capacity() > 15) body_ = Value(std::move(spare_));
+  if (!body_.isString() && spare_.capacity() > 15) body_.setString(std::move(spare_));
 }
 
 void Message::setBodyOther(const Value& body) {

@@ -19,7 +19,7 @@ class FilterStep final : public Step {
   Status run(Exchange& ex) noexcept override {
     bool matched = predicate_->matches(ex);
     if (!matched && ex.failed()) return Status::Fail;
-    ex.properties().slot(kFilterMatched) = matched;
+    ex.properties().slot(kFilterMatched).setBool(matched);
     if (matched && !detail::pushBlock(ex, body_)) return Status::Fail;
     return Status::Continue;
   }

@@ -2,6 +2,7 @@
 // log(message): writes a line under a category (the route id unless given). The message is
 // evaluated only when the level is enabled: nothing is built that nobody prints.
 #include "core/scratch.h"
+#include "core/text_expression.h"
 #include <dromedary/core/value_compare.h>
 #include "eip/models.h"
 #include "engine/compiled_route.h"
@@ -14,10 +15,20 @@ namespace {
 class LogStep final : public Step {
  public:
   LogStep(Logger logger, LoggingLevel level, std::unique_ptr<Expression> message)
-      : logger_(logger), level_(level), message_(std::move(message)) {}
+      : logger_(logger),
+        level_(level),
+        message_(std::move(message)),
+        text_(dynamic_cast<const TextExpression*>(message_.get())) {}
 
   Status run(Exchange& ex) noexcept override {
-    if (!logger_.enabled(level_)) return Status::Continue;
+    if (!logger_.enabled(level_)) return Status::Continue;  // a disabled level: nothing built
+    if (text_) {  // a template (most log messages): rendered straight into the line's buffer
+      thread_local std::string line;
+      line.clear();
+      if (!text_->appendText(ex, line)) return Status::Fail;
+      logger_.log(level_, line);
+      return Status::Continue;
+    }
     ScratchValue scratch;
     const Value* v = message_->evaluate(ex, *scratch);
     if (!v) return Status::Fail;
@@ -31,6 +42,7 @@ class LogStep final : public Step {
   Logger logger_;
   LoggingLevel level_;
   std::unique_ptr<Expression> message_;
+  const TextExpression* text_;  // message_, when it is a template
 };
 
 }  // namespace

@@ -43,11 +43,9 @@ class HeaderNode final : public DirectNode {
  public:
   explicit HeaderNode(std::string name) : name_(std::move(name)) {}
   const Value* evaluate(Exchange& ex, Value&) const noexcept override {
-    // As Camel's: a header that is absent (or null) falls back on the exchange property.
-    const Value* v = ex.message().getHeader(name_);
-    if (!v || v->isNull()) [[unlikely]] v = ex.getProperty(name_);
-    return v ? v : &nullValue();
+    return &headerOrProperty(ex, name_);
   }
+  const HeaderKey& key() const noexcept { return name_; }
 
  private:
   HeaderKey name_;
@@ -530,6 +528,11 @@ ExprPtr parseHelper(Parser& parser, std::string_view fn, Helper helper, std::str
 }
 
 }  // namespace
+
+const HeaderKey* headerKeyOf(const Expression& e) noexcept {
+  const auto* header = dynamic_cast<const HeaderNode*>(&e);
+  return header ? &header->key() : nullptr;
+}
 
 ExprPtr parseFunction(Parser& parser, std::string_view fn) {
   const std::string source = sourceOf(fn);

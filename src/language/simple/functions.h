@@ -16,4 +16,19 @@ class Parser;
 /// the text being parsed, so errors can point at it).
 ExprPtr parseFunction(Parser& parser, std::string_view fn);
 
+/// The header `e` reads when it is `${header.NAME}` (and its forms), else nullptr: a
+/// predicate comparing it looks the header up itself, without a call through the node.
+const HeaderKey* headerKeyOf(const Expression& e) noexcept;
+
+/// What `${header.NAME}` evaluates to: the header, else (absent or null) the exchange
+/// property of that name, as Camel's; null when neither is there.
+inline const Value& headerOrProperty(const Exchange& ex, const HeaderKey& key) noexcept {
+  const Value* v = ex.message().getHeader(key);
+  if (!v || v->isNull()) [[unlikely]] {
+    v = ex.getProperty(key);
+    if (!v) return nullValue();
+  }
+  return *v;
+}
+
 }  // namespace dromedary::simplelang

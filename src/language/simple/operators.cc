@@ -14,6 +14,7 @@
 #include "core/scratch.h"
 #include "core/text.h"
 #include "core/type_names.h"
+#include "language/simple/functions.h"
 #include "language/simple/parser.h"
 
 namespace dromedary::simplelang {
@@ -148,7 +149,7 @@ class ComparePredicate final : public Predicate {
 class LiteralComparePredicate final : public Predicate {
  public:
   LiteralComparePredicate(BinaryOp op, ExprPtr left, const Value& literal)
-      : op_(op), left_(std::move(left)), literal_(literal) {
+      : op_(op), left_(std::move(left)), header_(headerKeyOf(*left_)), literal_(literal) {
     if (literal_.isString()) {
       std::string_view text = literal_.getString();
       literal_digits_ = !text.empty() && text.find_first_not_of("0123456789") == text.npos;
@@ -165,7 +166,9 @@ class LiteralComparePredicate final : public Predicate {
   }
 
   bool matches(Exchange& ex) const noexcept override {
-    const Value* a = left_->evaluate(ex, unusedScratch());
+    // A header (most comparisons) is looked up here, without a call through its node.
+    const Value* a = header_ ? &headerOrProperty(ex, *header_)
+                             : left_->evaluate(ex, unusedScratch());
     if (!a) return false;
     switch (op_) {
       case BinaryOp::Eq: return equals(*a);
@@ -204,6 +207,7 @@ class LiteralComparePredicate final : public Predicate {
 
   BinaryOp op_;
   ExprPtr left_;
+  const HeaderKey* header_;  // left_'s, when it reads a header
   Value literal_;
   bool literal_digits_ = false;
 };
