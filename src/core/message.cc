@@ -154,7 +154,7 @@ bool Headers::operator==(const Headers& other) const noexcept {
 }
 
 void Message::adoptSpareString() noexcept {
-  if (!body_.isString() && spare_.capacity() > 15) body_.setString(std::move(spare_));
+  if (!body_.isString() && spare_.capacity() > 15) body_ = Value(std::move(spare_));
 }
 
 void Message::setBodyOther(const Value& body) {

@@ -106,9 +106,9 @@ TEST(HeadersTest, AKeyFindsItsHeaderWhateverTheCase) {
   EXPECT_EQ(h.get(key), nullptr);
 }
 
-TEST(HeadersTest, TheHashOfANameIgnoresCaseAndLength) {
-  for (std::string_view name : {"", "a", "abc", "Kind", "tier1", "Content-Type", "CamelFilterMatched",
-                                "a-name-of-exactly-32-characters!"}) {
+TEST(HeadersTest, TheHashOfANameIgnoresItsCase) {
+  for (std::string_view name : {"", "a", "abc", "Kind", "tier1", "Content-Type",
+                                "CamelFilterMatched", "a-name-of-exactly-32-characters!"}) {
     std::string upper(name);
     for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     EXPECT_EQ(headerNameHash(name), headerNameHash(upper)) << name;

@@ -51,7 +51,8 @@ TEST(SetHeaderTest, ATemplateMayReadTheHeaderItReplaces) {
 
 TEST(SetHeaderTest, ReplacesAnExistingHeaderWhateverItsCase) {
   RouteHarness h;
-  h.start([](RouteBuilder& b) { b.from("direct:in").setHeader("FOO", constant(2)).to("mock:out"); });
+  h.start(
+      [](RouteBuilder& b) { b.from("direct:in").setHeader("FOO", constant(2)).to("mock:out"); });
   ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:in", "x", "foo", 1));
   const auto& headers = h.mock("mock:out").receivedExchanges()[0]->message().headers();
   ASSERT_EQ(headers.size(), 1u);

@@ -30,25 +30,16 @@ namespace dromedary {
 bool equalsIgnoreCase(std::string_view a, std::string_view b) noexcept;
 
 namespace detail {
-// Little-endian loads of 8 and 4 bytes, usable in constant expressions.
-constexpr uint64_t loadWord64(const char* p) noexcept {
+// A little-endian load of a word (uint64_t or uint32_t), usable in constant expressions.
+template <class W>
+constexpr W loadWord(const char* p) noexcept {
   if (std::is_constant_evaluated()) {
-    uint64_t w = 0;
-    for (int i = 0; i < 8; ++i) w |= uint64_t{static_cast<unsigned char>(p[i])} << (8 * i);
+    W w = 0;
+    for (size_t i = 0; i < sizeof(W); ++i) w |= W{static_cast<unsigned char>(p[i])} << (8 * i);
     return w;
   }
-  uint64_t w;
-  std::memcpy(&w, p, 8);
-  return w;
-}
-constexpr uint32_t loadWord32(const char* p) noexcept {
-  if (std::is_constant_evaluated()) {
-    uint32_t w = 0;
-    for (int i = 0; i < 4; ++i) w |= uint32_t{static_cast<unsigned char>(p[i])} << (8 * i);
-    return w;
-  }
-  uint32_t w;
-  std::memcpy(&w, p, 4);
+  W w;
+  std::memcpy(&w, p, sizeof w);
   return w;
 }
 constexpr uint64_t mixNameWord(uint64_t h, uint64_t word) noexcept {
@@ -67,11 +58,14 @@ constexpr uint32_t headerNameHash(std::string_view name) noexcept {
   const size_t n = name.size();
   uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
   if (n >= 8) {
-    for (size_t i = 0; i + 8 < n; i += 8) h = detail::mixNameWord(h, detail::loadWord64(p + i));
-    h = detail::mixNameWord(h, detail::loadWord64(p + n - 8));
+    for (size_t i = 0; i + 8 < n; i += 8) {
+      h = detail::mixNameWord(h, detail::loadWord<uint64_t>(p + i));
+    }
+    h = detail::mixNameWord(h, detail::loadWord<uint64_t>(p + n - 8));
   } else if (n >= 4) {
-    h = detail::mixNameWord(
-        h, uint64_t{detail::loadWord32(p)} | uint64_t{detail::loadWord32(p + n - 4)} << 32);
+    const uint64_t first = detail::loadWord<uint32_t>(p);
+    const uint64_t last = detail::loadWord<uint32_t>(p + n - 4);
+    h = detail::mixNameWord(h, first | last << 32);
   } else {
     uint64_t w = 0;
     for (size_t i = 0; i < n; ++i) w |= uint64_t{static_cast<unsigned char>(p[i])} << (8 * i);
@@ -223,25 +217,20 @@ class Headers {
     const char* y = b.data();
     if (n >= 8) {
       for (size_t i = 0; i + 8 < n; i += 8) {
-        if (word<uint64_t>(x + i) != word<uint64_t>(y + i)) return false;
+        if (detail::loadWord<uint64_t>(x + i) != detail::loadWord<uint64_t>(y + i)) return false;
       }
-      return word<uint64_t>(x + n - 8) == word<uint64_t>(y + n - 8);
+      return detail::loadWord<uint64_t>(x + n - 8) == detail::loadWord<uint64_t>(y + n - 8);
     }
     if (n >= 4) {
-      return word<uint32_t>(x) == word<uint32_t>(y) &&
-             word<uint32_t>(x + n - 4) == word<uint32_t>(y + n - 4);
+      return detail::loadWord<uint32_t>(x) == detail::loadWord<uint32_t>(y) &&
+             detail::loadWord<uint32_t>(x + n - 4) == detail::loadWord<uint32_t>(y + n - 4);
     }
     for (size_t i = 0; i < n; ++i) {
       if (x[i] != y[i]) return false;
     }
     return true;
   }
-  template <class W>
-  static W word(const char* p) noexcept {
-    W w;
-    std::memcpy(&w, p, sizeof w);
-    return w;
-  }
+
   Value* find(std::string_view name, uint32_t hash) noexcept {
     ++version_;  // the caller may change the value it gets
     return const_cast<Value*>(lookup(name, hash));

@@ -167,9 +167,6 @@ class Value {
   }
   /// Sets a string, reusing this value's string capacity when it already holds one.
   void setString(std::string_view s);
-  /// Makes this the string `s`, taking its buffer (no copy, no allocation).
-  void setString(std::string&& s) noexcept { v_.emplace<4>(std::move(s)); }
-  void setString(const char* s) { setString(std::string_view(s)); }
   /// Makes this a string and returns it for appending (keeps capacity; clears content).
   std::string& resetString();
   /// The held string for in-place edits, or nullptr when this is not a string.
