@@ -10,9 +10,10 @@
 /// again without allocating. Copying is a flat element-wise copy, never a re-hash.
 /// The same type holds exchange properties.
 ///
-/// Each entry keeps a hash of its name that ignores case, so a lookup compares one number per entry
-/// and a name only where the numbers agree. A HeaderKey carries that hash made once (a step
-/// or an expression makes its keys when its route starts): looking a key up hashes nothing.
+/// Each entry keeps a hash of its name that ignores case, so a lookup compares one number per
+/// entry and a name only where the numbers agree. A HeaderKey carries that hash made once (a
+/// step or an expression makes its keys when its route starts): looking a key up hashes
+/// nothing.
 
 #include <cstdint>
 #include <cstring>
@@ -138,8 +139,8 @@ class Headers {
   /// The slot for `name`, created as null when absent.
   Value& slot(std::string_view name) { return slot(name, headerNameHash(name)); }
   Value& slot(const HeaderKey& key) { return slot(key.name(), key.hash()); }
-  /// The value for `key` made text, created when absent, for the caller to fill or swap a
-  /// buffer with: its text when it was text already, else empty. A new entry reuses the
+  /// The value for `key` made text, created when absent, for the caller to fill: its text
+  /// when it was text already, else empty. A new entry reuses the
   /// string a removed one left, with its capacity.
   std::string& textSlot(const HeaderKey& key);
   /// A new entry for `name`, without looking for an existing one: for callers that know it
