@@ -62,6 +62,23 @@ TEST_F(LogTest, DisabledLevelEvaluatesNothing) {
   for (const std::string& line : lines) EXPECT_EQ(line.find("quiet"), std::string::npos) << line;
 }
 
+TEST_F(LogTest, ATemplateFailingOnAMessageFailsTheExchangeAndLogsNothing) {
+  RouteHarness h;
+  setLogLevel(LoggingLevel::Info);
+  h.start([](RouteBuilder& b) {
+    b.from("direct:in").log("amount ${bodyAs(int)} received").to("mock:out");
+  });
+  auto sent = h.producer.sendBody("direct:in", Value("abc"));
+  setLogLevel(LoggingLevel::Warn);
+  ASSERT_FALSE(sent);
+  EXPECT_EQ(sent.error().message,
+            "Simple expression failed: ${bodyAs(int)}: cannot convert String 'abc' to int");
+  EXPECT_EQ(h.mock("mock:out").receivedCount(), 0u);
+  for (const std::string& line : lines) {
+    EXPECT_FALSE(line.starts_with("INFO route1")) << "a half-built line was logged: " << line;
+  }
+}
+
 TEST_F(LogTest, BadTemplateFailsAtRouteStart) {
   RouteHarness h;
   ASSERT_TRUE(h.context.addRoutes([](RouteBuilder& b) {

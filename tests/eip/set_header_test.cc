@@ -49,6 +49,18 @@ TEST(SetHeaderTest, ATemplateMayReadTheHeaderItReplaces) {
   }
 }
 
+TEST(SetHeaderTest, ATemplateFailingOnAMessageFailsTheExchangeThere) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) {
+    b.from("direct:in").setHeader("amount", simple("amount ${bodyAs(int)}")).to("mock:out");
+  });
+  auto sent = h.producer.sendBodyAndHeader("direct:in", "abc", "amount", "unchanged");
+  ASSERT_FALSE(sent);
+  EXPECT_EQ(sent.error().message,
+            "Simple expression failed: ${bodyAs(int)}: cannot convert String 'abc' to int");
+  EXPECT_EQ(h.mock("mock:out").receivedCount(), 0u);
+}
+
 TEST(SetHeaderTest, ReplacesAnExistingHeaderWhateverItsCase) {
   RouteHarness h;
   h.start(
