@@ -2,6 +2,7 @@
 #include "dsl/file_source.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
@@ -12,6 +13,7 @@
 #include "core/text.h"
 #include "dsl/kamelet/kamelet_expansion.h"
 #include "dsl/loaders.h"
+#include "dsl/route_fingerprint.h"
 #include "eip/eip_schema.h"
 #include "dsl/translator.h"
 #include "engine/route_model.h"
@@ -110,11 +112,13 @@ Result<void> checkTemplate(Context& context, const RouteTemplateSource& t,
 
 // The load's routeTemplates, as templates whose build translates a copy of the route with the
 // parameters put in (positions kept, so a mistake points into the template).
-Result<Templates> routeTemplates(Context& context, const FileSources& sources) {
+// The load's templates; on a reload (the same files read again) a template may replace the one
+// the context keeps under its id.
+Result<Templates> routeTemplates(Context& context, const FileSources& sources, bool reload) {
   Templates out;
   auto configs = std::make_shared<std::vector<RouteConfigurationSource>>(sources.configurations);
   for (const RouteTemplateSource& t : sources.templates) {
-    if (out.count(t.id.value) || context.routeTemplate(t.id.value)) {
+    if (out.count(t.id.value) || (!reload && context.routeTemplate(t.id.value))) {
       return fileError(t.id.where,
                        fmt::format("route template id '{}' is used twice", t.id.value));
     }
@@ -208,7 +212,8 @@ Result<void> makeBean(Context& context, const Context::BeanFactory& factory,
   return made;
 }
 
-Result<void> addRouteSources(Context& context, FileSources& sources) {
+Result<void> addRouteSources(Context& context, FileSources& sources, const LoadOptions& options,
+                             std::vector<LoadedRoute>& loaded) {
   for (const BeanSource& bean : sources.beans) {
     if (context.processorByName(bean.name.value)) continue;
     if (const Context::BeanFactory* factory = context.beanFactory(bean.type)) {
@@ -235,24 +240,57 @@ Result<void> addRouteSources(Context& context, FileSources& sources) {
   }
   DROMEDARY_TRY(rest_routes, restRoutes(context, sources));
   for (RouteSource& r : rest_routes) sources.routes.push_back(std::move(r));
-  DROMEDARY_TRY_VOID(expandKamelets(context, sources.routes, sources.configurations, sources.kamelets));
-  DROMEDARY_TRY(templates, routeTemplates(context, sources));
+  DROMEDARY_TRY_VOID(expandKamelets(context, sources.routes, sources.configurations,
+                                    sources.kamelets, options.reload));
+  DROMEDARY_TRY(templates, routeTemplates(context, sources, options.reload));
   DROMEDARY_TRY_VOID(translator.globalConfigurations(builder, sources.configurations));
+
+  // Each route's key and fingerprint; `include` picks those added.
+  const uint64_t shared = sharedFingerprint(context, sources);
+  std::map<std::string, int, std::less<>> unnamed;  // routes without an id, per file
+  auto keyOf = [&](const Scalar* id, const SourceRef& where) {
+    if (id && !id->value.empty()) return id->value;
+    return fmt::format("{}#{}", where.file, ++unnamed[where.file]);
+  };
+  std::vector<size_t> added;  // indexes into `loaded`, in the order they go to the builder
+  auto consider = [&](LoadedRoute route) {
+    bool include = !options.include || options.include(route);
+    if (include) added.push_back(loaded.size());
+    loaded.push_back(std::move(route));
+    return include;
+  };
   for (const RouteSource& r : sources.routes) {
-    auto added = translator.route(builder, r, sources.configurations);
-    if (!added && !r.kameletUse.empty()) {
-      Error e = added.error();
+    if (!consider({keyOf(attribute(r.attributes, "id"), r.where), {},
+                   routeFingerprint(context, r, shared)})) {
+      continue;
+    }
+    auto translated = translator.route(builder, r, sources.configurations);
+    if (!translated && !r.kameletUse.empty()) {
+      Error e = translated.error();
       e.message += fmt::format(" (in the route of {})", r.kameletUse);
       return e;
     }
-    DROMEDARY_TRY_VOID(added);
+    DROMEDARY_TRY_VOID(translated);
   }
   for (const TemplatedRouteSource& t : sources.templatedRoutes) {
+    if (!consider({keyOf(t.routeId ? &*t.routeId : nullptr, t.where), {},
+                   templatedRouteFingerprint(context, t, sources, shared)})) {
+      continue;
+    }
     DROMEDARY_TRY_VOID(templatedRoute(context, templates, builder, t));
   }
+  const size_t before = context.routeIds().size();
   DROMEDARY_TRY_VOID(context.addRoutes(builder));
+  // Routes are appended in the builder's order: the new ids, in the order they were added.
+  std::vector<std::string> now = context.routeIds();
+  for (size_t i = 0; i < added.size() && before + i < now.size(); ++i) {
+    loaded[added[i]].id = now[before + i];
+  }
   // The load's templates stay in the context, for code or later loads to add routes from.
-  for (auto& [id, t] : templates) DROMEDARY_TRY_VOID(context.addRouteTemplate(id, std::move(t)));
+  for (auto& [id, t] : templates) {
+    if (options.reload) context.removeRouteTemplate(id);
+    DROMEDARY_TRY_VOID(context.addRouteTemplate(id, std::move(t)));
+  }
   return {};
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include <dromedary/core/result.h>
+#include <dromedary/dsl/route_loader.h>
 #include <dromedary/engine/context.h>
 
 namespace dromedary {
@@ -236,6 +237,9 @@ Result<std::vector<RouteSource>> restRoutes(Context& context, const FileSources&
 /// Java classes cannot be created here.
 /// Rest verbs become routes and Kamelets are instantiated (kamelet_expansion.h) first, which
 /// changes `sources`.
-Result<void> addRouteSources(Context& context, FileSources& sources);
+/// `options` (route_loader.h) chooses which routes are added; `loaded` receives every route
+/// read, with its key, fingerprint and (when added) id.
+Result<void> addRouteSources(Context& context, FileSources& sources, const LoadOptions& options,
+                             std::vector<LoadedRoute>& loaded);
 
 }  // namespace dromedary::dsl

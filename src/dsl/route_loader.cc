@@ -99,8 +99,8 @@ Result<void> readRoutes(const fs::path& path, const std::string* text_read,
   return {};
 }
 
-Result<LoadReport> add(Context& context, dsl::FileSources& sources, LoadReport report) {
-  report.routes = sources.routes.size() + sources.templatedRoutes.size();
+Result<LoadReport> add(Context& context, dsl::FileSources& sources, LoadReport report,
+                       const LoadOptions& options = {}) {
   // Spring XML beans of classes no component makes (a JMS connection factory ...) are
   // reported and skipped; the others are made with the file's routes.
   std::erase_if(sources.beans, [&](const dsl::BeanSource& bean) {
@@ -108,13 +108,17 @@ Result<LoadReport> add(Context& context, dsl::FileSources& sources, LoadReport r
     report.notes.push_back(bean.springNote);
     return true;
   });
-  DROMEDARY_TRY_VOID(dsl::addRouteSources(context, sources));
+  DROMEDARY_TRY_VOID(dsl::addRouteSources(context, sources, options, report.loaded));
+  report.routes = static_cast<size_t>(
+      std::count_if(report.loaded.begin(), report.loaded.end(),
+                    [](const LoadedRoute& r) { return !r.id.empty(); }));
   return report;
 }
 
 }  // namespace
 
-Result<LoadReport> loadRoutes(Context& context, const std::vector<std::string>& paths) {
+Result<LoadReport> loadRoutes(Context& context, const std::vector<std::string>& paths,
+                              const LoadOptions& options) {
   LoadReport report;
   std::vector<fs::path> files;
   std::map<fs::path, std::string> texts;  // files of folders, read when they were sorted out
@@ -183,7 +187,7 @@ Result<LoadReport> loadRoutes(Context& context, const std::vector<std::string>& 
     auto it = texts.find(f);
     DROMEDARY_TRY_VOID(readRoutes(f, it == texts.end() ? nullptr : &it->second, sources, report));
   }
-  return add(context, sources, std::move(report));
+  return add(context, sources, std::move(report), options);
 }
 
 Result<LoadReport> loadYamlRoutes(Context& context, std::string_view text,

@@ -53,6 +53,7 @@ Context::~Context() {
   if (auto* loop = dynamic_cast<detail::TimerLoop*>(impl_->scheduler.get())) loop->shutdown();
   // Routes (and their consumers) go before the producers and endpoints they use.
   impl_->routes.clear();
+  impl_->removedRoutes.clear();
   impl_->producersByText.clear();
   impl_->producers.clear();
   impl_->endpoints.clear();
@@ -423,7 +424,10 @@ Result<void> Context::addRoutes(RouteBuilder& builder) {
   }
   builder.routesForEngine().clear();
   size_t first = impl_->routes.size();
-  for (auto& r : added) impl_->routes.push_back(std::move(r));
+  {
+    std::unique_lock lock(impl_->routesMutex);
+    for (auto& r : added) impl_->routes.push_back(std::move(r));
+  }
   if (!impl_->started) return {};
   for (size_t i = first; i < impl_->routes.size(); ++i) {
     Route& route = *impl_->routes[i];
@@ -441,8 +445,24 @@ Result<void> Context::addRoutes(const std::function<void(RouteBuilder&)>& config
 
 std::vector<std::string> Context::routeIds() const {
   std::vector<std::string> ids;
-  for (const auto& r : impl_->routes) ids.push_back(r->id);
+  for (const Route* r : impl_->routeList()) ids.push_back(r->id);
   return ids;
+}
+
+Result<void> Context::removeRoute(std::string_view route_id) {
+  Route* r = impl_->findRoute(route_id);
+  if (!r) return detail::noSuchRoute(route_id, routeIds());
+  if (r->status != RouteStatus::Stopped) {
+    return makeError(ErrorCode::InvalidRoute,
+                     fmt::format("route '{}' is {}: stop it before removing it", route_id,
+                                 r->status == RouteStatus::Started ? "started" : "suspended"));
+  }
+  std::unique_lock lock(impl_->routesMutex);
+  auto it = std::find_if(impl_->routes.begin(), impl_->routes.end(),
+                         [&](const auto& route) { return route.get() == r; });
+  impl_->removedRoutes.push_back(std::move(*it));
+  impl_->routes.erase(it);
+  return {};
 }
 
 bool Context::routeAutoStartup(std::string_view route_id) const {
@@ -530,7 +550,7 @@ uint64_t Context::inflight(std::string_view route_id) const {
 
 uint64_t Context::inflight() const {
   uint64_t total = 0;
-  for (const auto& r : impl_->routes) total += r->counters.inflight();
+  for (const Route* r : impl_->routeList()) total += r->counters.inflight();
   return total;
 }
 

@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <shared_mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -55,6 +56,13 @@ struct ContextImpl {
   std::unordered_map<std::string, Producer*> producersByText;
 
   std::vector<std::unique_ptr<Route>> routes;
+  // The routes are added and removed by the thread that owns the context; the management
+  // server's threads look them up at the same time: they read under a shared lock, the owner
+  // changes the vector under an exclusive one. A removed route is kept (not destroyed) until
+  // the context goes: what still points at it (an exchange a forced stop left, a reader that
+  // found it) stays valid.
+  mutable std::shared_mutex routesMutex;
+  std::vector<std::unique_ptr<Route>> removedRoutes;
   std::map<std::string, int, std::less<>> nodeCounters;
   int routeCounter = 0;
   bool started = false;
@@ -81,10 +89,19 @@ struct ContextImpl {
   std::chrono::milliseconds shutdownTimeout{45000};  // Camel's default
 
   Route* findRoute(std::string_view id) const {
+    std::shared_lock lock(routesMutex);
     for (const auto& r : routes) {
       if (r->id == id) return r.get();
     }
     return nullptr;
+  }
+  /// The routes now, for a reader on any thread.
+  std::vector<Route*> routeList() const {
+    std::shared_lock lock(routesMutex);
+    std::vector<Route*> list;
+    list.reserve(routes.size());
+    for (const auto& r : routes) list.push_back(r.get());
+    return list;
   }
 };
 

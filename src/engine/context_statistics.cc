@@ -179,8 +179,10 @@ ContextStats Context::contextStatistics() const {
 
 uint64_t Context::exchangesDone() const {
   uint64_t total = 0;
-  for (const auto& r : impl_->routes) {
-    total += r->counters.completed_total() + r->counters.failed_total();
+  std::shared_lock lock(impl_->routesMutex);
+  // Removed routes count too: what they finished was finished.
+  for (const auto* list : {&impl_->routes, &impl_->removedRoutes}) {
+    for (const auto& r : *list) total += r->counters.completed_total() + r->counters.failed_total();
   }
   return total;
 }

@@ -119,6 +119,38 @@ TEST(ContextTest, StoppedRouteRejectsWithAClearError) {
   EXPECT_EQ(sent.error().message, "No consumers available on endpoint: direct://a");
 }
 
+TEST(ContextTest, ARouteIsRemovedOnlyOnceStoppedAndItsIdIsFreeAgain) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) {
+    b.from("direct:a").routeId("a").to("mock:old");
+    b.from("direct:b").routeId("b").to("mock:b");
+  });
+  ASSERT_TRUE(h.producer.sendBody("direct:a", "x"));
+  auto refused = h.context.removeRoute("a");
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().message, "route 'a' is started: stop it before removing it");
+  ASSERT_TRUE(h.context.stopRoute("a"));
+  ASSERT_TRUE(h.context.removeRoute("a"));
+  EXPECT_EQ(h.context.routeIds(), std::vector<std::string>{"b"});
+  EXPECT_FALSE(h.context.routeStatistics("a"));
+  EXPECT_EQ(h.context.exchangesDone(), 1u) << "what a removed route finished still counts";
+
+  auto added = h.context.addRoutes(
+      [](RouteBuilder& b) { b.from("direct:a").routeId("a").to("mock:new"); });
+  ASSERT_TRUE(added) << added.error().toString();
+  ASSERT_TRUE(h.producer.sendBody("direct:a", "y"));
+  EXPECT_EQ(h.mock("mock:new").receivedCount(), 1u);
+  EXPECT_EQ(h.mock("mock:old").receivedCount(), 1u);
+}
+
+TEST(ContextTest, RemovingAnUnknownRouteListsTheRoutes) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) { b.from("direct:a").routeId("a"); });
+  auto r = h.context.removeRoute("b");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message, "no route with id 'b'; routes: a");
+}
+
 TEST(ContextTest, StartingAnUnknownRouteListsTheRoutes) {
   RouteHarness h;
   h.start([](RouteBuilder& b) { b.from("direct:a").routeId("a"); });

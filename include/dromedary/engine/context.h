@@ -226,6 +226,8 @@ class Context {
       std::function<void(RouteBuilder& builder, const TemplateParameters& values)> build);
   /// The template kept under `id`, or null.
   const RouteTemplate* routeTemplate(std::string_view id) const;
+  /// Forgets the template kept under `id` (routes made from it stay); false when none was.
+  bool removeRouteTemplate(std::string_view id);
   std::vector<std::string> routeTemplateIds() const;
   /// Adds (and on a started context starts) a route from the template `template_id`, named
   /// `route_id` (empty: the context names it); returns the route's id. Fails, naming the
@@ -245,6 +247,9 @@ class Context {
   /// Whether the route starts with the context (false for an unknown id).
   bool routeAutoStartup(std::string_view route_id) const;
   Result<void> startRoute(std::string_view route_id);
+  /// Removes a stopped route (Camel's removeRoute): its id is free for a new route, its
+  /// statistics go. Fails for an unknown id or a route that is started or suspended.
+  Result<void> removeRoute(std::string_view route_id);
   /// Stops the route's consumer and waits (up to the shutdown timeout) for its exchanges.
   Result<StopReport> stopRoute(std::string_view route_id);
   /// Suspends a started route: its consumer stops taking work (waiting for what is in flight,

@@ -70,6 +70,13 @@ Result<void> Context::addRouteTemplate(
   return addRouteTemplate(std::move(id), std::move(t));
 }
 
+bool Context::removeRouteTemplate(std::string_view id) {
+  auto it = impl_->templates.find(id);
+  if (it == impl_->templates.end()) return false;
+  impl_->templates.erase(it);
+  return true;
+}
+
 const RouteTemplate* Context::routeTemplate(std::string_view id) const {
   auto it = impl_->templates.find(id);
   return it == impl_->templates.end() ? nullptr : &it->second;

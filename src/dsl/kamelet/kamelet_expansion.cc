@@ -111,9 +111,12 @@ std::optional<std::string> typeProblem(const KameletPropertySource& p, const std
 
 class Expander {
  public:
-  Expander(Context& context, std::vector<RouteSource>& routes, const std::vector<KameletSource>& own)
+  Expander(Context& context, std::vector<RouteSource>& routes,
+           const std::vector<KameletSource>& own, bool reload)
       : context_(context), routes_(routes), catalog_(context, own) {
-    for (const std::string& id : context.routeIds()) ids_.insert(id);
+    if (!reload) {
+      for (const std::string& id : context.routeIds()) ids_.insert(id);
+    }
     for (const RouteSource& r : routes) {
       if (const Scalar* id = attribute(r.attributes, "id")) ids_.insert(id->value);
     }
@@ -393,8 +396,8 @@ class Expander {
 
 Result<void> expandKamelets(Context& context, std::vector<RouteSource>& routes,
                             std::vector<RouteConfigurationSource>& configurations,
-                            const std::vector<KameletSource>& own) {
-  return Expander(context, routes, own).run(configurations);
+                            const std::vector<KameletSource>& own, bool reload) {
+  return Expander(context, routes, own, reload).run(configurations);
 }
 
 }  // namespace dromedary::dsl

@@ -23,9 +23,12 @@ namespace dromedary::dsl {
 /// uses. Kamelets are found as KameletCatalog says, the load's own (`own`) first. Errors name
 /// the use's position: an unknown Kamelet, a missing required property, a value its schema
 /// refuses, a property it does not have, a source used as a sink or the other way round.
+/// Instance ids (NAME-N) avoid the routes' ids and, unless `reload` (the routes are the
+/// context's own files read again: their instances get the ids they got the first time), the
+/// context's route ids.
 Result<void> expandKamelets(Context& context, std::vector<RouteSource>& routes,
                             std::vector<RouteConfigurationSource>& configurations,
-                            const std::vector<KameletSource>& own);
+                            const std::vector<KameletSource>& own, bool reload = false);
 
 /// How deep Kamelets may use Kamelets (a Kamelet that uses itself stops here, named).
 inline constexpr size_t kMaxKameletDepth = 16;
