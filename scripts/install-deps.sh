@@ -7,6 +7,7 @@ packages=(cmake ninja-build g++ pkg-config libgtest-dev libgmock-dev libbenchmar
           libconcurrentqueue-dev libboost-dev nlohmann-json3-dev libsqlite3-dev libjq-dev libcurl4-openssl-dev openssl libsimdjson-dev librdkafka-dev libpq-dev
           libqpid-proton-cpp12-dev
           prometheus
+          libsystemd-dev dpkg-dev systemd
           valgrind python3)
 missing=()
 for p in "${packages[@]}"; do

@@ -10,10 +10,14 @@
 #include <ctime>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <dromedary/dromedary.h>
 #include <dromedary/management/management_server.h>
 #include <dromedary/dsl/route_loader.h>
+#include <dromedary/dsl/route_reloader.h>
+
+#include "systemd_notify.h"
 
 namespace dromedary::cli {
 
@@ -21,19 +25,23 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// A context with the built-in components, the extra properties and the routes loaded.
-// Prints the error and returns false when something does not load.
-bool load(Context& context, const RunOptions& options, const Logger& log) {
-  registerBuiltinComponents(context);
-  for (const std::string& file : options.properties) {
-    auto loaded = context.properties().load(file);
-    if (!loaded) {
-      std::fprintf(stderr, "dromedary: %s\n", loaded.error().toString().c_str());
-      return false;
+// What every load of `options` needs in a context: with `fresh` the built-in components and
+// the Kamelet folders too; always the --properties files (read again on each reload).
+RouteReloader::Setup setupFor(const RunOptions& options) {
+  return [&options](Context& context, bool fresh) -> Result<void> {
+    if (fresh) registerBuiltinComponents(context);
+    for (const std::string& file : options.properties) {
+      DROMEDARY_TRY_VOID(context.properties().load(file));
     }
-  }
-  setKameletFolders(context, options.kamelets);
-  auto report = loadRoutes(context, options.paths);
+    if (fresh) setKameletFolders(context, options.kamelets);
+    return {};
+  };
+}
+
+// The routes of `options` loaded into `reloader`'s context. Prints the error and returns false
+// when something does not load.
+bool load(RouteReloader& reloader, const Logger& log) {
+  auto report = reloader.load();
   if (!report) {
     std::fprintf(stderr, "dromedary: %s\n", report.error().toString().c_str());
     return false;
@@ -43,6 +51,11 @@ bool load(Context& context, const RunOptions& options, const Logger& log) {
                                           report->routes == 1 ? "" : "s", report->files.size(),
                                           report->files.size() == 1 ? "" : "s"));
   return true;
+}
+
+// The paths to load: those given, or the current folder.
+std::vector<std::string> pathsOf(const RunOptions& options) {
+  return options.paths.empty() ? std::vector<std::string>{"."} : options.paths;
 }
 
 }  // namespace
@@ -69,6 +82,22 @@ bool setLevel(const std::string& text) {
   return true;
 }
 
+// Waits a moment for edits (the loop's tick); reloads when files changed.
+void reloadOnChange(FileWatcher& watcher, RouteReloader& reloader, const Logger& log) {
+  std::vector<std::string> changed = watcher.changes(std::chrono::milliseconds(50));
+  if (changed.empty()) return;
+  log.log(LoggingLevel::Info, fmt::format("--dev: {} changed", fmt::join(changed, ", ")));
+  auto outcome = reloader.reload();
+  if (!outcome) {
+    log.log(LoggingLevel::Warn, fmt::format("--dev: the running routes are kept: {}",
+                                            outcome.error().toString()));
+    notifyStatus("reload failed: " + outcome.error().toString());
+    return;
+  }
+  log.log(LoggingLevel::Info, "--dev: " + outcome->summary());
+  if (outcome->changed) notifyStatus(outcome->summary());
+}
+
 }  // namespace
 
 void blockStopSignals() {
@@ -83,7 +112,8 @@ int validateRoutes(const RunOptions& options) {
   if (!setLevel(options.logLevel)) return 2;
   Context context("dromedary");
   Logger log = Logger::get("dromedary.validate");
-  if (!load(context, options, log)) return 1;
+  RouteReloader loader(context, pathsOf(options), setupFor(options));
+  if (!load(loader, log)) return 1;
   auto compiled = context.compileRoutes();
   if (!compiled) {
     std::fprintf(stderr, "dromedary: %s\n", compiled.error().toString().c_str());
@@ -103,7 +133,19 @@ int runRoutes(const RunOptions& options) {
   }
   Context context("dromedary");
   Logger log = Logger::get("dromedary.run");
-  if (!load(context, options, log)) return 1;
+  RouteReloader reloader(context, pathsOf(options), setupFor(options));
+  if (!load(reloader, log)) return 1;
+  std::unique_ptr<FileWatcher> watcher;
+  if (options.dev) {
+    std::vector<std::string> extra = options.properties;
+    extra.insert(extra.end(), options.kamelets.begin(), options.kamelets.end());
+    auto watching = FileWatcher::watch(reloader.watchedPaths(extra));
+    if (!watching) {
+      std::fprintf(stderr, "dromedary: --dev: %s\n", watching.error().toString().c_str());
+      return 1;
+    }
+    watcher = std::move(*watching);
+  }
   auto started = context.start();
   if (!started) {
     std::fprintf(stderr, "dromedary: %s\n", started.error().toString().c_str());
@@ -134,7 +176,10 @@ int runRoutes(const RunOptions& options) {
                                                  : "disabled"));
   }
 
-  // Wait for a stop signal, the message limit or the time limit.
+  notifyReady(fmt::format("{} routes started", context.routeIds().size()));
+  if (watcher) log.log(LoggingLevel::Info, "--dev: routes reload when their files change");
+
+  // Wait for a stop signal, the message limit or the time limit; in --dev, for edits too.
   sigset_t set;
   sigemptyset(&set);
   sigaddset(&set, SIGINT);
@@ -142,7 +187,7 @@ int runRoutes(const RunOptions& options) {
   const auto begin = Clock::now();
   std::string reason;
   while (reason.empty()) {
-    timespec tick{0, 50'000'000};
+    timespec tick{0, watcher ? 0 : 50'000'000};
     int sig = sigtimedwait(&set, nullptr, &tick);
     if (sig == SIGINT || sig == SIGTERM) {
       reason = sig == SIGINT ? "SIGINT" : "SIGTERM";
@@ -151,8 +196,11 @@ int runRoutes(const RunOptions& options) {
     } else if (options.maxSeconds > 0 &&
                std::chrono::duration<double>(Clock::now() - begin).count() >= options.maxSeconds) {
       reason = fmt::format("--max-seconds {} reached", options.maxSeconds);
+    } else if (watcher) {
+      reloadOnChange(*watcher, reloader, log);
     }
   }
+  notifyStopping(fmt::format("stopping: {}", reason));
   log.log(LoggingLevel::Info, fmt::format("stopping: {}", reason));
   if (management) management->stop();
   StopReport report = context.stop();

@@ -14,7 +14,7 @@ class Context;
 namespace dromedary::cli {
 
 struct RunOptions {
-  std::vector<std::string> paths;       ///< route files and directories
+  std::vector<std::string> paths;       ///< route files and directories; none: "."
   std::vector<std::string> properties;  ///< extra .properties files, loaded first
   std::vector<std::string> kamelets;    ///< folders of Kamelet files, before the shipped ones
   uint64_t maxMessages = 0;            ///< 0: no limit
@@ -24,6 +24,7 @@ struct RunOptions {
   std::string managementHost = "127.0.0.1";
   std::string managementToken;          ///< else $DROMEDARY_MANAGEMENT_TOKEN
   bool managementLoopbackControl = false;
+  bool dev = false;                     ///< reload routes when their files change
 };
 
 /// Loads, starts and runs until SIGINT/SIGTERM, --max-messages or --max-seconds, then stops

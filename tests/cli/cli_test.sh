@@ -2,7 +2,7 @@
 # The dromedary command as a user runs it: exit codes, limits, signals, error messages.
 #   tests/cli/cli_test.sh BUILD_BIN_DIR SOURCE_DIR
 set -uo pipefail
-bin="$1/dromedary"
+bin="$(cd "$1" && pwd)/dromedary"
 src="$2"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -262,10 +262,19 @@ code=$?
 [ $code -eq 1 ] && grep -q "period must be positive" "$tmp/out"
 check "run exits 1 when a route does not start (got $code)" $?
 
-# Usage errors exit 2.
-"$bin" run > /dev/null 2>&1
+# Without paths, run reads the current folder, as Camel JBang's `camel run` does.
+mkdir -p "$tmp/empty" "$tmp/here"
+(cd "$tmp/empty" && "$bin" run > "$tmp/out" 2>&1)
 code=$?
-[ $code -eq 2 ]; check "run without files exits 2 (got $code)" $?
+[ $code -eq 1 ] && grep -q "no route files (\*.yaml, \*.yml, \*.xml) in '.'" "$tmp/out"
+check "run without files in an empty folder exits 1 saying so (got $code)" $?
+cp "$src/examples/hello/"* "$tmp/here/"
+(cd "$tmp/here" && timeout 60 "$bin" run --max-messages 2 > "$tmp/out" 2>&1)
+code=$?
+[ $code -eq 0 ] && grep -q "Hello from Dromedary #1" "$tmp/out"
+check "run without files runs the current folder's (got $code)" $?
+
+# Usage errors exit 2.
 "$bin" run "$src/examples/hello" --log-level LOUD > /dev/null 2>&1
 code=$?
 [ $code -eq 2 ]; check "an unknown log level exits 2 (got $code)" $?

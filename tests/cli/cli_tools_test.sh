@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# The dromedary command's tools as a user runs them: version, init, the man pages and the bash
+# completion (both printed from the CLI's definition: checked against --help here), and
+# `run --dev` reloading routes on save.
+#   tests/cli/cli_tools_test.sh BUILD_BIN_DIR
+set -uo pipefail
+bin="$(cd "$1" && pwd)/dromedary"
+tmp=$(mktemp -d)
+pid=
+trap '[ -n "$pid" ] && kill $pid 2>/dev/null; rm -rf "$tmp"' EXIT
+failures=0
+check() {  # check NAME EXIT-CODE
+  if [ "$2" -eq 0 ]; then echo "ok   $1"; else echo "FAIL $1"; failures=$((failures + 1)); fi
+}
+
+# version: one line; --json with the build's metadata.
+"$bin" version | grep -Eq "^dromedary [0-9]+\.[0-9]+\.[0-9]+ \(commit [^)]+\)$"
+check "version prints version and commit" $?
+"$bin" version --json > "$tmp/v.json"
+python3 -c '
+import json, sys
+v = json.load(open(sys.argv[1]))
+for key in ("version", "commit", "compiler", "buildType", "system", "components", "languages"):
+    assert key in v, key
+assert "timer" in v["components"] and "kafka" in v["components"], v["components"]
+assert "simple" in v["languages"]
+' "$tmp/v.json"
+check "version --json has version, commit, compiler, build type and components" $?
+
+# init: a working route file, YAML or XML by its name; never over an existing one.
+(cd "$tmp" && "$bin" init orders.yaml > "$tmp/out" 2>&1)
+check "init orders.yaml" $?
+"$bin" validate "$tmp/orders.yaml" > /dev/null 2>&1; check "the YAML init writes is valid" $?
+"$bin" init orders.xml --directory "$tmp/xml" > /dev/null 2>&1
+"$bin" validate "$tmp/xml/orders.xml" > /dev/null 2>&1; check "the XML init writes is valid" $?
+timeout 30 "$bin" run "$tmp/xml/orders.xml" --max-messages 1 > "$tmp/out" 2>&1
+grep -q "Hello from orders" "$tmp/out"; check "the XML route runs" $?
+(cd "$tmp" && "$bin" init orders.yaml > "$tmp/out" 2>&1)
+code=$?
+[ $code -eq 1 ] && grep -q "orders.yaml exists (--force replaces it)" "$tmp/out"
+check "init refuses to overwrite (exit $code)" $?
+"$bin" init orders.json > /dev/null 2>&1
+[ $? -eq 2 ]; check "init refuses an extension that is not a route file's" $?
+
+# Man pages: one per subcommand of --help, each naming every option its --help names.
+"$bin" man "$tmp/man" > /dev/null; check "man writes the pages" $?
+subcommands=$("$bin" --help | awk '/^Subcommands:/ {on=1; next} on && NF {print $1}')
+[ -n "$subcommands" ]; check "--help lists subcommands" $?
+for sub in $subcommands; do
+  page="$tmp/man/dromedary-$sub.1"
+  [ -f "$page" ] || { check "a man page for $sub" 1; continue; }
+  sed 's/\\-/-/g' "$page" > "$tmp/page"
+  missing=""
+  for opt in $("$bin" "$sub" --help | grep -oE -- "--[a-z][a-z-]+" | sort -u); do
+    grep -q -- "$opt" "$tmp/page" || missing="$missing $opt"
+  done
+  [ -z "$missing" ]; check "dromedary-$sub.1 names every option of '$sub --help'$missing" $?
+  grep -q "^dromedary-$sub \\\\- " "$page" || grep -q "^dromedary\\\\-$sub \\\\- " "$page"
+  check "dromedary-$sub.1 has a NAME line" $?
+  grep -q "dromedary\\\\-$sub" "$tmp/man/dromedary.1"; check "dromedary.1 lists $sub" $?
+done
+pages=$(ls "$tmp/man" | grep -c "^dromedary-")
+[ "$pages" -eq "$(echo "$subcommands" | wc -w)" ]
+check "no man page for a subcommand --help does not list ($pages pages)" $?
+if command -v man > /dev/null; then
+  MANWIDTH=100 man -l "$tmp/man/dromedary-run.1" 2>&1 | grep -q -- "--max-messages"
+  check "man renders dromedary-run.1" $?
+fi
+
+# Bash completion: subcommands, then each one's options.
+"$bin" completion bash > "$tmp/completion.bash"; check "completion bash" $?
+complete_words() {  # complete_words WORD... : what <TAB> offers after them
+  bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _dromedary;
+           echo "${COMPREPLY[*]}"' _ "$tmp/completion.bash" "$@"
+}
+[ "$(complete_words dromedary ru)" = "run" ]; check "completes a subcommand" $?
+complete_words dromedary run --max | grep -q -- "--max-messages"
+check "completes run's options" $?
+[ "$(complete_words dromedary get he)" = "health" ]; check "completes get's choices" $?
+
+# run --dev: an edit reloads the route; a broken edit is reported and the old route runs on.
+cat > "$tmp/dev.yaml" <<'YAML'
+- route:
+    id: tick
+    from:
+      uri: timer:tick?period=50&delay=0
+      steps:
+        - log: "version one"
+YAML
+"$bin" run --dev "$tmp/dev.yaml" > "$tmp/dev.log" 2>&1 &
+pid=$!
+wait_for() {  # wait_for PATTERN: up to 10 s for it in the log
+  for _ in $(seq 200); do grep -q -- "$1" "$tmp/dev.log" && return 0; sleep 0.05; done
+  return 1
+}
+wait_for "version one"; check "run --dev starts the route" $?
+sed -i 's/version one/version two/' "$tmp/dev.yaml"
+wait_for "version two"; check "an edit reloads the route" $?
+grep -q "reloaded in .* ms: changed tick; 0 kept" "$tmp/dev.log"; check "the reload is logged" $?
+sed -i 's/log:/lgo:/' "$tmp/dev.yaml"
+wait_for "the running routes are kept: unknown step 'lgo' at $tmp/dev.yaml:6:11"
+check "a broken edit names file:line:column and keeps the route" $?
+lines=$(grep -c "version two" "$tmp/dev.log"); sleep 0.3
+[ "$(grep -c "version two" "$tmp/dev.log")" -gt "$lines" ]; check "the old route runs on" $?
+sed -i 's/lgo:/log:/; s/version two/version three/' "$tmp/dev.yaml"
+wait_for "version three"; check "the fixed file loads" $?
+kill -s INT $pid; wait $pid; code=$?; pid=
+[ $code -eq 0 ]; check "run --dev stops on SIGINT with exit 0 (got $code)" $?
+
+[ $failures -eq 0 ] || { echo "$failures check(s) failed"; cat "$tmp/dev.log"; exit 1; }
