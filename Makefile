@@ -6,7 +6,7 @@ ifeq ($(CI),true)
 CMAKE_FLAGS += -DDROMEDARY_WERROR=ON
 endif
 
-.PHONY: all deps configure build run test bench clean
+.PHONY: all deps configure build run test bench package clean
 
 all: build
 
@@ -29,6 +29,12 @@ run: configure
 
 test: build
 	@ctest --test-dir $(BUILD_DIR) --output-on-failure -j 2 --timeout 300
+
+# The Debian package (CPack): build/dromedary_VERSION_ARCH.deb. Builds the program and its man
+# pages only; docs/install.md says what the package holds.
+package: configure
+	@cmake --build $(BUILD_DIR) --target dromedary dromedary_man
+	@cd $(BUILD_DIR) && cpack -G DEB
 
 bench: build
 	@scripts/run-bench.sh $(BUILD_DIR)
