@@ -4,9 +4,10 @@
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 
 #include <fmt/format.h>
+
+#include "text_file.h"
 
 namespace dromedary::cli {
 
@@ -33,8 +34,7 @@ std::string initialRouteFile(const std::string& file_name) {
         "        period: 1000\n"
         "      steps:\n"
         "        - setBody:\n"
-        "            simple: Hello from ${{routeId}} (message "
-        "${{exchangeProperty.CamelTimerCounter}})\n"
+        "            simple: Hello from ${{routeId}} at ${{date:now:HH:mm:ss}}\n"
         "        - log: ${{body}}\n",
         path.filename().string(), id);
   }
@@ -48,8 +48,7 @@ std::string initialRouteFile(const std::string& file_name) {
         "  <route id=\"{1}\">\n"
         "    <from uri=\"timer:{1}?period=1000\"/>\n"
         "    <setBody>\n"
-        "      <simple>Hello from ${{routeId}} (message "
-        "${{exchangeProperty.CamelTimerCounter}})</simple>\n"
+        "      <simple>Hello from ${{routeId}} at ${{date:now:HH:mm:ss}}</simple>\n"
         "    </setBody>\n"
         "    <log message=\"${{body}}\"/>\n"
         "  </route>\n"
@@ -73,13 +72,7 @@ int runInit(const InitOptions& options) {
     return 1;
   }
   if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
-  std::ofstream out(target, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) {
-    std::fprintf(stderr, "dromedary: cannot write %s\n", target.c_str());
-    return 1;
-  }
+  if (!writeTextFile(target, text)) return 1;
   std::printf("wrote %s: dromedary run --dev %s\n", target.c_str(), target.c_str());
   return 0;
 }

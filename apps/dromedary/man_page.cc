@@ -4,11 +4,12 @@
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 
 #include <fmt/format.h>
 
 #include <dromedary/version.h>
+
+#include "text_file.h"
 
 namespace dromedary::cli {
 
@@ -131,14 +132,7 @@ int writeManPages(const CLI::App& app, const std::string& folder) {
   std::error_code ec;
   fs::create_directories(folder, ec);
   for (const auto& [name, text] : manPages(app)) {
-    fs::path path = fs::path(folder) / name;
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.close();
-    if (!out) {
-      std::fprintf(stderr, "dromedary: cannot write %s\n", path.c_str());
-      return 1;
-    }
+    if (!writeTextFile(fs::path(folder) / name, text)) return 1;
   }
   return 0;
 }

@@ -211,6 +211,44 @@ TEST_F(RouteReloadTest, RoutesUsingKameletsKeepTheirInstancesWhenAnotherRouteCha
   EXPECT_EQ(mock("mock:k").receivedBodies(), std::vector<Value>{Value("from-kamelet")});
 }
 
+// A Kamelet file edited in a --kamelets folder changes the routes made from it.
+TEST_F(RouteReloadTest, AnEditedKameletSwapsItsInstances) {
+  fs::create_directories(dir / "kamelets");
+  auto kamelet = [&](const std::string& prefix) {
+    std::ofstream(dir / "kamelets" / "greet-action.kamelet.yaml")
+        << "apiVersion: camel.apache.org/v1\nkind: Kamelet\nmetadata:\n  name: greet-action\n"
+           "spec:\n  definition:\n    title: Greet\n    properties: {}\n  template:\n"
+           "    from:\n      uri: kamelet:source\n      steps:\n        - setBody:\n"
+           "            simple: \""
+        << prefix << " ${body}\"\n";
+  };
+  kamelet("Hello");
+  RouteReloader with_kamelets(context, {(dir / "routes.yaml").string()},
+                              [&](Context& c, bool fresh) -> Result<void> {
+                                if (fresh) registerBuiltinComponents(c);
+                                c.properties().set("dromedary.kamelets",
+                                                   (dir / "kamelets").string());
+                                return {};
+                              });
+  save("routes.yaml", twoRoutes("v1") + R"(- route:
+    id: k
+    from:
+      uri: direct:k
+      steps:
+        - to: kamelet:greet-action
+        - to: mock:k
+)");
+  ASSERT_TRUE(with_kamelets.load());
+  ASSERT_TRUE(context.start());
+  kamelet("Bonjour");
+  auto outcome = with_kamelets.reload();
+  ASSERT_TRUE(outcome) << outcome.error().toString();
+  EXPECT_EQ(outcome->swapped, std::vector<std::string>{"greet-action-1"});
+  EXPECT_EQ(outcome->kept, 3u);
+  ASSERT_TRUE(producer.sendBody("direct:k", "x"));
+  EXPECT_EQ(mock("mock:k").receivedBodies(), std::vector<Value>{Value("Bonjour x")});
+}
+
 TEST_F(RouteReloadTest, AnEditedTemplateSwapsTheRoutesMadeFromIt) {
   auto routes = [](const std::string& greeting) {
     return fmt::format(R"(- routeTemplate:
