@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "man_page.h"
+#include "stop_signals.h"
 #include "version_command.h"
 
 namespace {
@@ -86,7 +87,7 @@ int listKamelets(const std::string& name, const std::vector<std::string>& folder
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Before any thread starts: `run` waits for these signals itself.
+  // Before any thread starts: one thread takes SIGINT and SIGTERM for the whole process.
   dromedary::cli::blockStopSignals();
   dromedary::cli::Cli cli;
   try {

@@ -17,6 +17,7 @@
 #include <dromedary/dsl/route_loader.h>
 #include <dromedary/dsl/route_reloader.h>
 
+#include "stop_signals.h"
 #include "systemd_notify.h"
 
 namespace dromedary::cli {
@@ -50,6 +51,24 @@ bool load(RouteReloader& reloader, const Logger& log) {
   log.log(LoggingLevel::Info, fmt::format("loaded {} route{} from {} file{}", report->routes,
                                           report->routes == 1 ? "" : "s", report->files.size(),
                                           report->files.size() == 1 ? "" : "s"));
+  return true;
+}
+
+// Camel's camel.main.shutdownTimeout (seconds, 45 by default) from the loaded properties.
+bool applyShutdownTimeout(Context& context) {
+  auto text = context.properties().get("camel.main.shutdownTimeout");
+  if (!text) return true;
+  auto resolved = context.resolvePlaceholders(*text);
+  char* end = nullptr;
+  long long seconds = resolved ? std::strtoll(resolved->c_str(), &end, 10) : -1;
+  if (!resolved || resolved->empty() || *end != '\0' || seconds < 0 || seconds > 86'400) {
+    std::fprintf(stderr,
+                 "dromedary: camel.main.shutdownTimeout must be whole seconds (0 to 86400), not "
+                 "'%s'\n",
+                 text->c_str());
+    return false;
+  }
+  context.setShutdownTimeout(std::chrono::seconds(seconds));
   return true;
 }
 
@@ -100,14 +119,6 @@ void reloadOnChange(FileWatcher& watcher, RouteReloader& reloader, const Logger&
 
 }  // namespace
 
-void blockStopSignals() {
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGINT);
-  sigaddset(&set, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &set, nullptr);
-}
-
 int validateRoutes(const RunOptions& options) {
   if (!setLevel(options.logLevel)) return 2;
   Context context("dromedary");
@@ -134,7 +145,7 @@ int runRoutes(const RunOptions& options) {
   Context context("dromedary");
   Logger log = Logger::get("dromedary.run");
   RouteReloader reloader(context, pathsOf(options), setupFor(options));
-  if (!load(reloader, log)) return 1;
+  if (!load(reloader, log) || !applyShutdownTimeout(context)) return 1;
   std::unique_ptr<FileWatcher> watcher;
   if (options.dev) {
     std::vector<std::string> extra = options.properties;
@@ -176,20 +187,16 @@ int runRoutes(const RunOptions& options) {
                                                  : "disabled"));
   }
 
+  stopSignalsServing();
   notifyReady(fmt::format("{} routes started", context.routeIds().size()));
   if (watcher) log.log(LoggingLevel::Info, "--dev: routes reload when their files change");
 
   // Wait for a stop signal, the message limit or the time limit; in --dev, for edits too.
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGINT);
-  sigaddset(&set, SIGTERM);
   const auto begin = Clock::now();
   std::string reason;
   while (reason.empty()) {
-    timespec tick{0, watcher ? 0 : 50'000'000};
-    int sig = sigtimedwait(&set, nullptr, &tick);
-    if (sig == SIGINT || sig == SIGTERM) {
+    int sig = waitForStopSignal(std::chrono::milliseconds(watcher ? 0 : 50));
+    if (sig != 0) {
       reason = sig == SIGINT ? "SIGINT" : "SIGTERM";
     } else if (options.maxMessages > 0 && context.exchangesDone() >= options.maxMessages) {
       reason = fmt::format("--max-messages {} reached", options.maxMessages);
@@ -200,6 +207,7 @@ int runRoutes(const RunOptions& options) {
       reloadOnChange(*watcher, reloader, log);
     }
   }
+  stopSignalsStopping();
   notifyStopping(fmt::format("stopping: {}", reason));
   log.log(LoggingLevel::Info, fmt::format("stopping: {}", reason));
   if (management) management->stop();

@@ -38,8 +38,5 @@ int validateRoutes(const RunOptions& options);
 /// Makes `folders` (--kamelets) the first places Kamelets are looked for in `context`.
 void setKameletFolders(Context& context, const std::vector<std::string>& folders);
 
-/// Blocks SIGINT and SIGTERM in the calling thread (and threads it starts later), so that
-/// `run` can wait for them. Call first thing in main.
-void blockStopSignals();
 
 }  // namespace dromedary::cli

@@ -116,7 +116,8 @@ Result<void> Translator::route(RouteBuilder& builder, const RouteSource& source,
                                const std::vector<RouteConfigurationSource>& configs) {
   for (const auto& [key, value] : source.attributes) {
     static const std::vector<std::string_view> kRouteKeys = {
-        "id", "description", "autoStartup", "routeConfigurationId", "errorHandlerRef"};
+        "id",           "description",       "autoStartup", "routeConfigurationId",
+        "errorHandlerRef", "shutdownRoute", "shutdownRunningTask"};
     if (std::find(kRouteKeys.begin(), kRouteKeys.end(), key) == kRouteKeys.end()) {
       return fileError(value.where, fmt::format("unknown key '{}' in route", key),
                        suggestion(key, kRouteKeys));
@@ -143,6 +144,24 @@ Result<void> Translator::route(RouteBuilder& builder, const RouteSource& source,
       return fileError(a->where, fmt::format("autoStartup must be true or false, not '{}'", v));
     }
     def.autoStartup(v == "true");
+  }
+  if (const Scalar* a = attribute(source.attributes, "shutdownRoute")) {
+    DROMEDARY_TRY(v, resolve(*a));
+    if (v != "Default" && v != "Defer") {
+      return fileError(a->where,
+                       fmt::format("shutdownRoute must be Default or Defer, not '{}'", v));
+    }
+    def.shutdownRoute(v == "Defer" ? ShutdownRoute::Defer : ShutdownRoute::Default);
+  }
+  if (const Scalar* a = attribute(source.attributes, "shutdownRunningTask")) {
+    DROMEDARY_TRY(v, resolve(*a));
+    if (v != "CompleteCurrentTaskOnly" && v != "CompleteAllTasks") {
+      return fileError(a->where, fmt::format("shutdownRunningTask must be CompleteCurrentTaskOnly "
+                                             "or CompleteAllTasks, not '{}'",
+                                             v));
+    }
+    def.shutdownRunningTask(v == "CompleteAllTasks" ? ShutdownRunningTask::CompleteAllTasks
+                                                    : ShutdownRunningTask::CompleteCurrentTaskOnly);
   }
   for (std::string_view key : {"routeConfigurationId", "errorHandlerRef"}) {
     if (const Scalar* ids = attribute(source.attributes, key)) {

@@ -68,6 +68,8 @@ struct Route {
   std::string fromUri;
   std::string description;
   bool autoStartup = true;
+  ShutdownRoute shutdownRoute = ShutdownRoute::Default;
+  ShutdownRunningTask shutdownRunningTask = ShutdownRunningTask::CompleteAllTasks;
   std::unique_ptr<RouteModel> model;
 
   std::vector<std::unique_ptr<Step>> steps;    // every step of every block

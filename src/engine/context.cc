@@ -332,31 +332,69 @@ Result<void> startRouteConsumer(Route& route) {
   return {};
 }
 
-// Waits until no exchange is in flight in `routes`, or the deadline. Returns the stragglers.
+// What a stopping route still has to finish: its exchanges in flight and, unless it completes
+// only its current tasks, what its consumer has accepted and not yet started.
+uint64_t unfinished(const Route& r) {
+  uint64_t n = r.counters.inflight();
+  if (r.consumer && r.shutdownRunningTask == ShutdownRunningTask::CompleteAllTasks) {
+    n += r.consumer->pendingExchanges();
+  }
+  return n;
+}
+
+// Waits until `routes` have nothing unfinished, or the deadline. Returns the stragglers.
 std::vector<std::pair<std::string, uint64_t>> drain(const std::vector<Route*>& routes,
-                                                    std::chrono::milliseconds timeout,
+                                                    Clock::time_point deadline,
                                                     const Logger& log) {
-  auto deadline = Clock::now() + timeout;
   auto next_report = Clock::now() + std::chrono::seconds(1);
   for (;;) {
-    uint64_t inflight = 0;
-    for (Route* r : routes) inflight += r->counters.inflight();
-    if (inflight == 0) return {};
+    uint64_t left = 0;
+    for (Route* r : routes) left += unfinished(*r);
+    if (left == 0) return {};
     if (Clock::now() >= deadline) break;
     if (Clock::now() >= next_report) {
       log.log(LoggingLevel::Info,
-              fmt::format("Waiting as there are still {} inflight exchanges to complete before "
-                          "we can shutdown",
-                          inflight));
+              fmt::format("Waiting as there are still {} inflight and pending exchanges to "
+                          "complete before we can shutdown",
+                          left));
       next_report += std::chrono::seconds(1);
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   std::vector<std::pair<std::string, uint64_t>> forced;
   for (Route* r : routes) {
-    if (uint64_t n = r->counters.inflight()) forced.emplace_back(r->id, n);
+    if (uint64_t n = unfinished(*r)) forced.emplace_back(r->id, n);
   }
   return forced;
+}
+
+// The consumers of `routes` give up what they still hold (the timeout passed, or the route
+// completes only its current tasks): what each left behind, by route.
+std::vector<std::pair<std::string, uint64_t>> abandon(const std::vector<Route*>& routes) {
+  std::vector<std::pair<std::string, uint64_t>> left;
+  for (Route* r : routes) {
+    if (!r->consumer) continue;
+    if (size_t n = r->consumer->abandonPending()) left.emplace_back(r->id, n);
+  }
+  return left;
+}
+
+// A route stopped on its own (stopRoute, suspendRoute): its consumer stops, what it holds
+// finishes up to the timeout, the rest is given up.
+StopReport stopOne(Route& r, std::chrono::milliseconds timeout, const Logger& log) {
+  auto begin = Clock::now();
+  StopReport report;
+  if (r.consumer) r.consumer->stop();
+  if (r.shutdownRunningTask == ShutdownRunningTask::CompleteCurrentTaskOnly) {
+    report.abandoned = abandon({&r});
+  }
+  report.forced = drain({&r}, begin + timeout, log);
+  report.graceful = report.forced.empty();
+  if (!report.graceful) {
+    for (auto& left : abandon({&r})) report.abandoned.push_back(std::move(left));
+  }
+  report.took = since(begin);
+  return report;
 }
 
 }  // namespace
@@ -418,6 +456,8 @@ Result<void> Context::addRoutes(RouteBuilder& builder) {
     route->fromUri = model.from;
     route->description = model.description;
     route->autoStartup = model.autoStartup;
+    route->shutdownRoute = model.shutdownRoute;
+    route->shutdownRunningTask = model.shutdownRunningTask;
     // The model moves into the route, so the builder can be reused or destroyed.
     route->model = std::make_unique<detail::RouteModel>(std::move(model));
     added.push_back(std::move(route));
@@ -492,14 +532,9 @@ Result<void> Context::startRoute(std::string_view route_id) {
 Result<StopReport> Context::stopRoute(std::string_view route_id) {
   Route* r = impl_->findRoute(route_id);
   if (!r) return detail::noSuchRoute(route_id, routeIds());
-  auto begin = Clock::now();
-  StopReport report;
-  if (r->consumer) r->consumer->stop();
   r->setStatus(RouteStatus::Stopped);
-  report.forced = drain({r}, impl_->shutdownTimeout, impl_->log);
-  report.graceful = report.forced.empty();
+  StopReport report = stopOne(*r, impl_->shutdownTimeout, impl_->log);
   for (auto& step : r->steps) step->routeStopping();
-  report.took = since(begin);
   r->consumerGone();
   return report;
 }
@@ -507,14 +542,11 @@ Result<StopReport> Context::stopRoute(std::string_view route_id) {
 Result<StopReport> Context::suspendRoute(std::string_view route_id) {
   Route* r = impl_->findRoute(route_id);
   if (!r) return detail::noSuchRoute(route_id, routeIds());
-  StopReport report;
-  if (r->status != RouteStatus::Started) return report;
-  auto begin = Clock::now();
-  if (r->consumer) r->consumer->stop();
+  if (r->status != RouteStatus::Started) return StopReport{};
   r->setStatus(RouteStatus::Suspended);
-  report.forced = drain({r}, impl_->shutdownTimeout, impl_->log);
-  report.graceful = report.forced.empty();
-  report.took = since(begin);
+  StopReport report = stopOne(*r, impl_->shutdownTimeout, impl_->log);
+  // Suspended, the consumer takes nothing more: what comes meanwhile waits for resumeRoute.
+  if (r->consumer && report.graceful) r->consumer->abandonPending();
   impl_->log.log(LoggingLevel::Info, fmt::format("Route: {} suspended", r->id));
   return report;
 }
@@ -657,18 +689,49 @@ StopReport Context::stop() {
   log.log(LoggingLevel::Info,
           fmt::format("Starting to graceful shutdown {} routes (timeout {}ms)", routes.size(),
                       impl_->shutdownTimeout.count()));
-  // Consumers first, in reverse start order: no new work comes in while in-flight drains.
-  for (auto it = routes.rbegin(); it != routes.rend(); ++it) {
-    if ((*it)->consumer) (*it)->consumer->stop();
-  }
-  report.forced = drain(routes, impl_->shutdownTimeout, log);
+  // Camel's order: first the consumers that take work from outside, in reverse start order, so
+  // that no new work comes in; then what is in flight and queued drains, up to the timeout,
+  // while the consumers other routes feed (direct:, seda:, shutdownRoute=Defer) still take
+  // it; then those stop and what they hold drains in the time left; then what is still
+  // unfinished is forced, and said, by route.
+  const auto deadline = begin + impl_->shutdownTimeout;
+  // A route that completes only its current tasks stops taking work at once, deferred or not.
+  auto deferred = [](const Route& r) {
+    if (!r.consumer || r.shutdownRunningTask == ShutdownRunningTask::CompleteCurrentTaskOnly) {
+      return false;
+    }
+    return r.consumer->internal() || r.shutdownRoute == ShutdownRoute::Defer;
+  };
+  auto stopConsumers = [&](bool of_deferred) {
+    for (auto it = routes.rbegin(); it != routes.rend(); ++it) {
+      Route& r = **it;
+      if (!r.consumer || deferred(r) != of_deferred) continue;
+      r.consumer->stop();
+      if (r.shutdownRunningTask == ShutdownRunningTask::CompleteCurrentTaskOnly) {
+        for (auto& left : abandon({&r})) report.abandoned.push_back(std::move(left));
+      }
+    }
+  };
+  stopConsumers(false);
+  drain(routes, deadline, log);
+  stopConsumers(true);
+  report.forced = drain(routes, deadline, log);
   report.graceful = report.forced.empty();
   if (!report.graceful) {
+    for (auto& left : abandon(routes)) report.abandoned.push_back(std::move(left));
     log.log(LoggingLevel::Warn,
             "Timeout occurred during graceful shutdown. Forcing the shutdown now. Notice: some "
             "exchanges did not complete:");
     for (const auto& [id, n] : report.forced) {
-      log.log(LoggingLevel::Warn, fmt::format("    route {} had {} inflight exchanges", id, n));
+      uint64_t left = 0;
+      for (const auto& [abandoned_id, count] : report.abandoned) {
+        if (abandoned_id == id) left += count;
+      }
+      log.log(LoggingLevel::Warn,
+              left == 0 ? fmt::format("    route {} had {} inflight exchanges", id, n)
+                        : fmt::format("    route {} had {} inflight and pending exchanges; {} "
+                                      "queued were left unprocessed",
+                                      id, n, left));
     }
   }
   for (Route* r : routes) {

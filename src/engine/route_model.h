@@ -50,6 +50,8 @@ struct RouteModel {
   std::string from;
   std::string description;
   bool autoStartup = true;
+  ShutdownRoute shutdownRoute = ShutdownRoute::Default;
+  ShutdownRunningTask shutdownRunningTask = ShutdownRunningTask::CompleteAllTasks;
   BlockModel body;
   std::vector<std::string> misuse;  // DSL chain mistakes, reported by addRoutes
   SourceRef where;

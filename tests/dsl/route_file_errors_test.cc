@@ -32,6 +32,17 @@ TEST(RouteFileErrorsTest, AutoStartupMustBeABoolean) {
             "autoStartup must be true or false, not 'maybe' at r.yaml:2:5");
 }
 
+TEST(RouteFileErrorsTest, ShutdownOptionsTakeCamelsValues) {
+  EXPECT_EQ(yamlError("- route:\n    shutdownRoute: Later\n    from:\n      uri: direct:a\n"),
+            "shutdownRoute must be Default or Defer, not 'Later' at r.yaml:2:5");
+  EXPECT_EQ(xmlError("<route shutdownRunningTask=\"All\"><from uri=\"direct:a\"/></route>"),
+            "shutdownRunningTask must be CompleteCurrentTaskOnly or CompleteAllTasks, not 'All' "
+            "at r.xml:1:8");
+  EXPECT_EQ(yamlError("- route:\n    shutdown-running-task: CompleteCurrentTaskOnly\n"
+                      "    shutdown-route: Defer\n    from:\n      uri: direct:a\n"),
+            "");
+}
+
 // A misspelt key is reported as one even when its value is a map (not as a shape mistake).
 TEST(RouteFileErrorsTest, AnUnknownKeyHoldingAMapIsAnUnknownKey) {
   EXPECT_EQ(yamlError("- from:\n    uri: direct:a\n    steps:\n      - log:\n"

@@ -75,25 +75,100 @@ TEST(GracefulStopTest, ReportsWhatItForcedAfterTheTimeout) {
   sender.join();
 }
 
-TEST(GracefulStopTest, StopsConsumersBeforeWaiting) {
+// As Camel's DirectConsumer defers its shutdown: an exchange still in flight elsewhere reaches
+// a direct: route while the context drains, instead of finding no consumer.
+TEST(GracefulStopTest, DirectRoutesStayReachableWhileOthersDrain) {
   RouteHarness h;
   Gate gate;
-  h.start([&](RouteBuilder& b) { b.from("direct:in").process(gate); });
-  std::thread sender([&] { (void)h.producer.sendBody("direct:in", "x"); });
-  while (gate.held() == 0) std::this_thread::sleep_for(1ms);
-  std::atomic<bool> stopped{false};
-  std::thread stopper([&] {
-    h.context.stop();
-    stopped = true;
+  h.start([&](RouteBuilder& b) {
+    b.from("seda:in").routeId("a").process(gate).to("direct:b");
+    b.from("direct:b").routeId("b").to("mock:b");
   });
-  // While the context drains, the route takes no new work.
-  std::this_thread::sleep_for(20ms);
-  auto late = h.producer.sendBody("direct:in?block=false", "late");
-  EXPECT_FALSE(late);
-  EXPECT_FALSE(stopped);
-  gate.release();
-  stopper.join();
-  sender.join();
+  ASSERT_TRUE(h.producer.sendBody("seda:in", "x"));
+  while (gate.held() == 0) std::this_thread::sleep_for(1ms);
+  std::thread releaser([&] {
+    std::this_thread::sleep_for(50ms);
+    gate.release();
+  });
+  StopReport report = h.context.stop();
+  releaser.join();
+  EXPECT_TRUE(report.graceful);
+  EXPECT_EQ(h.mock("mock:b").receivedCount(), 1u);
+}
+
+// The consumers that bring work from outside stop first: a timer fires no more once the stop
+// began, while the seda: route it fed finishes what was queued.
+TEST(GracefulStopTest, ATimerStopsFiringBeforeTheQueueItFedDrains) {
+  RouteHarness h;
+  h.start([&](RouteBuilder& b) {
+    b.from("timer:t?period=1&delay=0").routeId("feed").to("seda:q");
+    b.from("seda:q").routeId("work").delay(constant(Value(int64_t{2}))).to("mock:done");
+  });
+  std::this_thread::sleep_for(100ms);
+  StopReport report = h.context.stop();
+  EXPECT_TRUE(report.graceful) << "the queue drained within the timeout";
+  auto fired = h.context.routeStatistics("feed")->exchangesTotal;
+  EXPECT_EQ(h.mock("mock:done").receivedCount(), fired) << "every queued message was finished";
+}
+
+// The case that never exited: a timer feeding a seda: route slower than the timer. The timer
+// stops first, the queue drains until the timeout, then what is queued is left and said.
+TEST(GracefulStopTest, ASlowQueueIsLeftAtTheTimeoutAndReportedByRoute) {
+  RouteHarness h;
+  h.context.setShutdownTimeout(300ms);
+  h.start([&](RouteBuilder& b) {
+    b.from("timer:t?period=1&delay=0").routeId("feed").to("seda:q");
+    b.from("seda:q").routeId("slow").delay(constant(Value(int64_t{50}))).to("mock:done");
+  });
+  std::this_thread::sleep_for(200ms);
+  auto begin = std::chrono::steady_clock::now();
+  StopReport report = h.context.stop();
+  auto took = std::chrono::steady_clock::now() - begin;
+  EXPECT_LT(took, 300ms + 1s) << "the stop keeps its timeout";
+  EXPECT_FALSE(report.graceful);
+  ASSERT_EQ(report.forced.size(), 1u);
+  EXPECT_EQ(report.forced[0].first, "slow");
+  ASSERT_EQ(report.abandoned.size(), 1u);
+  EXPECT_EQ(report.abandoned[0].first, "slow");
+  EXPECT_GT(report.abandoned[0].second, 10u);
+}
+
+// Camel's shutdownRunningTask=CompleteCurrentTaskOnly: the exchange running finishes, what is
+// queued is left at once.
+TEST(GracefulStopTest, CompleteCurrentTaskOnlyLeavesTheQueueAtOnce) {
+  RouteHarness h;
+  h.start([&](RouteBuilder& b) {
+    b.from("seda:q")
+        .routeId("current-only")
+        .shutdownRunningTask(ShutdownRunningTask::CompleteCurrentTaskOnly)
+        .delay(constant(Value(int64_t{20})))
+        .to("mock:done");
+  });
+  for (int i = 0; i < 50; ++i) ASSERT_TRUE(h.producer.sendBody("seda:q", "x"));
+  auto begin = std::chrono::steady_clock::now();
+  StopReport report = h.context.stop();
+  EXPECT_LT(std::chrono::steady_clock::now() - begin, 500ms);
+  EXPECT_TRUE(report.graceful) << "nothing in flight was cut short";
+  ASSERT_EQ(report.abandoned.size(), 1u);
+  EXPECT_GE(report.abandoned[0].second + h.mock("mock:done").receivedCount(), 48u);
+  EXPECT_LT(h.mock("mock:done").receivedCount(), 10u);
+}
+
+// Stopping one seda: route that another route keeps feeding returns within the timeout.
+TEST(GracefulStopTest, StoppingAFedSedaRouteKeepsTheTimeout) {
+  RouteHarness h;
+  h.context.setShutdownTimeout(200ms);
+  h.start([&](RouteBuilder& b) {
+    b.from("timer:t?period=1&delay=0").routeId("feed").to("seda:q");
+    b.from("seda:q").routeId("slow").delay(constant(Value(int64_t{20}))).to("mock:done");
+  });
+  std::this_thread::sleep_for(100ms);
+  auto begin = std::chrono::steady_clock::now();
+  auto stopped = h.context.stopRoute("slow");
+  ASSERT_TRUE(stopped);
+  EXPECT_LT(std::chrono::steady_clock::now() - begin, 200ms + 1s);
+  EXPECT_EQ(h.context.routeStatus("slow"), RouteStatus::Stopped);
+  EXPECT_EQ(h.context.routeStatus("feed"), RouteStatus::Started);
 }
 
 }  // namespace

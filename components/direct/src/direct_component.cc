@@ -99,6 +99,8 @@ class DirectConsumer final : public Consumer {
     return {};
   }
 
+  bool internal() const noexcept override { return true; }
+
   void stop() noexcept override {
     std::lock_guard lock(channel_.mutex);
     if (channel_.consumer.load(std::memory_order_acquire) == &processor_) {

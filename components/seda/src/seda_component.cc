@@ -11,10 +11,12 @@
 // expected (InOut, or waitForTaskToComplete=Always): then the original is parked, without a
 // thread, until a consumer has processed the copy (its result is copied back) or `timeout`
 // passes. Consumers are `concurrentConsumers` threads per route; stopping one finishes what is
-// queued (purgeWhenStopping=true drops it instead), so graceful shutdown loses nothing.
+// queued (purgeWhenStopping=true drops it instead), so graceful shutdown loses nothing within
+// its timeout; past it, what is still queued is left (and said).
 //
 // pollEnrich polls a queue (its first subscription) through the endpoint's polling consumer.
 #include <array>
+#include <deque>
 #include <atomic>
 #include <map>
 #include <mutex>
@@ -86,7 +88,7 @@ class Subscription {
   ~Subscription() {
     // Messages nobody consumed before the context went away: give the exchanges back.
     Item item;
-    while (queue_.try_dequeue(item)) {
+    while (takeReturned(item) || queue_.try_dequeue(item)) {
       if (item.reply) item.reply->release();
       ExchangeRecycler{}(item.exchange);
     }
@@ -135,29 +137,54 @@ class Subscription {
   }
 
   void attach(Processor& route, int threads, bool purge) {
+    halt();  // the threads of a stop (or suspension) take nothing more
     route_ = &route;
     purge_ = purge;
     stopping_.store(false);
+    abandoned_.store(false);
     attached_.store(true, std::memory_order_release);
     for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { consume(); });
   }
 
-  void detach() noexcept {
+  // Stopping in steps, as the context's shutdown goes: no longer attached (producers see no
+  // consumer), the threads go on with what is queued and end once it is empty; abandon() ends
+  // them after the message each is on, leaving the rest queued; halt() abandons and waits for
+  // them.
+  void requestStop() noexcept {
     attached_.store(false, std::memory_order_release);
     stopping_.store(true);
+  }
+  size_t pending() const noexcept {
+    return queue_.size_approx() + returned_count_.load(std::memory_order_relaxed);
+  }
+  size_t abandon() noexcept {
+    abandoned_.store(true);
+    return queue_.size_approx();
+  }
+  void halt() noexcept {
+    abandoned_.store(true);
     for (std::thread& t : threads_) t.join();
     threads_.clear();
+  }
+  void detach() noexcept {
+    requestStop();
+    halt();
   }
 
  private:
   void consume() {
     moodycamel::ConsumerToken token(queue_);
     Item item;
-    while (true) {
-      bool got = queue_.wait_dequeue_timed(token, item, std::chrono::milliseconds(50));
+    while (!abandoned_.load()) {
+      bool got = takeReturned(item) ||
+                 queue_.wait_dequeue_timed(token, item, std::chrono::milliseconds(50));
       if (!got) {
         if (stopping_.load()) return;  // stopped and drained
         continue;
+      }
+      if (abandoned_.load()) {  // taken as the consumer was halted: the next one's first
+        giveBack(item);
+        return;
       }
       slots_.signal();
       if (stopping_.load() && purge_) {
@@ -168,6 +195,23 @@ class Subscription {
       processAndWait(*item.exchange, *route_);
       settle(item);
     }
+  }
+
+  // Items taken from the queue after the consumer was halted (a suspension, an abandoned
+  // stop): kept for the next consumer, before the queue, so the order stays.
+  void giveBack(Item item) {
+    std::lock_guard lock(returned_mutex_);
+    returned_.push_back(item);
+    returned_count_.store(returned_.size(), std::memory_order_relaxed);
+  }
+  bool takeReturned(Item& item) {
+    if (returned_count_.load(std::memory_order_relaxed) == 0) return false;
+    std::lock_guard lock(returned_mutex_);
+    if (returned_.empty()) return false;
+    item = returned_.front();
+    returned_.pop_front();
+    returned_count_.store(returned_.size(), std::memory_order_relaxed);
+    return true;
   }
 
   // The consumer is done with an item: hand the result to a waiting producer, recycle the copy.
@@ -203,6 +247,10 @@ class Subscription {
   moodycamel::LightweightSemaphore slots_;
   std::atomic<bool> attached_{false};
   std::atomic<bool> stopping_{false};
+  std::atomic<bool> abandoned_{false};
+  std::mutex returned_mutex_;
+  std::deque<Item> returned_;  // under returned_mutex_
+  std::atomic<size_t> returned_count_{0};
   bool purge_ = false;
   Processor* route_ = nullptr;
   std::vector<std::thread> threads_;
@@ -362,17 +410,23 @@ class SedaConsumer final : public Consumer {
  public:
   SedaConsumer(Subscription& subscription, Processor& route, int threads, bool purge)
       : subscription_(subscription), route_(route), threads_(threads), purge_(purge) {}
-  ~SedaConsumer() override { stop(); }
+  ~SedaConsumer() override { subscription_.detach(); }
 
   Result<void> start() override {
     if (!running_) subscription_.attach(route_, threads_, purge_);
     running_ = true;
     return {};
   }
+  // Returns at once: the queue drains behind it (pendingExchanges), the context waiting for
+  // that up to its shutdown timeout; the threads are joined when it goes, or starts again.
   void stop() noexcept override {
-    if (running_) subscription_.detach();
+    if (running_) subscription_.requestStop();
     running_ = false;
   }
+  // purgeWhenStopping: the queue is dropped on stop, so nothing is gained by deferring.
+  bool internal() const noexcept override { return !purge_; }
+  size_t pendingExchanges() const noexcept override { return subscription_.pending(); }
+  size_t abandonPending() noexcept override { return subscription_.abandon(); }
 
  private:
   Subscription& subscription_;

@@ -91,12 +91,16 @@ class Properties {
 
 enum class RouteStatus : uint8_t { Stopped, Started, Suspended };
 
+
 /// What a (graceful) stop had to do.
 struct StopReport {
   bool graceful = true;  ///< false when in-flight exchanges were still running at the timeout
   std::chrono::milliseconds took{0};
-  /// Routes that still had exchanges in flight when the timeout forced the stop.
+  /// Routes that still had exchanges in flight, or pending in their consumer, when the timeout
+  /// forced the stop: route id and how many.
   std::vector<std::pair<std::string, uint64_t>> forced;
+  /// Of those, how many were pending (queued, never started) and left behind, by route.
+  std::vector<std::pair<std::string, uint64_t>> abandoned;
 };
 
 class Context {

@@ -50,6 +50,18 @@ struct StepModel;
 struct OnExceptionModel;
 }  // namespace detail
 
+/// When a route's consumer stops as the context stops (Camel's shutdownRoute): Default with
+/// the others, in reverse start order; Defer after every other route has drained (for routes
+/// the others still send to; direct: and seda: consumers are deferred anyway).
+enum class ShutdownRoute : uint8_t { Default, Defer };
+
+/// What a stopping route finishes (Camel's shutdownRunningTask): the exchanges running now
+/// only, or also what its consumer has accepted and not yet started (a seda: queue). Unlike
+/// Camel, whose default is CompleteCurrentTaskOnly, CompleteAllTasks is the default here: a
+/// graceful stop loses no queued message unless its timeout passes.
+enum class ShutdownRunningTask : uint8_t { CompleteAllTasks, CompleteCurrentTaskOnly };
+
+
 /// One route under construction. Every DSL method returns *this for chaining.
 class RouteDefinition {
  public:
@@ -61,6 +73,9 @@ class RouteDefinition {
   // --- route settings ----------------------------------------------------------
   RouteDefinition& routeId(std::string id);
   RouteDefinition& autoStartup(bool auto_startup);
+  /// Camel's shutdownRoute and shutdownRunningTask (above).
+  RouteDefinition& shutdownRoute(ShutdownRoute when);
+  RouteDefinition& shutdownRunningTask(ShutdownRunningTask what);
   RouteDefinition& description(std::string text);
   /// Sets the id of the last step added (Camel's `.id("myNode")`); node ids show in
   /// statistics and errors. Steps without one get `<kind><n>`, e.g. `to3`.

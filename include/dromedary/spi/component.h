@@ -57,8 +57,20 @@ class Consumer {
  public:
   virtual ~Consumer() = default;
   virtual Result<void> start() = 0;
-  /// Stops taking new work. Exchanges already accepted are finished by the route.
+  /// Stops taking new work, without waiting for work accepted but not yet given to the
+  /// route (pendingExchanges): the context waits for that, up to its shutdown timeout.
+  /// Exchanges already in the route are finished by the route.
   virtual void stop() noexcept = 0;
+  /// Whether the consumer only takes work from routes of the same context (direct:, seda:).
+  /// A graceful stop of the context keeps it taking work until the routes that feed it have
+  /// drained (Camel defers such routes), so an exchange finishing elsewhere still reaches it.
+  virtual bool internal() const noexcept { return false; }
+  /// Work accepted but not yet given to the route (a seda: queue's messages). A graceful stop
+  /// waits for it with the exchanges in flight.
+  virtual size_t pendingExchanges() const noexcept { return 0; }
+  /// The stop's timeout passed with work pending: give it up (nothing more goes into the
+  /// route after the exchanges running now) and return how much was left behind.
+  virtual size_t abandonPending() noexcept { return 0; }
   /// Why the started consumer cannot take messages now (e.g. "not connected to the broker at
   /// amqp://..."), empty when it can: what the management health check reports as DOWN.
   /// Called from any thread while the consumer is started.

@@ -38,6 +38,16 @@ RouteDefinition& RouteDefinition::routeId(std::string id) {
   return *this;
 }
 
+RouteDefinition& RouteDefinition::shutdownRoute(ShutdownRoute when) {
+  model_->shutdownRoute = when;
+  return *this;
+}
+
+RouteDefinition& RouteDefinition::shutdownRunningTask(ShutdownRunningTask what) {
+  model_->shutdownRunningTask = what;
+  return *this;
+}
+
 RouteDefinition& RouteDefinition::autoStartup(bool auto_startup) {
   model_->autoStartup = auto_startup;
   return *this;

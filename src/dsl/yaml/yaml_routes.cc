@@ -398,7 +398,8 @@ class YamlReader final : public YamlRouteReader {
     if (!node.IsMap()) return fileError(at(node), "route must be a map with from and its keys");
     bool has_from = false;
     for (const auto& kv : node) {
-      std::string key = kv.first.as<std::string>();
+      // kebab-case keys too (`auto-startup`, `shutdown-running-task`), as Camel's YAML DSL.
+      std::string key = eip::camelCaseOf(kv.first.as<std::string>());
       if (key == "from") {
         has_from = true;
         DROMEDARY_TRY_VOID(from(kv.second, r));
