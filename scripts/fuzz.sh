@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Runs a libFuzzer target (clang, ASan+UBSan) for SECONDS (default 300):
-#   scripts/fuzz.sh simple_parser|yaml_routes|xml_routes|http_request [SECONDS]
+#   scripts/fuzz.sh simple_parser|uri_parser|yaml_routes|xml_routes|http_request|json_text|json_path [SECONDS]
 # New interesting inputs go to build-fuzz/corpus-NAME; a crash is written to build-fuzz/ as
 # crash-<hash>: copy it into fuzz/corpus/<corpus>/ (it then replays in `make test`), fix it.
 set -euo pipefail
-name="${1:?usage: scripts/fuzz.sh simple_parser|yaml_routes|xml_routes|http_request [SECONDS]}"
+name="${1:?usage: scripts/fuzz.sh simple_parser|uri_parser|yaml_routes|xml_routes|http_request|json_text|json_path [SECONDS]}"
 seconds="${2:-300}"
 case "$name" in
   simple_parser) corpus=simple; max_len=256 ;;
+  uri_parser) corpus=uri; max_len=1024 ;;
   yaml_routes) corpus=yaml; max_len=4096 ;;
   xml_routes) corpus=xml; max_len=4096 ;;
   http_request) corpus=http; max_len=8192 ;;

@@ -304,6 +304,11 @@ Result<void> compileRoute(Context& context, Route& route) {
 
 Result<void> startRouteConsumer(Route& route) {
   if (route.status == RouteStatus::Started) return {};
+  if (route.status == RouteStatus::Stopping || route.status == RouteStatus::Suspending) {
+    return makeError(ErrorCode::RouteNotStarted,
+                     fmt::format("route '{}' is {}: start it once that is done", route.id,
+                                 route.status == RouteStatus::Stopping ? "stopping" : "suspending"));
+  }
   if (route.status == RouteStatus::Suspended && route.consumer) {
     auto resumed = route.consumer->start();
     if (!resumed) {
@@ -483,6 +488,28 @@ Result<void> Context::addRoutes(const std::function<void(RouteBuilder&)>& config
   return addRoutes(builder);
 }
 
+std::string_view routeStatusName(RouteStatus status) noexcept {
+  switch (status) {
+    case RouteStatus::Started: return "Started";
+    case RouteStatus::Suspended: return "Suspended";
+    case RouteStatus::Stopping: return "Stopping";
+    case RouteStatus::Suspending: return "Suspending";
+    case RouteStatus::Stopped: break;
+  }
+  return "Stopped";
+}
+
+namespace {
+
+// The state as a sentence says it: "started", "stopping" ...
+std::string statusText(RouteStatus status) {
+  std::string text(routeStatusName(status));
+  text[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(text[0])));
+  return text;
+}
+
+}  // namespace
+
 std::vector<std::string> Context::routeIds() const {
   std::vector<std::string> ids;
   for (const Route* r : impl_->routeList()) ids.push_back(r->id);
@@ -495,7 +522,7 @@ Result<void> Context::removeRoute(std::string_view route_id) {
   if (r->status != RouteStatus::Stopped) {
     return makeError(ErrorCode::InvalidRoute,
                      fmt::format("route '{}' is {}: stop it before removing it", route_id,
-                                 r->status == RouteStatus::Started ? "started" : "suspended"));
+                                 statusText(r->status)));
   }
   std::unique_lock lock(impl_->routesMutex);
   auto it = std::find_if(impl_->routes.begin(), impl_->routes.end(),
@@ -515,6 +542,7 @@ RouteStatus Context::routeStatus(std::string_view route_id) const {
   return r ? r->status : RouteStatus::Stopped;
 }
 
+
 Error detail::noSuchRoute(std::string_view id, const std::vector<std::string>& ids) {
   std::vector<std::string_view> names(ids.begin(), ids.end());
   return makeError(ErrorCode::NotFound,
@@ -532,7 +560,10 @@ Result<void> Context::startRoute(std::string_view route_id) {
 Result<StopReport> Context::stopRoute(std::string_view route_id) {
   Route* r = impl_->findRoute(route_id);
   if (!r) return detail::noSuchRoute(route_id, routeIds());
-  r->setStatus(RouteStatus::Stopped);
+  if (r->status == RouteStatus::Stopping) {
+    return makeError(ErrorCode::RouteNotStarted, fmt::format("route '{}' is stopping already", r->id));
+  }
+  r->setStatus(RouteStatus::Stopping);
   StopReport report = stopOne(*r, impl_->shutdownTimeout, impl_->log);
   for (auto& step : r->steps) step->routeStopping();
   r->consumerGone();
@@ -543,10 +574,11 @@ Result<StopReport> Context::suspendRoute(std::string_view route_id) {
   Route* r = impl_->findRoute(route_id);
   if (!r) return detail::noSuchRoute(route_id, routeIds());
   if (r->status != RouteStatus::Started) return StopReport{};
-  r->setStatus(RouteStatus::Suspended);
+  r->setStatus(RouteStatus::Suspending);
   StopReport report = stopOne(*r, impl_->shutdownTimeout, impl_->log);
   // Suspended, the consumer takes nothing more: what comes meanwhile waits for resumeRoute.
   if (r->consumer && report.graceful) r->consumer->abandonPending();
+  r->setStatus(RouteStatus::Suspended);
   impl_->log.log(LoggingLevel::Info, fmt::format("Route: {} suspended", r->id));
   return report;
 }
@@ -557,7 +589,7 @@ Result<void> Context::resumeRoute(std::string_view route_id) {
   if (r->status != RouteStatus::Suspended) {
     return makeError(ErrorCode::RouteNotStarted,
                      fmt::format("route '{}' is not suspended (it is {})", r->id,
-                                 r->status == RouteStatus::Started ? "started" : "stopped"));
+                                 statusText(r->status)));
   }
   DROMEDARY_TRY_VOID(startRouteConsumer(*r));
   impl_->log.log(LoggingLevel::Info, fmt::format("Route: {} resumed", r->id));
@@ -685,7 +717,10 @@ StopReport Context::stop() {
   auto begin = Clock::now();
   const Logger& log = impl_->log;
   std::vector<Route*> routes;
-  for (auto& r : impl_->routes) routes.push_back(r.get());
+  for (auto& r : impl_->routes) {
+    routes.push_back(r.get());
+    if (r->status != RouteStatus::Stopped) r->setStatus(RouteStatus::Stopping);
+  }
   log.log(LoggingLevel::Info,
           fmt::format("Starting to graceful shutdown {} routes (timeout {}ms)", routes.size(),
                       impl_->shutdownTimeout.count()));

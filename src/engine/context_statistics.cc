@@ -38,13 +38,6 @@ TimingStats timingOf(const detail::TimingTotals& t) {
   return s;
 }
 
-std::string_view statusName(RouteStatus s) {
-  switch (s) {
-    case RouteStatus::Started: return "Started";
-    case RouteStatus::Suspended: return "Suspended";
-    default: return "Stopped";
-  }
-}
 
 // The route's processors depth-first: a step, then the blocks it owns; then the clauses.
 void listProcessors(const Route& route, const detail::Block& block, uint32_t depth,
@@ -85,7 +78,7 @@ std::optional<RouteStats> Context::routeStatistics(std::string_view route_id) co
   RouteStats s;
   s.id = r->id;
   s.from = r->fromUri;
-  s.state = std::string(statusName(r->status));
+  s.state = std::string(routeStatusName(r->status));
   const auto& b = r->baseline;
   uint64_t completed = r->counters.completed_total();
   uint64_t failed = r->counters.failed_total();
@@ -99,7 +92,7 @@ std::optional<RouteStats> Context::routeStatistics(std::string_view route_id) co
   s.redeliveries = redeliveries - std::min(redeliveries, b.redeliveries);
   uint64_t external = r->counters.external_redeliveries_total();
   s.externalRedeliveries = external - std::min(external, b.externalRedeliveries);
-  if (r->status == RouteStatus::Started || r->status == RouteStatus::Suspended) {
+  if (r->status != RouteStatus::Stopped) {
     auto up = std::chrono::steady_clock::now() - r->startedAt;
     s.uptimeMillis = std::chrono::duration<double, std::milli>(up).count();
   }

@@ -10,6 +10,7 @@
 #include <dromedary/version.h>
 
 #include "management/management_json.h"
+#include "management/route_control.h"
 
 namespace dromedary {
 
@@ -126,7 +127,7 @@ std::string refusal(const ManagementOptions& options, const ManagementRequest& r
 
 ManagementResponse control(Context& context, const ManagementOptions& options,
                            const ManagementRequest& request, const std::string& id,
-                           std::string_view action) {
+                           std::string_view action, RouteControl* background) {
   if (std::string why = refusal(options, request); !why.empty()) {
     return error(options.token.empty() || request.authorization.empty() ? 401 : 403, why);
   }
@@ -134,6 +135,17 @@ ManagementResponse control(Context& context, const ManagementOptions& options,
   Result<void> done;
   if (action == "start") {
     done = context.startRoute(id);
+  } else if ((action == "stop" || action == "suspend") && background) {
+    // Waiting for in-flight exchanges may take up to the shutdown timeout: on a thread of its
+    // own, answered 202 with the state it is in when it takes longer than a moment.
+    auto finished = background->run(id, std::string(action), std::chrono::milliseconds(500));
+    if (!finished) {
+      return jsonResponse(202, json{{"route", id},
+                                    {"action", action},
+                                    {"state", context.routeStatistics(id)->state},
+                                    {"inflight", context.inflight(id)}});
+    }
+    done = *finished;
   } else if (action == "stop") {
     auto r = context.stopRoute(id);
     if (!r) done = r.error();
@@ -178,6 +190,12 @@ ManagementResponse health(Context& context) {
 
 ManagementResponse handleManagementRequest(Context& context, const ManagementOptions& options,
                                            const ManagementRequest& request) {
+  return handleManagementRequest(context, options, request, nullptr);
+}
+
+ManagementResponse handleManagementRequest(Context& context, const ManagementOptions& options,
+                                           const ManagementRequest& request,
+                                           RouteControl* background) {
   std::string path = request.target.substr(0, request.target.find('?'));
   while (path.size() > 1 && path.back() == '/') path.pop_back();
   const bool get = request.method == "GET" || request.method == "HEAD";
@@ -234,7 +252,7 @@ ManagementResponse handleManagementRequest(Context& context, const ManagementOpt
       for (std::string_view a : {"start", "stop", "suspend", "resume", "reset-stats"}) {
         if (action != a) continue;
         if (request.method != "POST") return only("POST");
-        return control(context, options, request, id, action);
+        return control(context, options, request, id, action, background);
       }
       return error(404, fmt::format("no action '{}' on routes; expected start, stop, suspend, "
                                     "resume or reset-stats",

@@ -12,6 +12,18 @@
 
 namespace dromedary {
 
+class Context;
+class RouteControl;
+struct ManagementOptions;
+struct ManagementRequest;
+struct ManagementResponse;
+
+/// handleManagementRequest with route stops and suspensions run on `background` (the server's),
+/// so that one waiting for in-flight exchanges answers 202 instead of holding the server.
+ManagementResponse handleManagementRequest(Context& context, const ManagementOptions& options,
+                                           const ManagementRequest& request,
+                                           RouteControl* background);
+
 /// The request line and headers of a management request; more gets 431.
 constexpr size_t kManagementHeaderLimit = 8 * 1024;
 

@@ -10,6 +10,7 @@
 #include <dromedary/support/http_server.h>
 
 #include "management/management_json.h"
+#include "management/route_control.h"
 
 namespace dromedary {
 
@@ -27,7 +28,7 @@ support::HttpResponse jsonError(unsigned status, unsigned version, std::string_v
 class ManagementHandler final : public support::HttpRequestHandler {
  public:
   ManagementHandler(Context& context, const ManagementOptions& options)
-      : context_(context), options_(options) {}
+      : context_(context), options_(options), background_(context) {}
 
   void handle(support::HttpServerCall& call) noexcept override {
     const support::HttpRequest& req = call.request();
@@ -38,7 +39,7 @@ class ManagementHandler final : public support::HttpRequestHandler {
                                 std::string(support::sv(req[bhttp::field::authorization]))};
       // Route control and reads of the route list, one request at a time.
       std::lock_guard lock(control_);
-      response = handleManagementRequest(context_, options_, request);
+      response = handleManagementRequest(context_, options_, request, &background_);
     } catch (...) {
       return call.respond(jsonError(500, req.version(), "out of memory"));
     }
@@ -48,10 +49,13 @@ class ManagementHandler final : public support::HttpRequestHandler {
     call.respond(std::move(r));
   }
 
+  void joinBackground() { background_.join(); }
+
  private:
   Context& context_;
   const ManagementOptions& options_;
   std::mutex control_;
+  RouteControl background_;  // stops and suspends that outlast their request
 };
 
 support::HttpServerOptions serverOptions(const ManagementOptions& options) {
@@ -90,6 +94,9 @@ Result<void> ManagementServer::start() { return impl_->server.start(); }
 
 uint16_t ManagementServer::port() const noexcept { return impl_->server.port(); }
 
-void ManagementServer::stop() noexcept { impl_->server.stop(); }
+void ManagementServer::stop() noexcept {
+  impl_->server.stop();
+  impl_->handler.joinBackground();
+}
 
 }  // namespace dromedary

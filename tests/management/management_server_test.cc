@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <stdexcept>
+#include <thread>
 
 #include <dromedary/management/management_server.h>
 
@@ -253,6 +254,44 @@ TEST_F(ManagementServerTest, LoopbackControlWhenAllowed) {
   start(options);
   EXPECT_EQ(httpRequest(server->port(), "POST", "/api/routes/orders/stop").status, 200);
   EXPECT_EQ(h.context.routeStatus("orders"), RouteStatus::Stopped);
+}
+
+// Stopping a route waits for its exchanges in flight (up to the shutdown timeout): the API
+// answers 202 with the route Stopping rather than holding its thread, answers other requests
+// meanwhile, and the route is Stopped once its exchange finished.
+TEST(ManagementRouteControlTest, AStopThatWaitsIsAnswered202AndTheApiStaysResponsive) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) {
+    b.from("seda:slow").routeId("slow").delay(constant(Value(int64_t{1500}))).to("mock:done");
+  });
+  ManagementOptions options;
+  options.allowLoopbackControl = true;
+  ManagementServer server(h.context, options);
+  ASSERT_TRUE(server.start());
+  ASSERT_TRUE(h.producer.sendBody("seda:slow", "x"));
+  while (h.context.inflight("slow") == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+
+  auto begin = std::chrono::steady_clock::now();
+  HttpReply stop = httpRequest(server.port(), "POST", "/api/routes/slow/stop");
+  EXPECT_LT(std::chrono::steady_clock::now() - begin, std::chrono::seconds(1));
+  ASSERT_EQ(stop.status, 202) << stop.body;
+  EXPECT_EQ(json::parse(stop.body)["state"], "Stopping");
+  EXPECT_EQ(json::parse(stop.body)["inflight"], 1);
+
+  HttpReply route = httpRequest(server.port(), "GET", "/api/routes/slow");
+  EXPECT_EQ(route.status, 200);
+  EXPECT_EQ(json::parse(route.body)["state"], "Stopping");
+  HttpReply again = httpRequest(server.port(), "POST", "/api/routes/slow/stop");
+  EXPECT_EQ(again.status, 409) << again.body;
+  EXPECT_NE(again.body.find("route 'slow' is still Stopping"), std::string::npos) << again.body;
+
+  h.mock("mock:done").expectedMessageCount(1);
+  EXPECT_TRUE(h.mock("mock:done").assertIsSatisfied(std::chrono::seconds(5)));
+  for (int i = 0; i < 100 && h.context.routeStatus("slow") != RouteStatus::Stopped; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_EQ(json::parse(httpRequest(server.port(), "GET", "/api/routes/slow").body)["state"],
+            "Stopped");
 }
 
 TEST_F(ManagementServerTest, BadPathsMethodsAndSizesGetJsonErrors) {

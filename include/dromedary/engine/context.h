@@ -89,7 +89,11 @@ class Properties {
   std::map<std::string, std::string, std::less<>> values_;
 };
 
-enum class RouteStatus : uint8_t { Stopped, Started, Suspended };
+/// A route's state, as Camel's ServiceStatus: Stopping and Suspending while its exchanges drain.
+enum class RouteStatus : uint8_t { Stopped, Started, Suspended, Stopping, Suspending };
+
+/// "Started", "Stopping" ... as Camel names the states.
+std::string_view routeStatusName(RouteStatus status) noexcept;
 
 
 /// What a (graceful) stop had to do.
