@@ -5,6 +5,7 @@
 #include "json_path.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <optional>
 #include <vector>
@@ -420,6 +421,20 @@ class Parser {
 
 using Nodes = std::vector<const Value*>;
 
+// How many nodes one evaluation may visit. Filters holding deep scans nest: each level visits
+// the document again for every node the level above visits, so the work is the document's
+// size to the power of the nesting (the fuzzer found a 300-byte path that ran for minutes on
+// a 20-node document). Real paths stay far below; a path past it fails instead of hanging.
+std::atomic<uint64_t> g_visit_budget{20'000'000};
+thread_local uint64_t t_visits_left = 0;
+
+// Counts a visit; false once the budget is spent (the walk then stops where it is).
+bool visit() noexcept {
+  if (t_visits_left == 0) return false;
+  --t_visits_left;
+  return true;
+}
+
 std::optional<double> number(const Value& v) {
   if (v.isInt()) return static_cast<double>(v.getInt());
   if (v.isDouble()) return v.getDouble();
@@ -451,7 +466,7 @@ void select(const Segment& s, const Value& node, const Value& root, Nodes& out);
 void descend(const Segment& s, const Value& node, const Value& root, Nodes& out) {
   // The node, then every node under it, depth first in document order.
   std::vector<const Value*> stack{&node};
-  while (!stack.empty()) {
+  while (!stack.empty() && visit()) {
     const Value* v = stack.back();
     stack.pop_back();
     select(s, *v, root, out);
@@ -496,7 +511,10 @@ std::optional<Value> valueOf(const Operand& o, const Value& current, const Value
     return *found.front();
   }
   ValueList items;
-  for (const Value* v : found) items.push_back(*v);
+  for (const Value* v : found) {
+    if (!visit()) break;
+    items.push_back(*v);
+  }
   return Value(std::move(items));
 }
 
@@ -610,6 +628,7 @@ void select(const Segment& s, const Value& node, const Value& root, Nodes& out) 
     case Segment::Kind::Filter:
       if (node.isList()) {
         for (const Value& v : node.getList()) {
+          if (!visit()) return;
           if (test(*s.filter, v, root)) out.push_back(&v);
         }
       } else if (node.isMap() && test(*s.filter, node, root)) {
@@ -693,7 +712,15 @@ Result<JsonPath> JsonPath::compile(std::string_view text) {
 Result<Value> JsonPath::evaluate(const Value& root) const {
   const PathExpr& p = program_->path;
   Nodes found;
+  const uint64_t budget = visitBudget();
+  t_visits_left = budget;
   walk(p, root, root, found);
+  if (t_visits_left == 0) {
+    return makeError(ErrorCode::EvaluationFailed,
+                     fmt::format("jsonpath '{}': gave up after visiting {} nodes (filters that "
+                                 "hold deep scans multiply the work at each level)",
+                                 program_->text, budget));
+  }
   Value result;
   if (p.definite) {
     if (found.empty()) {
@@ -708,6 +735,14 @@ Result<Value> JsonPath::evaluate(const Value& root) const {
     result = Value(std::move(items));
   }
   return applyFunction(p.function, result, program_->text);
+}
+
+uint64_t JsonPath::visitBudget() noexcept {
+  return g_visit_budget.load(std::memory_order_relaxed);
+}
+
+void JsonPath::setVisitBudget(uint64_t visits) noexcept {
+  g_visit_budget.store(visits, std::memory_order_relaxed);
 }
 
 bool JsonPath::definite() const noexcept {

@@ -22,6 +22,7 @@
 
 #include <memory>
 #include <string>
+#include <cstdint>
 #include <string_view>
 
 #include <dromedary/core/result.h>
@@ -36,8 +37,14 @@ class JsonPath {
   /// Parses `text`; an error names the position and what was expected there.
   static Result<JsonPath> compile(std::string_view text);
 
-  /// The path's result on `root` (see above). Errors: a definite path that does not match.
+  /// The path's result on `root` (see above). Errors: a definite path that does not match; a
+  /// path that would visit more than visitBudget() nodes (nested deep-scan filters).
   Result<Value> evaluate(const Value& root) const;
+
+  /// How many nodes one evaluation may visit: 20 million unless set (the fuzz target sets a
+  /// smaller one, its build being many times slower). Process-wide; set before evaluating.
+  static uint64_t visitBudget() noexcept;
+  static void setVisitBudget(uint64_t visits) noexcept;
 
   /// Whether the path gives one value (true) or a list of matches (false).
   bool definite() const noexcept;

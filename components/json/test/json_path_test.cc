@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include "json_text.h"
 
 namespace dromedary::component::json {
@@ -39,6 +41,25 @@ class JsonPathTest : public ::testing::Test {
     return out;
   }
 };
+
+// Filters holding deep scans, nested, visit the document once per node of the level above:
+// the work grows as its size to the power of the nesting. Past a bound the evaluation fails
+// (the fuzzer found a path of this shape that ran for minutes).
+TEST_F(JsonPathTest, NestedDeepScanFiltersGiveUpInsteadOfRunningForEver) {
+  auto begin = std::chrono::steady_clock::now();
+  std::string result = eval("$..[?($..[?($..[?($..[?($..[?($..kg)])])])])]");
+  EXPECT_EQ(result.rfind("error: jsonpath '", 0), 0u) << result;
+  EXPECT_NE(result.find("gave up after visiting 20000000 nodes"), std::string::npos) << result;
+  EXPECT_LT(std::chrono::steady_clock::now() - begin, std::chrono::seconds(10));
+  // One deep scan over a large document is far inside the bound.
+  std::string big = "[";
+  for (int i = 0; i < 100000; ++i) big += std::string(i ? "," : "") + "{\"kg\": 1}";
+  auto doc = readJson(big + "]");
+  ASSERT_TRUE(doc);
+  auto v = JsonPath::compile("$..kg")->evaluate(*doc);
+  ASSERT_TRUE(v) << v.error().message;
+  EXPECT_EQ(v->getList().size(), 100000u);
+}
 
 TEST_F(JsonPathTest, DefinitePathsGiveOneValue) {
   EXPECT_EQ(eval("$.shop.name"), R"("Camel Corner")");
