@@ -8,13 +8,10 @@
 namespace dromedary::detail {
 
 void TimingCell::reset() noexcept {
-  failed.store(0, std::memory_order_relaxed);
-  timed.store(0, std::memory_order_relaxed);
-  nanos.store(0, std::memory_order_relaxed);
-  minNanos.store(UINT64_MAX, std::memory_order_relaxed);
-  maxNanos.store(0, std::memory_order_relaxed);
-  lastNanos.store(0, std::memory_order_relaxed);
-  lastMillis.store(0, std::memory_order_relaxed);
+  // Only words written: a stripe no thread used keeps its pages unmapped.
+  for (uint64_t* w : {&failed, &timed, &nanos, &minBelowMax, &maxNanos, &lastNanos, &lastMillis}) {
+    if (loadWord(*w) != 0) storeWord(*w, 0);
+  }
 }
 
 uint32_t histogramBucket(uint64_t ns) noexcept {
@@ -37,19 +34,15 @@ uint64_t histogramBucketLimit(uint32_t bucket) noexcept {
 RouteStatistics::RouteStatistics(uint32_t steps)
     : steps_(steps),
       stride_(1 + steps),
-      cells_(new TimingCell[static_cast<size_t>(kStripes) * (1 + steps)]),
+      cells_(kTimingCellWords * (1 + steps)),
       counts_(steps),
       extras_(steps * kStepExtras),
-      histograms_(new Histogram[kStripes]),
-      stamps_(new Stamps[kStripes]) {
-  for (uint32_t s = 0; s < kStripes; ++s) {
-    for (auto& c : histograms_[s].counts) c.store(0, std::memory_order_relaxed);
-  }
-}
+      histogram_(kHistogramBuckets),
+      stamps_(kStamps) {}
 
 void RouteStatistics::record(uint32_t stripe, uint64_t ns, int64_t now_ms) noexcept {
   route(stripe).time(ns, now_ms);
-  addTo(histograms_[stripe].counts[histogramBucket(ns)], 1, stripe);
+  addTo(histogram_.at(stripe, histogramBucket(ns)), 1, stripe);
 }
 
 TimingTotals RouteStatistics::sum(uint32_t offset) const noexcept {
@@ -57,17 +50,17 @@ TimingTotals RouteStatistics::sum(uint32_t offset) const noexcept {
   uint64_t min = UINT64_MAX;
   for (uint32_t s = 0; s < kStripes; ++s) {
     const TimingCell& c = block(s)[offset];
-    t.failed += c.failed.load(std::memory_order_relaxed);
-    uint64_t timed = c.timed.load(std::memory_order_relaxed);
+    t.failed += loadWord(c.failed);
+    uint64_t timed = loadWord(c.timed);
     if (timed == 0) continue;
     t.timed += timed;
-    t.nanos += c.nanos.load(std::memory_order_relaxed);
-    min = std::min(min, c.minNanos.load(std::memory_order_relaxed));
-    t.maxNanos = std::max(t.maxNanos, c.maxNanos.load(std::memory_order_relaxed));
-    int64_t last = c.lastMillis.load(std::memory_order_relaxed);
+    t.nanos += loadWord(c.nanos);
+    min = std::min(min, UINT64_MAX - loadWord(c.minBelowMax));
+    t.maxNanos = std::max(t.maxNanos, loadWord(c.maxNanos));
+    auto last = static_cast<int64_t>(loadWord(c.lastMillis));
     if (last >= t.lastMillis) {
       t.lastMillis = last;
-      t.lastNanos = c.lastNanos.load(std::memory_order_relaxed);
+      t.lastNanos = loadWord(c.lastNanos);
     }
   }
   t.minNanos = t.timed ? min : 0;
@@ -76,13 +69,15 @@ TimingTotals RouteStatistics::sum(uint32_t offset) const noexcept {
 
 RouteStatistics::StampTotals RouteStatistics::stamps() const noexcept {
   StampTotals t;
+  auto at = [&](uint32_t s, Stamp which) {
+    return static_cast<int64_t>(
+        std::atomic_ref<uint64_t>(stamps_.at(s, which)).load(std::memory_order_relaxed));
+  };
   for (uint32_t s = 0; s < kStripes; ++s) {
-    const Stamps& st = stamps_[s];
-    t.firstCompleted =
-        earliestStamp(t.firstCompleted, st.firstCompleted.load(std::memory_order_relaxed));
-    t.firstFailed = earliestStamp(t.firstFailed, st.firstFailed.load(std::memory_order_relaxed));
-    t.lastCompleted = std::max(t.lastCompleted, st.lastCompleted.load(std::memory_order_relaxed));
-    t.lastFailed = std::max(t.lastFailed, st.lastFailed.load(std::memory_order_relaxed));
+    t.firstCompleted = earliestStamp(t.firstCompleted, at(s, kFirstCompleted));
+    t.firstFailed = earliestStamp(t.firstFailed, at(s, kFirstFailed));
+    t.lastCompleted = std::max(t.lastCompleted, at(s, kLastCompleted));
+    t.lastFailed = std::max(t.lastFailed, at(s, kLastFailed));
   }
   return t;
 }
@@ -121,10 +116,7 @@ std::vector<std::pair<uint64_t, uint64_t>> RouteStatistics::cumulativeBuckets() 
   std::vector<std::pair<uint64_t, uint64_t>> out;
   uint64_t running = 0;
   for (uint32_t b = 0; b < kHistogramBuckets; ++b) {
-    uint64_t n = 0;
-    for (uint32_t s = 0; s < kStripes; ++s) {
-      n += histograms_[s].counts[b].load(std::memory_order_relaxed);
-    }
+    uint64_t n = histogram_.sum(b);
     if (n == 0) continue;
     running += n;
     out.emplace_back(histogramBucketLimit(b), running);
@@ -156,12 +148,9 @@ void RouteStatistics::reset() noexcept {
   }
   for (uint32_t s = 0; s < kStripes; ++s) {
     for (uint32_t i = 0; i < stride_; ++i) block(s)[i].reset();
-    for (auto& c : histograms_[s].counts) c.store(0, std::memory_order_relaxed);
-    stamps_[s].firstCompleted.store(0, std::memory_order_relaxed);
-    stamps_[s].lastCompleted.store(0, std::memory_order_relaxed);
-    stamps_[s].firstFailed.store(0, std::memory_order_relaxed);
-    stamps_[s].lastFailed.store(0, std::memory_order_relaxed);
   }
+  histogram_.reset();
+  stamps_.reset();
 }
 
 int64_t statisticsNanos() noexcept {

@@ -21,6 +21,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "engine/striped_counter.h"
@@ -38,27 +39,40 @@ inline void addTo(std::atomic<uint64_t>& cell, uint64_t n, uint32_t stripe) noex
   }
 }
 
-/// Failures and times of one step (or of a whole route) in one stripe; a cache line of its
-/// own. (A step's runs are counted apart, packed: RouteStatistics::stepCount0.)
-struct alignas(64) TimingCell {
-  std::atomic<uint64_t> failed{0};
-  std::atomic<uint64_t> timed{0};   // how many were timed (the mean's divisor)
-  std::atomic<uint64_t> nanos{0};   // their summed time
-  std::atomic<uint64_t> minNanos{UINT64_MAX};
-  std::atomic<uint64_t> maxNanos{0};
-  std::atomic<uint64_t> lastNanos{0};
-  std::atomic<int64_t> lastMillis{0};  // when the last timed one ended (epoch ms)
+/// The relaxed view of a word another thread may read (a plain load or store on x86).
+inline uint64_t loadWord(const uint64_t& w) noexcept {
+  return std::atomic_ref<const uint64_t>(w).load(std::memory_order_relaxed);
+}
+inline void storeWord(uint64_t& w, uint64_t v) noexcept {
+  std::atomic_ref<uint64_t>(w).store(v, std::memory_order_relaxed);
+}
+
+/// Failures and times of one step (or of a whole route) in one stripe: plain words in the
+/// thread-major arena (RouteStatistics), all zero until the stripe's thread first writes
+/// them, so a route's cells take memory only for the threads that ran it. (A step's runs are
+/// counted apart, packed: RouteStatistics::stepCount0.)
+struct TimingCell {
+  uint64_t failed;
+  uint64_t timed;       // how many were timed (the mean's divisor)
+  uint64_t nanos;       // their summed time
+  uint64_t minBelowMax;  // UINT64_MAX minus the least time: zero while none was timed
+  uint64_t maxNanos;
+  uint64_t lastNanos;
+  uint64_t lastMillis;  // when the last timed one ended (epoch ms)
 
   void time(uint64_t ns, int64_t now_ms) noexcept {
-    timed.store(timed.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-    nanos.store(nanos.load(std::memory_order_relaxed) + ns, std::memory_order_relaxed);
-    if (ns < minNanos.load(std::memory_order_relaxed)) minNanos.store(ns, std::memory_order_relaxed);
-    if (ns > maxNanos.load(std::memory_order_relaxed)) maxNanos.store(ns, std::memory_order_relaxed);
-    lastNanos.store(ns, std::memory_order_relaxed);
-    lastMillis.store(now_ms, std::memory_order_relaxed);
+    storeWord(timed, loadWord(timed) + 1);
+    storeWord(nanos, loadWord(nanos) + ns);
+    if (UINT64_MAX - ns > loadWord(minBelowMax)) storeWord(minBelowMax, UINT64_MAX - ns);
+    if (ns > loadWord(maxNanos)) storeWord(maxNanos, ns);
+    storeWord(lastNanos, ns);
+    storeWord(lastMillis, static_cast<uint64_t>(now_ms));
   }
   void reset() noexcept;
 };
+inline constexpr uint32_t kTimingCellWords = sizeof(TimingCell) / sizeof(uint64_t);
+static_assert(std::is_trivially_default_constructible_v<TimingCell> &&
+              sizeof(TimingCell) == 7 * sizeof(uint64_t));
 
 /// The earlier of two stamps, where 0 means none.
 inline int64_t earliestStamp(int64_t a, int64_t b) noexcept {
@@ -118,10 +132,12 @@ class RouteStatistics {
   /// An exchange left the route (every exchange, at any level but Off): the first and last
   /// completed / failed stamps, to the exchange's creation time (no clock read).
   void stamp(uint32_t stripe, bool failed, int64_t created_ms) noexcept {
-    Stamps& s = stamps_[stripe];
-    std::atomic<int64_t>& first = failed ? s.firstFailed : s.firstCompleted;
-    if (first.load(std::memory_order_relaxed) == 0) first.store(created_ms, std::memory_order_relaxed);
-    (failed ? s.lastFailed : s.lastCompleted).store(created_ms, std::memory_order_relaxed);
+    std::atomic_ref<uint64_t> first(stamps_.at(stripe, failed ? kFirstFailed : kFirstCompleted));
+    if (first.load(std::memory_order_relaxed) == 0) {
+      first.store(static_cast<uint64_t>(created_ms), std::memory_order_relaxed);
+    }
+    std::atomic_ref<uint64_t>(stamps_.at(stripe, failed ? kLastFailed : kLastCompleted))
+        .store(static_cast<uint64_t>(created_ms), std::memory_order_relaxed);
   }
   struct StampTotals {
     int64_t firstCompleted = 0, lastCompleted = 0, firstFailed = 0, lastFailed = 0;
@@ -158,27 +174,25 @@ class RouteStatistics {
   uint32_t steps() const noexcept { return steps_; }
 
  private:
-  // Each stripe's cells start on a cache line of their own: two threads never write one line.
-  struct alignas(64) Histogram {
-    std::atomic<uint64_t> counts[kHistogramBuckets];
-  };
-
-  struct alignas(64) Stamps {
-    std::atomic<int64_t> firstCompleted{0}, lastCompleted{0}, firstFailed{0}, lastFailed{0};
-  };
-  TimingCell* block(uint32_t stripe) noexcept { return cells_.get() + stripe * stride_; }
+  enum Stamp : uint32_t { kFirstCompleted, kLastCompleted, kFirstFailed, kLastFailed, kStamps };
+  TimingCell* block(uint32_t stripe) noexcept {
+    return reinterpret_cast<TimingCell*>(&cells_.at(stripe, 0));
+  }
   const TimingCell* block(uint32_t stripe) const noexcept {
-    return cells_.get() + stripe * stride_;
+    return reinterpret_cast<const TimingCell*>(&cells_.at(stripe, 0));
   }
   TimingTotals sum(uint32_t offset) const noexcept;
 
   uint32_t steps_;
-  uint32_t stride_;  // cells per stripe (a whole number of cache lines)
-  std::unique_ptr<TimingCell[]> cells_;
+  uint32_t stride_;      // timing cells per stripe: the route's, then each step's
+  StripedCells cells_;   // [stripe][cell * kTimingCellWords + word]
   StripedCells counts_;  // [stripe][step]: runs, thread-major (striped_counter.h)
   StripedCells extras_;  // [stripe][step * kStepExtras + extra]
-  std::unique_ptr<Histogram[]> histograms_;  // one per stripe
-  std::unique_ptr<Stamps[]> stamps_;         // one per stripe
+  // The histogram and the stamps in the thread-major arena too: only the stripes of threads
+  // that ran the route take memory (allocated per stripe, 80 KB a route went resident at
+  // compile time: 380 MB per MB of route file).
+  StripedCells histogram_;  // [stripe][bucket]
+  StripedCells stamps_;     // [stripe][Stamp]
 };
 
 /// The clock of the timed exchanges: steady, in nanoseconds.
