@@ -15,6 +15,16 @@ check() {  # check NAME EXIT-CODE
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
 under() { awk -v t="$1" -v limit="$2" 'BEGIN { exit !(t < limit) }'; }  # under SECONDS LIMIT
+# SIGTERM to $pid and wait for it: its exit code in $code, the seconds it took in $took.
+terminate() {
+  local start
+  start=$(now)
+  kill -s TERM $pid
+  wait $pid
+  code=$?
+  took=$(elapsed "$start")
+  pid=
+}
 
 # A route file large enough that loading it takes a while (20,000 routes).
 python3 - "$tmp/big/routes.yaml" <<'PY'
@@ -31,12 +41,7 @@ for command in validate run; do
   "$bin" $command "$tmp/big" > "$tmp/out" 2>&1 &
   pid=$!
   sleep 0.3
-  start=$(now)
-  kill -s TERM $pid
-  wait $pid
-  code=$?
-  took=$(elapsed "$start")
-  pid=
+  terminate
   [ $code -eq 143 ] && under "$took" 1 &&
     grep -q "SIGTERM before the routes started: stopped" "$tmp/out"
   check "$command stops on SIGTERM while it loads (exit $code after ${took}s)" $?
@@ -65,12 +70,7 @@ echo "camel.main.shutdownTimeout=2" > "$tmp/slow/application.properties"
 "$bin" run "$tmp/slow" > "$tmp/out" 2>&1 &
 pid=$!
 sleep 1
-start=$(now)
-kill -s TERM $pid
-wait $pid
-code=$?
-took=$(elapsed "$start")
-pid=
+terminate
 [ $code -eq 1 ] && under "$took" 3
 check "a stop keeps camel.main.shutdownTimeout=2 (exit $code after ${took}s)" $?
 grep -q "route slow had [0-9]* inflight and pending exchanges; [0-9]* queued were left" \
@@ -96,12 +96,7 @@ pid=$!
 for _ in $(seq 100); do grep -q "started" "$tmp/out" && break; sleep 0.05; done
 kill -s TERM $pid
 sleep 0.3
-start=$(now)
-kill -s TERM $pid
-wait $pid
-code=$?
-took=$(elapsed "$start")
-pid=
+terminate
 [ $code -eq 1 ] && under "$took" 1 &&
   grep -q "SIGTERM during the graceful stop: forced" "$tmp/out"
 check "a second SIGTERM during the stop forces it (exit $code after ${took}s)" $?

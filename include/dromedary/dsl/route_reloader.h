@@ -11,8 +11,11 @@
 ///   RouteReloader reloader(context, {"routes/"}, setup);   // setup: components, properties
 ///   reloader.load().value();                              // the first load
 ///   context.start().value();
-///   FileWatcher watcher(reloader.watchedPaths()).value();
-///   ... when watcher.changed(): auto outcome = reloader.reload();
+///   auto watcher = FileWatcher::watch(reloader.watchedPaths()).value();
+///   for (;;) {
+///     if (watcher->changes(std::chrono::milliseconds(100)).empty()) continue;
+///     auto outcome = reloader.reload();   // an error leaves the running routes as they were
+///   }
 ///
 /// Messages: a direct: or seda: route swapped loses none (a direct: producer waits for the
 /// new consumer, up to the endpoint's timeout; seda: messages wait in the queue).

@@ -267,8 +267,8 @@ class Context {
   /// Exchanges in flight in a route (summed over threads; derived, not a shared counter).
   uint64_t inflight(std::string_view route_id) const;
   uint64_t inflight() const;
-  /// Exchanges that finished a route (completed or failed), summed over routes: an exchange
-  /// that passes through two routes counts twice.
+  /// Exchanges that finished a route (completed or failed), summed over routes, removed ones
+  /// included: an exchange that passes through two routes counts twice.
   uint64_t exchangesDone() const;
 
   /// How a route's failures went (summed over threads).
