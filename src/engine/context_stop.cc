@@ -71,20 +71,44 @@ std::vector<std::pair<std::string, uint64_t>> abandon(const std::vector<Route*>&
   return left;
 }
 
+// The route's consumer takes no more work; one that completes only its current tasks gives
+// up what it holds at once (said in `report`).
+void stopIntake(Route& r, StopReport& report) {
+  if (!r.consumer) return;
+  r.consumer->stop();
+  if (r.shutdownRunningTask == ShutdownRunningTask::CompleteCurrentTaskOnly) {
+    for (auto& left : abandon({&r})) report.abandoned.push_back(std::move(left));
+  }
+}
+
+// Past the timeout: what is queued is given up, and the log says what was cut short, by route.
+void force(const std::vector<Route*>& routes, StopReport& report, const Logger& log) {
+  for (auto& left : abandon(routes)) report.abandoned.push_back(std::move(left));
+  log.log(LoggingLevel::Warn,
+          "Timeout occurred during graceful shutdown. Forcing the shutdown now. Notice: some "
+          "exchanges did not complete:");
+  for (const auto& [id, n] : report.forced) {
+    uint64_t left = 0;
+    for (const auto& [abandoned_id, count] : report.abandoned) {
+      if (abandoned_id == id) left += count;
+    }
+    log.log(LoggingLevel::Warn,
+            left == 0 ? fmt::format("    route {} had {} inflight exchanges", id, n)
+                      : fmt::format("    route {} had {} inflight and pending exchanges; {} "
+                                    "queued were left unprocessed",
+                                    id, n, left));
+  }
+}
+
 // A route stopped on its own (stopRoute, suspendRoute): its consumer stops, what it holds
-// finishes up to the timeout, the rest is given up.
+// finishes up to the timeout, the rest is given up and logged.
 StopReport stopOne(Route& r, std::chrono::milliseconds timeout, const Logger& log) {
   auto begin = Clock::now();
   StopReport report;
-  if (r.consumer) r.consumer->stop();
-  if (r.shutdownRunningTask == ShutdownRunningTask::CompleteCurrentTaskOnly) {
-    report.abandoned = abandon({&r});
-  }
+  stopIntake(r, report);
   report.forced = drain({&r}, begin + timeout, log);
   report.graceful = report.forced.empty();
-  if (!report.graceful) {
-    for (auto& left : abandon({&r})) report.abandoned.push_back(std::move(left));
-  }
+  if (!report.graceful) force({&r}, report, log);
   report.took = since(begin);
   return report;
 }
@@ -95,7 +119,8 @@ Result<StopReport> Context::stopRoute(std::string_view route_id) {
   Route* r = impl_->findRoute(route_id);
   if (!r) return detail::noSuchRoute(route_id, routeIds());
   if (r->status == RouteStatus::Stopping) {
-    return makeError(ErrorCode::RouteNotStarted, fmt::format("route '{}' is stopping already", r->id));
+    return makeError(ErrorCode::RouteNotStarted,
+                     fmt::format("route '{}' is stopping already", r->id));
   }
   r->setStatus(RouteStatus::Stopping);
   StopReport report = stopOne(*r, impl_->shutdownTimeout, impl_->log);
@@ -146,12 +171,7 @@ StopReport Context::stop() {
   };
   auto stopConsumers = [&](bool of_deferred) {
     for (auto it = routes.rbegin(); it != routes.rend(); ++it) {
-      Route& r = **it;
-      if (!r.consumer || deferred(r) != of_deferred) continue;
-      r.consumer->stop();
-      if (r.shutdownRunningTask == ShutdownRunningTask::CompleteCurrentTaskOnly) {
-        for (auto& left : abandon({&r})) report.abandoned.push_back(std::move(left));
-      }
+      if ((*it)->consumer && deferred(**it) == of_deferred) stopIntake(**it, report);
     }
   };
   stopConsumers(false);
@@ -159,23 +179,7 @@ StopReport Context::stop() {
   stopConsumers(true);
   report.forced = drain(routes, deadline, log);
   report.graceful = report.forced.empty();
-  if (!report.graceful) {
-    for (auto& left : abandon(routes)) report.abandoned.push_back(std::move(left));
-    log.log(LoggingLevel::Warn,
-            "Timeout occurred during graceful shutdown. Forcing the shutdown now. Notice: some "
-            "exchanges did not complete:");
-    for (const auto& [id, n] : report.forced) {
-      uint64_t left = 0;
-      for (const auto& [abandoned_id, count] : report.abandoned) {
-        if (abandoned_id == id) left += count;
-      }
-      log.log(LoggingLevel::Warn,
-              left == 0 ? fmt::format("    route {} had {} inflight exchanges", id, n)
-                        : fmt::format("    route {} had {} inflight and pending exchanges; {} "
-                                      "queued were left unprocessed",
-                                      id, n, left));
-    }
-  }
+  if (!report.graceful) force(routes, report, log);
   for (Route* r : routes) {
     for (auto& step : r->steps) step->routeStopping();
   }

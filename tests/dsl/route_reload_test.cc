@@ -162,6 +162,33 @@ TEST_F(RouteReloadTest, ABrokenEditKeepsTheRunningRoutesAndSaysWhereThenTheFixLo
   EXPECT_EQ(mock("mock:b").receivedBodies(), (std::vector<Value>{Value("v1"), Value("v2")}));
 }
 
+// A route that compiles (so the scratch context takes it) but does not start in the running
+// context: the error says which routes the reload stopped, and the next good save brings the
+// route back.
+TEST_F(RouteReloadTest, ARouteThatDoesNotStartIsNamedAsStoppedAndTheNextSaveBringsItBack) {
+  save("routes.yaml", twoRoutes("v1"));
+  start();
+  std::string not_starting = twoRoutes("v2");
+  not_starting.replace(not_starting.find("direct:b"), 8, "\"timer:b?period=0\"");
+  save("routes.yaml", not_starting);
+  auto failed = reloader.reload();
+  ASSERT_FALSE(failed);
+  EXPECT_NE(failed.error().message.find("period must be positive"), std::string::npos)
+      << failed.error().message;
+  EXPECT_NE(failed.error().message.find(
+                "(route b stopped for the reload and not running; the next save tries again)"),
+            std::string::npos)
+      << failed.error().message;
+  EXPECT_EQ(context.routeStatus("a"), RouteStatus::Started) << "the unchanged route runs on";
+
+  save("routes.yaml", twoRoutes("v2"));
+  ReloadOutcome outcome = reload();
+  EXPECT_TRUE(outcome.changed);
+  EXPECT_EQ(context.routeStatus("b"), RouteStatus::Started);
+  ASSERT_TRUE(producer.sendBody("direct:b", "z"));
+  EXPECT_EQ(mock("mock:b").receivedBodies(), std::vector<Value>{Value("v2")});
+}
+
 TEST_F(RouteReloadTest, AnEditedPropertyChangesOnlyTheRoutesThatUseIt) {
   save("application.properties", "greeting=hi\n");
   std::string routes = twoRoutes("v1");

@@ -4,12 +4,14 @@
 #include <atomic>
 #include <thread>
 
+#include "support/log_capture.h"
 #include "support/route_harness.h"
 
 namespace dromedary {
 namespace {
 
 using namespace std::chrono_literals;
+using testing::LogCapture;
 using testing::RouteHarness;
 
 // Holds exchanges until released, then resumes them all.
@@ -163,10 +165,14 @@ TEST(GracefulStopTest, StoppingAFedSedaRouteKeepsTheTimeout) {
     b.from("seda:q").routeId("slow").delay(constant(Value(int64_t{20}))).to("mock:done");
   });
   std::this_thread::sleep_for(100ms);
+  LogCapture log;
   auto begin = std::chrono::steady_clock::now();
   auto stopped = h.context.stopRoute("slow");
   ASSERT_TRUE(stopped);
   EXPECT_LT(std::chrono::steady_clock::now() - begin, 200ms + 1s);
+  EXPECT_FALSE(stopped->graceful);
+  EXPECT_EQ(log.find(LoggingLevel::Warn, "route slow had").size(), 1u)
+      << "what the timeout cut short is logged for one route as for the context";
   EXPECT_EQ(h.context.routeStatus("slow"), RouteStatus::Stopped);
   EXPECT_EQ(h.context.routeStatus("feed"), RouteStatus::Started);
 }

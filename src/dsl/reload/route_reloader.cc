@@ -86,13 +86,14 @@ Result<void> RouteReloader::swap(const std::vector<LoadedRoute>& next, ReloadOut
     return context_.removeRoute(id);
   };
   std::set<std::string, std::less<>> replaced;  // the changed keys a running route had
+  std::vector<std::string> stopped;             // and those routes' ids
   for (const std::string& key : changed) {
     auto it = routes_.find(key);
     const std::string& id = it != routes_.end() ? it->second.id : key;
-    if (it != routes_.end() || std::find(running.begin(), running.end(), key) != running.end()) {
-      DROMEDARY_TRY_VOID(retire(id));
-      replaced.insert(key);
-    }
+    if (std::find(running.begin(), running.end(), id) == running.end()) continue;
+    DROMEDARY_TRY_VOID(retire(id));
+    replaced.insert(key);
+    stopped.push_back(id);
   }
   for (const std::string& key : gone) {
     DROMEDARY_TRY_VOID(retire(routes_[key].id));
@@ -110,11 +111,10 @@ Result<void> RouteReloader::swap(const std::vector<LoadedRoute>& next, ReloadOut
     // The files loaded in the scratch context, so what failed here is the running context's
     // (a port taken ...): the routes stopped for the reload stay stopped until a save loads.
     Error e = report.error();
-    if (!replaced.empty()) {
+    if (!stopped.empty()) {
       e.message += fmt::format(
-          " (routes {} were stopped for the reload and are not running; the "
-          "next save tries again)",
-          fmt::join(replaced, ", "));
+          " (route{} {} stopped for the reload and not running; the next save tries again)",
+          stopped.size() == 1 ? "" : "s", fmt::join(stopped, ", "));
     }
     return e;
   }
