@@ -20,6 +20,30 @@
 
 namespace dromedary::dsl {
 
+namespace {
+
+template <typename T>
+void appendAll(std::vector<T>& to, std::vector<T>&& from) {
+  if (to.empty()) {
+    to = std::move(from);
+    return;
+  }
+  to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
+}
+
+}  // namespace
+
+void appendSources(FileSources& to, FileSources&& from) {
+  appendAll(to.routes, std::move(from.routes));
+  appendAll(to.configurations, std::move(from.configurations));
+  appendAll(to.beans, std::move(from.beans));
+  appendAll(to.templates, std::move(from.templates));
+  appendAll(to.templatedRoutes, std::move(from.templatedRoutes));
+  appendAll(to.rests, std::move(from.rests));
+  appendAll(to.restConfigurations, std::move(from.restConfigurations));
+  appendAll(to.kamelets, std::move(from.kamelets));
+}
+
 Result<void> refuseNulBytes(std::string_view text, const std::string& file) {
   size_t at = text.find('\0');
   if (at == std::string_view::npos) return {};

@@ -226,6 +226,9 @@ struct FileSources {
   std::vector<KameletSource> kamelets;  ///< the load's own Kamelets (kind: Kamelet files)
 };
 
+/// Moves everything read in `from` to the end of `to`'s lists.
+void appendSources(FileSources& to, FileSources&& from);
+
 /// The load's rest verbs as routes from platform-http (rest_sources.cc), after checking every
 /// key of the rests and the restConfiguration, and giving the latter's host and port to the
 /// HTTP server.

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "dsl/loaders.h"
+#include "dsl/yaml/yaml_pieces.h"
 #include "dsl/yaml/yaml_reader.h"
 #include "dsl/yaml/yaml_shape.h"
 #include "dsl/file_source.h"
@@ -42,29 +43,53 @@ class YamlReader final : public YamlRouteReader {
  public:
   YamlReader(std::string file, FileSources& out) : file_(std::move(file)), out_(out) {}
 
-  SourceRef at(const YAML::Node& node) const override { return markRef(file_, node.Mark()); }
+  SourceRef at(const YAML::Node& node) const override {
+    return markRef(file_, node.Mark(), first_line_);
+  }
 
-  Result<void> read(std::string_view text) {
-    // A JBang script's first line (`///usr/bin/env jbang ... camel@apache/camel pipe "$0"`),
-    // which makes the file runnable, is a comment here: the `---` after it starts the routes.
-    std::string script;
-    if (text.starts_with("///")) {
-      script = std::string(text);
-      script[0] = '#';
-      text = script;
+  /// The whole text as one document.
+  Result<void> readWhole(std::string_view text, YamlNodeBudget& budget) {
+    DROMEDARY_TRY(root, parse(text));
+    return readRoot(root, text, budget);
+  }
+
+  /// Each piece as a document of its own, in order (yaml_pieces.h). False, with nothing read,
+  /// when a piece does not parse alone: the caller reads the whole text instead, so that the
+  /// file reads as it would whole (an alias to another entry's anchor) or fails where it would.
+  Result<bool> readPieces(const std::vector<YamlPiece>& pieces, YamlNodeBudget& budget) {
+    for (const YamlPiece& piece : pieces) {
+      first_line_ = piece.first_line;
+      YAML::Node root;
+      try {
+        root = YAML::Load(std::string(piece.text));
+      } catch (const YAML::ParserException&) {
+        return false;
+      }
+      try {
+        DROMEDARY_TRY_VOID(readRoot(root, piece.text, budget));
+      } catch (const YAML::Exception& e) {
+        return fileError(markRef(file_, e.mark, first_line_),
+                         fmt::format("invalid YAML: {}", e.msg));
+      }
     }
-    DROMEDARY_TRY_VOID(refuseSecondDocument(text, file_));
-    YAML::Node root;
+    return true;
+  }
+
+ private:
+  Result<YAML::Node> parse(std::string_view text) const {
     try {
-      root = YAML::Load(std::string(text));
+      return YAML::Load(std::string(text));
     } catch (const YAML::DeepRecursion& e) {
       return fileError(markRef(file_, e.mark), "YAML nested too deep for its parser",
                        fmt::format("route files nest at most {} levels", kMaxFileDepth));
     } catch (const YAML::ParserException& e) {
       return fileError(markRef(file_, e.mark), fmt::format("invalid YAML: {}", e.msg));
     }
+  }
+
+  Result<void> readRoot(const YAML::Node& root, std::string_view text, YamlNodeBudget& budget) {
     if (root.IsNull()) return {};
-    DROMEDARY_TRY_VOID(checkYamlShape(root, text, file_));
+    DROMEDARY_TRY_VOID(checkYamlShape(root, text, first_line_, file_, budget));
     if (const YAML::Node& map = root; map.IsMap() && map["kind"]) {
       return readYamlResource(map, *this, out_);  // a Kamelet, a Pipe
     }
@@ -112,19 +137,9 @@ class YamlReader final : public YamlRouteReader {
       } else if (key == "templatedRoute") {
         DROMEDARY_TRY_VOID(templatedRoute(entry.first, entry.second));
       } else if (key == "rest") {
-        DROMEDARY_TRY_VOID(rest(entry.first, entry.second));
+        DROMEDARY_TRY_VOID(readYamlRest(entry.first, entry.second, *this, out_));
       } else if (key == "restConfiguration") {
-        RestConfigurationSource c;
-        c.where = at(entry.first);
-        if (!entry.second.IsMap()) {
-          return fileError(at(entry.second), "restConfiguration must be a map of its options");
-        }
-        for (const auto& kv : entry.second) {
-          std::string k = kv.first.as<std::string>();
-          DROMEDARY_TRY(value, scalar(kv.second, k));
-          c.attributes.emplace_back(std::move(k), std::move(value));
-        }
-        out_.restConfigurations.push_back(std::move(c));
+        DROMEDARY_TRY_VOID(readYamlRestConfiguration(entry.first, entry.second, *this, out_));
       } else {
         return fileError(at(entry.first), fmt::format("unknown entry '{}'", key),
                          suggestion(key, {"route", "from", "routeConfiguration", "errorHandler",
@@ -137,83 +152,6 @@ class YamlReader final : public YamlRouteReader {
   }
 
  private:
-  // - rest:
-  //     path: /users
-  //     get:
-  //       - path: /{id}
-  //         to: direct:getUser
-  //     post:
-  //       - to: {uri: direct:addUser}
-  Result<void> rest(const YAML::Node& key, const YAML::Node& node) {
-    RestSource r;
-    r.where = at(key);
-    if (!node.IsMap()) return fileError(at(node), "rest must be a map with path and verbs");
-    for (const auto& kv : node) {
-      std::string k = kv.first.as<std::string>();
-      if (isRestVerb(k)) {
-        if (kv.second.IsMap()) {
-          DROMEDARY_TRY_VOID(restVerb(k, kv.first, kv.second, r));
-        } else if (kv.second.IsSequence()) {
-          for (const YAML::Node& item : kv.second) DROMEDARY_TRY_VOID(restVerb(k, item, item, r));
-        } else {
-          return fileError(at(kv.second), fmt::format("{} must be a list of verbs", k),
-                           "e.g. '- path: /{id}' with 'to: direct:name'");
-        }
-      } else if (k == "openApi") {
-        // Camel 4's contract-first REST: routes made from an OpenAPI document.
-        return fileError(at(kv.first), "rest openApi (routes made from an OpenAPI document) is "
-                                       "not supported",
-                         "write the verbs (get, post ...) with their paths instead");
-      } else {
-        DROMEDARY_TRY(value, scalar(kv.second, k));
-        value.where = at(kv.first);
-        r.attributes.emplace_back(std::move(k), std::move(value));
-      }
-    }
-    out_.rests.push_back(std::move(r));
-    return {};
-  }
-
-  static bool isRestVerb(std::string_view k) {
-    return k == "get" || k == "post" || k == "put" || k == "patch" || k == "delete" || k == "head";
-  }
-
-  Result<void> restVerb(const std::string& method, const YAML::Node& where, const YAML::Node& node,
-                        RestSource& rest) {
-    if (!node.IsMap()) return fileError(at(node), fmt::format("a {} must be a map with path and to", method));
-    RestVerbSource v;
-    v.method = method;
-    v.where = at(where);
-    for (const auto& kv : node) {
-      std::string k = kv.first.as<std::string>();
-      if (k == "to" || k == "toD") {
-        if (!v.to.empty()) return fileError(at(kv.first), fmt::format("a {} has one to", method));
-        StepSource s;
-        s.kind = k;
-        s.where = at(kv.first);
-        DROMEDARY_TRY_VOID(stepBody(kv.second, s));
-        v.to.push_back(std::move(s));
-      } else if (k == "param") {
-        if (!kv.second.IsSequence()) return fileError(at(kv.second), "param must be a list");
-        for (const YAML::Node& p : kv.second) {
-          v.params.push_back(at(p));
-          if (p.IsMap() && p["defaultValue"] && !v.paramDefault) {
-            DROMEDARY_TRY(d, scalar(p["defaultValue"], "defaultValue"));
-            v.paramDefault = std::move(d);
-          }
-        }
-      } else if (k == "responseMessage" || k == "security") {
-        // Documentation for OpenAPI: nothing to serve.
-      } else {
-        DROMEDARY_TRY(value, scalar(kv.second, k));
-        value.where = at(kv.first);
-        v.attributes.emplace_back(std::move(k), std::move(value));
-      }
-    }
-    rest.verbs.push_back(std::move(v));
-    return {};
-  }
-
   // - routeTemplate:
   //     id: greeter
   //     parameters:
@@ -341,6 +279,8 @@ class YamlReader final : public YamlRouteReader {
   // - beans:
   //     - name: myProcessor
   //       type: com.acme.MyProcessor
+  Result<void> step(const YAML::Node& node, StepSource& s) override { return stepBody(node, s); }
+
   Result<void> beans(const YAML::Node& node, std::vector<BeanSource>& out) override {
     if (!node.IsSequence()) return fileError(at(node), "beans must be a list");
     for (const YAML::Node& item : node) {
@@ -759,14 +699,34 @@ class YamlReader final : public YamlRouteReader {
 
   std::string file_;
   FileSources& out_;
+  int first_line_ = 0;  // of the piece being read, in the file (0-based)
 };
 
 }  // namespace
 
 Result<void> readYamlRoutes(std::string_view text, const std::string& file, FileSources& out) {
   DROMEDARY_TRY_VOID(refuseNulBytes(text, file));
+  // A JBang script's first line (`///usr/bin/env jbang ... camel@apache/camel pipe "$0"`),
+  // which makes the file runnable, is a comment here: the `---` after it starts the routes.
+  std::string script;
+  if (text.starts_with("///")) {
+    script = std::string(text);
+    script[0] = '#';
+    text = script;
+  }
+  DROMEDARY_TRY_VOID(refuseSecondDocument(text, file));
   try {
-    return YamlReader(file, out).read(text);
+    if (std::vector<YamlPiece> pieces = splitTopLevelEntries(text); pieces.size() > 1) {
+      FileSources mine;
+      YamlNodeBudget budget(text);
+      DROMEDARY_TRY(read, YamlReader(file, mine).readPieces(pieces, budget));
+      if (read) {
+        appendSources(out, std::move(mine));
+        return {};
+      }
+    }
+    YamlNodeBudget budget(text);
+    return YamlReader(file, out).readWhole(text, budget);
   } catch (const YAML::Exception& e) {
     return fileError(markRef(file, e.mark), fmt::format("invalid YAML: {}", e.msg));
   }

@@ -50,7 +50,8 @@ size_t secondDocumentLine(std::string_view text) {
 
 // yaml-cpp takes a quoted value whose closing quote never comes to the end of the file (the
 // rest of the route became a URI): refused where the value starts.
-Result<void> closedQuote(const YAML::Node& node, std::string_view text, const std::string& file) {
+Result<void> closedQuote(const YAML::Node& node, std::string_view text, int first_line,
+                         const std::string& file) {
   if (node.Tag() != "!") return {};  // a plain value
   const size_t pos = static_cast<size_t>(node.Mark().pos);
   if (pos >= text.size() || (text[pos] != '"' && text[pos] != '\'')) return {};
@@ -66,18 +67,18 @@ Result<void> closedQuote(const YAML::Node& node, std::string_view text, const st
       return {};
     }
   }
-  return fileError(markRef(file, node.Mark()),
+  return fileError(markRef(file, node.Mark(), first_line),
                    fmt::format("a value opened with {} is never closed", quote),
                    fmt::format("add the closing {}", quote));
 }
 
 }  // namespace
 
-SourceRef markRef(const std::string& file, const YAML::Mark& m) {
+SourceRef markRef(const std::string& file, const YAML::Mark& m, int first_line) {
   SourceRef where;
   where.file = file;
   if (m.line >= 0) {
-    where.line = static_cast<uint32_t>(m.line + 1);
+    where.line = static_cast<uint32_t>(first_line + m.line + 1);
     where.column = static_cast<uint32_t>(m.column + 1);
   }
   return where;
@@ -99,35 +100,39 @@ Result<void> refuseSecondDocument(std::string_view text, const std::string& file
 // parser refuses it; the last one won here), nesting past kMaxFileDepth, and aliases that
 // expand a small file into millions of nodes (an "alias bomb": a 1 KB file took 15 GB).
 // One walk without recursion, counting every node as the reader would visit it.
-Result<void> checkYamlShape(const YAML::Node& root, std::string_view text,
-                            const std::string& file) {
-  auto at = [&](const YAML::Node& node) { return markRef(file, node.Mark()); };
-  const size_t max_nodes = std::max<size_t>(100000, 64 * text.size());
-  size_t visited = 0;
+YamlNodeBudget::YamlNodeBudget(std::string_view file_text)
+    : total(std::max<size_t>(100000, 64 * file_text.size())), left(total) {}
+
+Result<void> checkYamlShape(const YAML::Node& root, std::string_view text, int first_line,
+                            const std::string& file, YamlNodeBudget& budget) {
+  auto at = [&](const YAML::Node& node) { return markRef(file, node.Mark(), first_line); };
   std::vector<std::pair<YAML::Node, size_t>> pending{{root, 1}};
   while (!pending.empty()) {
     auto [node, depth] = pending.back();
     pending.pop_back();
-    if (++visited > max_nodes) {
-      return fileError(at(node), fmt::format("the file expands to more than {} nodes", max_nodes),
+    if (budget.left == 0) {
+      return fileError(at(node),
+                       fmt::format("the file expands to more than {} nodes", budget.total),
                        "its aliases (*name) repeat anchored nodes too often");
     }
+    --budget.left;
     if (depth > kMaxFileDepth) {
       return fileError(at(node),
                        fmt::format("collections nested deeper than {} levels", kMaxFileDepth));
     }
-    if (node.IsScalar()) DROMEDARY_TRY_VOID(closedQuote(node, text, file));
+    if (node.IsScalar()) DROMEDARY_TRY_VOID(closedQuote(node, text, first_line, file));
     if (node.IsSequence()) {
       for (const YAML::Node& item : node) pending.emplace_back(item, depth + 1);
     } else if (node.IsMap()) {
       std::map<std::string, YAML::Mark, std::less<>> keys;
       for (const auto& kv : node) {
         if (kv.first.IsScalar()) {
-          DROMEDARY_TRY_VOID(closedQuote(kv.first, text, file));
+          DROMEDARY_TRY_VOID(closedQuote(kv.first, text, first_line, file));
           auto [it, added] = keys.emplace(kv.first.Scalar(), kv.first.Mark());
           if (!added) {
             return fileError(at(kv.first), fmt::format("duplicate key '{}'", it->first),
-                             fmt::format("it is given first at line {}", it->second.line + 1));
+                             fmt::format("it is given first at line {}",
+                                         first_line + it->second.line + 1));
           }
         } else {
           return fileError(at(kv.first), "a key must be a plain value, not a list or map");

@@ -13,15 +13,26 @@
 
 namespace dromedary::dsl {
 
-/// A yaml-cpp position as a SourceRef in `file`.
-SourceRef markRef(const std::string& file, const YAML::Mark& mark);
+/// A yaml-cpp position as a SourceRef in `file`, in a text that starts at line `first_line`
+/// (0-based) of the file.
+SourceRef markRef(const std::string& file, const YAML::Mark& mark, int first_line = 0);
 
 /// Fails at a second YAML document in `text`, found in the text (not by parsing on).
 Result<void> refuseSecondDocument(std::string_view text, const std::string& file);
 
+/// How many nodes the readings of a file may visit in all (an alias bomb's bound): 64 per byte
+/// of the file, at least 100,000.
+struct YamlNodeBudget {
+  explicit YamlNodeBudget(std::string_view file_text);
+  size_t total;
+  size_t left;
+};
+
 /// Fails at a key given twice in one map, a key that is a collection, nesting past
-/// kMaxFileDepth, more nodes than 64 per byte of `text` (an alias bomb), or a quoted value
-/// whose quote is never closed. One walk without recursion.
-Result<void> checkYamlShape(const YAML::Node& root, std::string_view text, const std::string& file);
+/// kMaxFileDepth, more nodes than `budget` has left (an alias bomb: each node visited
+/// takes one), or a quoted value whose quote is never closed. `root` was parsed from `text`,
+/// which starts at line `first_line` (0-based) of the file. One walk without recursion.
+Result<void> checkYamlShape(const YAML::Node& root, std::string_view text, int first_line,
+                            const std::string& file, YamlNodeBudget& budget);
 
 }  // namespace dromedary::dsl
