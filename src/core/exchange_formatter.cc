@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "exchange_formatter.h"
+#include <dromedary/core/exchange_formatter.h>
 
 #include <cxxabi.h>
 #include <fmt/format.h>
@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <vector>
 
-namespace dromedary::component::log {
+namespace dromedary {
 
 namespace {
 
@@ -65,7 +65,7 @@ std::string demangle(const char* name) {
 }  // namespace
 
 void ExchangeFormatter::format(const Exchange& ex, std::string& out) const {
-  const FormatOptions& o = options_;
+  const ExchangeFormatOptions& o = options_;
   const Message& in = ex.message();
   if (o.plain) {
     appendBody(in.body(), o.skipBodyLineSeparator, out);
@@ -75,17 +75,17 @@ void ExchangeFormatter::format(const Exchange& ex, std::string& out) const {
   auto label = [&](std::string_view name) -> std::string& {
     if (o.multiline) sb += kSeparator;
     switch (o.style) {
-      case FormatOptions::Style::Default:
+      case ExchangeFormatOptions::Style::Default:
         sb += o.multiline ? "  " : ", ";
         sb += name;
         sb += ": ";
         break;
-      case FormatOptions::Style::Tab:
+      case ExchangeFormatOptions::Style::Tab:
         sb += '\t';
         sb += name;
         sb += ": ";
         break;
-      case FormatOptions::Style::Fixed: fmt::format_to(std::back_inserter(sb), "\t{:<20}", name);
+      case ExchangeFormatOptions::Style::Fixed: fmt::format_to(std::back_inserter(sb), "\t{:<20}", name);
     }
     return sb;
   };
@@ -139,4 +139,4 @@ void ExchangeFormatter::format(const Exchange& ex, std::string& out) const {
   out += ']';
 }
 
-}  // namespace dromedary::component::log
+}  // namespace dromedary

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "exchange_formatter.h"
+#include <dromedary/core/exchange_formatter.h>
 
 #include <gtest/gtest.h>
 
-namespace dromedary::component::log {
+namespace dromedary {
 namespace {
 
-std::string format(FormatOptions options, const Exchange& ex) {
+std::string format(ExchangeFormatOptions options, const Exchange& ex) {
   std::string out;
   ExchangeFormatter(options).format(ex, out);
   return out;
@@ -23,7 +23,7 @@ TEST(ExchangeFormatterTest, HeadersAreSortedIgnoringCase) {
   ex->message().setBody(42);
   ex->message().setHeader("b", "two");
   ex->message().setHeader("A", 1);
-  FormatOptions o;
+  ExchangeFormatOptions o;
   o.showHeaders = true;
   EXPECT_EQ(format(o, *ex),
             "Exchange[ExchangePattern: InOnly, Headers: {A=1, b=two}, BodyType: Long, Body: 42]");
@@ -37,7 +37,7 @@ TEST(ExchangeFormatterTest, NullBodyIsShownAsCamelDoes) {
 TEST(ExchangeFormatterTest, MultilinePutsEachFieldOnItsOwnLine) {
   ExchangePtr ex = acquireExchange(nullptr);
   ex->message().setBody("hi");
-  FormatOptions o;
+  ExchangeFormatOptions o;
   o.multiline = true;
   EXPECT_EQ(format(o, *ex),
             "Exchange[\n  ExchangePattern: InOnly\n  BodyType: String\n  Body: hi\n]");
@@ -46,7 +46,7 @@ TEST(ExchangeFormatterTest, MultilinePutsEachFieldOnItsOwnLine) {
 TEST(ExchangeFormatterTest, BodyLineSeparatorsAreSkippedByDefault) {
   ExchangePtr ex = acquireExchange(nullptr);
   ex->message().setBody("a\nb");
-  FormatOptions o;
+  ExchangeFormatOptions o;
   o.showExchangePattern = false;
   o.showBodyType = false;
   EXPECT_EQ(format(o, *ex), "Exchange[Body: ab]");
@@ -55,7 +55,7 @@ TEST(ExchangeFormatterTest, BodyLineSeparatorsAreSkippedByDefault) {
 TEST(ExchangeFormatterTest, MaxCharsCutsLongOutput) {
   ExchangePtr ex = acquireExchange(nullptr);
   ex->message().setBody(std::string(50, 'x'));
-  FormatOptions o;
+  ExchangeFormatOptions o;
   o.showExchangePattern = false;
   o.showBodyType = false;
   o.maxChars = 12;
@@ -65,7 +65,7 @@ TEST(ExchangeFormatterTest, MaxCharsCutsLongOutput) {
 TEST(ExchangeFormatterTest, PlainShowsOnlyTheBody) {
   ExchangePtr ex = acquireExchange(nullptr);
   ex->message().setBody("just this");
-  FormatOptions o;
+  ExchangeFormatOptions o;
   o.plain = true;
   EXPECT_EQ(format(o, *ex), "just this");
 }
@@ -74,7 +74,7 @@ TEST(ExchangeFormatterTest, ShowsTheFailure) {
   ExchangePtr ex = acquireExchange(nullptr);
   ex->message().setBody("x");
   ex->fail(ErrorCode::NoConsumers, "No consumers available on endpoint", "direct://a");
-  FormatOptions o;
+  ExchangeFormatOptions o;
   o.showException = true;
   o.showBodyType = false;
   EXPECT_EQ(format(o, *ex),
@@ -83,29 +83,4 @@ TEST(ExchangeFormatterTest, ShowsTheFailure) {
 }
 
 }  // namespace
-}  // namespace dromedary::component::log
-
-namespace dromedary::component::log {
-namespace {
-
-std::string masked(std::string line) {
-  maskSecrets(line);
-  return line;
-}
-
-TEST(MaskSecretsTest, KeyValueSecretsAreMasked) {
-  EXPECT_EQ(masked("user=bob&password=hunter2&x=1"), "user=bob&password=xxxxxx&x=1");
-  EXPECT_EQ(masked("{Passphrase=abc, secretKey=k1}"), "{Passphrase=xxxxxx, secretKey=xxxxxx}");
-}
-
-TEST(MaskSecretsTest, JsonSecretsAreMasked) {
-  EXPECT_EQ(masked(R"({"user": "bob", "password": "p, w", "n": 1})"),
-            R"({"user": "bob", "password": "xxxxxx", "n": 1})");
-}
-
-TEST(MaskSecretsTest, TextWithoutSecretsIsUnchanged) {
-  EXPECT_EQ(masked("the password is long; passwords=[]"), "the password is long; passwords=[]");
-}
-
-}  // namespace
-}  // namespace dromedary::component::log
+}  // namespace dromedary
