@@ -138,6 +138,13 @@ Cli::Cli()
       ->check(CLI::IsMember({"routes", "endpoints", "health", "context", "cluster"}));
   get->add_option("--url", g.url, "the management API of the instance")->capture_default_str();
 
+  TraceOptions& t = traceOptions;
+  trace = app.add_subcommand("trace", "show a running instance's traced messages (its backlog "
+                                      "tracer, camel.trace.enabled), or --follow them");
+  trace->add_option("--route", t.route, "only this route's messages");
+  trace->add_flag("--follow,-f", t.follow, "keep printing new messages until interrupted");
+  trace->add_option("--url", t.url, "the management API of the instance")->capture_default_str();
+
   validateOptions.logLevel = "WARN";
   validate = app.add_subcommand(
       "validate", "load and compile routes from files without starting them; exit 0 or 1");

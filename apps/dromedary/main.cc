@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The dromedary command: `run`, `validate`, `eval simple EXPR`, `components [SCHEME]`,
-// `eips [NAME]`, `kamelets [NAME]`, `get`, `init`, `completion`, `version` (defined in cli.cc).
+// `eips [NAME]`, `kamelets [NAME]`, `get`, `trace`, `init`, `completion`, `version` (defined in cli.cc).
 // Exit codes: 0 success, 1 failure (a route that does not load or start, an expression that
 // fails), 2 usage error.
 #include <cstdio>
@@ -108,6 +108,7 @@ int main(int argc, char** argv) {
     return dromedary::cli::validateRoutes(cli.validateOptions);
   }
   if (cli.app.got_subcommand(cli.get)) return dromedary::cli::runGet(cli.getOptions);
+  if (cli.app.got_subcommand(cli.trace)) return dromedary::cli::runTrace(cli.traceOptions);
   if (cli.app.got_subcommand(cli.init)) return dromedary::cli::runInit(cli.initOptions);
   if (cli.app.got_subcommand(cli.completion)) {
     std::fputs(dromedary::cli::bashCompletion(cli.app).c_str(), stdout);

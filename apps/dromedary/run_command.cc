@@ -72,6 +72,16 @@ bool applyShutdownTimeout(Context& context) {
   return true;
 }
 
+// camel.main.messageHistory, tracing and camel.trace.* from the loaded properties.
+bool applyMainProperties(Context& context) {
+  auto applied = context.applyMainProperties();
+  if (!applied) {
+    std::fprintf(stderr, "dromedary: %s\n", applied.error().toString().c_str());
+    return false;
+  }
+  return true;
+}
+
 // The paths to load: those given, or the current folder.
 std::vector<std::string> pathsOf(const RunOptions& options) {
   return options.paths.empty() ? std::vector<std::string>{"."} : options.paths;
@@ -124,7 +134,7 @@ int validateRoutes(const RunOptions& options) {
   Context context("dromedary");
   Logger log = Logger::get("dromedary.validate");
   RouteReloader loader(context, pathsOf(options), setupFor(options));
-  if (!load(loader, log)) return 1;
+  if (!load(loader, log) || !applyMainProperties(context)) return 1;
   auto compiled = context.compileRoutes();
   if (!compiled) {
     std::fprintf(stderr, "dromedary: %s\n", compiled.error().toString().c_str());
@@ -145,7 +155,9 @@ int runRoutes(const RunOptions& options) {
   Context context("dromedary");
   Logger log = Logger::get("dromedary.run");
   RouteReloader reloader(context, pathsOf(options), setupFor(options));
-  if (!load(reloader, log) || !applyShutdownTimeout(context)) return 1;
+  if (!load(reloader, log) || !applyShutdownTimeout(context) || !applyMainProperties(context)) {
+    return 1;
+  }
   std::unique_ptr<FileWatcher> watcher;
   if (options.dev) {
     std::vector<std::string> extra = options.properties;

@@ -117,7 +117,7 @@ Result<void> Translator::route(RouteBuilder& builder, const RouteSource& source,
   for (const auto& [key, value] : source.attributes) {
     static const std::vector<std::string_view> kRouteKeys = {
         "id",           "description",       "autoStartup", "routeConfigurationId",
-        "errorHandlerRef", "shutdownRoute", "shutdownRunningTask"};
+        "errorHandlerRef", "shutdownRoute", "shutdownRunningTask", "trace"};
     if (std::find(kRouteKeys.begin(), kRouteKeys.end(), key) == kRouteKeys.end()) {
       return fileError(value.where, fmt::format("unknown key '{}' in route", key),
                        suggestion(key, kRouteKeys));
@@ -162,6 +162,13 @@ Result<void> Translator::route(RouteBuilder& builder, const RouteSource& source,
     }
     def.shutdownRunningTask(v == "CompleteAllTasks" ? ShutdownRunningTask::CompleteAllTasks
                                                     : ShutdownRunningTask::CompleteCurrentTaskOnly);
+  }
+  if (const Scalar* a = attribute(source.attributes, "trace")) {
+    DROMEDARY_TRY(v, resolve(*a));
+    if (v != "true" && v != "false") {
+      return fileError(a->where, fmt::format("trace must be true or false, not '{}'", v));
+    }
+    def.trace(v == "true");
   }
   for (std::string_view key : {"routeConfigurationId", "errorHandlerRef"}) {
     if (const Scalar* ids = attribute(source.attributes, key)) {

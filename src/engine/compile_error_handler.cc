@@ -283,6 +283,17 @@ Result<void> compileErrorHandling(RouteCompiler& compiler, Route& route) {
   }
 
   // Flags: the body's steps save the message first when a redelivery may re-run them.
+  if (!impl.tracer) {
+    auto made = Tracer::create({}, context);  // the defaults: nothing that can fail
+    if (!made) return made.error();
+    impl.tracer = std::move(*made);
+  }
+  const Tracer& tracer = *impl.tracer;
+  const bool tracing = tracer.installed() || route.trace.value_or(false);
+  route.traced = tracing && tracer.marks(route, nullptr);
+  route.entryHooks =
+      static_cast<uint8_t>((route.onCompletions.empty() ? 0 : Route::kEntryOnCompletions) |
+                           (route.traced ? Route::kEntryTrace : 0));
   const bool redeliver = route.errorHandler && route.errorHandler->mayRedeliver;
   for (size_t k = 0; k < route.steps.size(); ++k) {
     Step& s = *route.steps[k];
@@ -294,6 +305,7 @@ Result<void> compileErrorHandling(RouteCompiler& compiler, Route& route) {
       s.checkpoint = atomic ? Checkpoint::None : Checkpoint::Armed;
     }
     if (impl.messageHistory) s.flags |= kStepHistory;
+    if (tracing && tracer.marks(route, &s)) s.flags |= kStepTrace;
   }
   if (route.errorHandler && route.errorHandler->needsOriginal && !impl.captureOriginal) {
     impl.captureOriginal = true;

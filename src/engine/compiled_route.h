@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -81,6 +82,13 @@ struct Route {
   std::unique_ptr<CompiledErrorHandler> errorHandler;  // null: noErrorHandler
   std::vector<std::unique_ptr<CompiledOnCompletion>> onCompletions;
   bool captureOriginal = false;  // some route of the context uses useOriginalMessage
+  std::optional<bool> trace;     // the route's own `trace` (Camel's): on or off whatever else
+  bool traced = false;           // the tracer hooks its entry and exit (set when it compiles)
+  /// Work on entering it beyond pushing its frame (kEntryOnCompletions, kEntryTrace): one byte
+  /// that the entry tests, so that a route with neither pays one branch.
+  uint8_t entryHooks = 0;
+  static constexpr uint8_t kEntryOnCompletions = 1;
+  static constexpr uint8_t kEntryTrace = 2;
   mutable RouteCounters counters;
   std::unique_ptr<RouteStatistics> statistics;  // per processor; made when it compiles
   struct Baseline {  // the route counters at the last resetStatistics

@@ -398,6 +398,7 @@ Result<void> Context::addRoutes(RouteBuilder& builder) {
     route->autoStartup = model.autoStartup;
     route->shutdownRoute = model.shutdownRoute;
     route->shutdownRunningTask = model.shutdownRunningTask;
+    route->trace = model.trace;
     // The model moves into the route, so the builder can be reused or destroyed.
     route->model = std::make_unique<detail::RouteModel>(std::move(model));
     added.push_back(std::move(route));

@@ -24,6 +24,7 @@
 #include "engine/error_handler_model.h"
 #include "engine/exception_registry.h"
 #include "engine/compiled_route.h"
+#include "engine/tracer.h"
 #include "engine/worker_pool.h"
 
 namespace dromedary {
@@ -80,6 +81,7 @@ struct ContextImpl {
   ExceptionRegistry exceptions;
   std::shared_ptr<const ErrorHandlerModel> errorHandler;  // null: the default one
   bool messageHistory = false;
+  std::unique_ptr<detail::Tracer> tracer;  // made by setTracing, or at compile with defaults
   bool captureOriginal = false;  // some route uses useOriginalMessage/useOriginalBody
 
   // Statistics (read per exchange, changed at any time).

@@ -79,6 +79,9 @@ void countSuspended(const Step& step) noexcept {
       if (failed) addTo(route.statistics->route(stripe).failed, 1, stripe);
     }
   }
+  if (route.traced) [[unlikely]] {
+    route.context.implForEngine().tracer->routeOut(ex, route, failed);
+  }
   if (st.depth == 0 && ex.completionHookCount() > 0) runCompletionHooks(ex);
 }
 
@@ -88,7 +91,8 @@ inline void popFrame(Exchange& ex, bool failed, bool stamped = false) noexcept {
   ExecState& st = detail::exec(ex);
   const Frame& f = st.frames[--st.depth];
   if (f.routeEntry) {
-    if (stamped && !st.timed && (st.depth != 0 || ex.completionHookCount() == 0)) {
+    if (stamped && !st.timed && !f.block->route->traced &&
+        (st.depth != 0 || ex.completionHookCount() == 0)) {
       f.block->route->counters.finished(failed);  // all there is to a route's exit here
     } else {
       exitRoute(ex, f, failed, stamped);
@@ -194,6 +198,13 @@ const Route* currentRoute(const ExecState& st) noexcept {
 
 namespace {
 
+// A step marked kStepTrace is about to run.
+[[gnu::noinline]] void traceNode(Exchange& ex, const Step& step) noexcept {
+  if (const Route* route = currentRoute(detail::exec(ex))) {
+    route->context.implForEngine().tracer->node(ex, route, step);
+  }
+}
+
 // How the loop counts each step's runs (statistics at the Default level).
 enum class StepCounts : uint8_t {
   None,     // a level below Default: no per-step counts
@@ -223,6 +234,7 @@ Status runFramesCounting(Exchange& ex, bool stamp_routes, uint32_t stripe) noexc
         // Under a redelivering error handler: save the message on its first change.
         if (step->flags & kStepCheckpoint) ex.setCheckpoint(step->checkpoint);
         if (step->flags & kStepHistory) recordHistory(ex, *step);
+        if (step->flags & kStepTrace) traceNode(ex, *step);
       }
       if constexpr (kCounts == StepCounts::Plain) {
         if (uint64_t* const cells = step->statsCount) {
@@ -360,6 +372,14 @@ bool failTooDeep(Exchange& ex, const Block& block) noexcept {
 }
 
 namespace {
+// What entering `route` does beyond pushing its frame: its onCompletions, the tracer.
+[[gnu::noinline]] void routeEntryHooks(Exchange& ex, const Route& route) noexcept {
+  if (route.entryHooks & Route::kEntryOnCompletions) registerOnCompletions(ex, route);
+  if (route.entryHooks & Route::kEntryTrace) {
+    route.context.implForEngine().tracer->routeIn(ex, route);
+  }
+}
+
 // enterRoute, inline in the route's own processor (every exchange enters a route there).
 [[gnu::always_inline]] inline bool enterRouteInline(Exchange& ex, ExecState& st,
                                                     const Route& route) noexcept {
@@ -382,7 +402,7 @@ namespace {
   if (st.timed) [[unlikely]] st.routeStart[st.depth] = statisticsNanos();
   st.frames[st.depth++] = Frame{route.top, 0, true, false};
   route.counters.started();
-  if (!route.onCompletions.empty()) [[unlikely]] registerOnCompletions(ex, route);
+  if (route.entryHooks) [[unlikely]] routeEntryHooks(ex, route);
   return true;
 }
 }  // namespace

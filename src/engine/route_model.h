@@ -52,6 +52,7 @@ struct RouteModel {
   bool autoStartup = true;
   ShutdownRoute shutdownRoute = ShutdownRoute::Default;
   ShutdownRunningTask shutdownRunningTask = ShutdownRunningTask::CompleteAllTasks;
+  std::optional<bool> trace;  // Camel's route `trace`: unset follows the context's tracing
   BlockModel body;
   std::vector<std::string> misuse;  // DSL chain mistakes, reported by addRoutes
   SourceRef where;

@@ -23,6 +23,7 @@ struct TimingCell;
 /// Step::flags: work the executor does before the step (error handling, history).
 inline constexpr uint8_t kStepCheckpoint = 1;  // set the exchange's checkpoint to `checkpoint`
 inline constexpr uint8_t kStepHistory = 2;     // record it in the message history
+inline constexpr uint8_t kStepTrace = 4;       // tell the tracer (tracer.h)
 
 class Step {
  public:

@@ -11,6 +11,7 @@
 
 #include "management/management_json.h"
 #include "management/route_control.h"
+#include "management/trace_api.h"
 
 namespace dromedary {
 
@@ -233,9 +234,20 @@ ManagementResponse handleManagementRequest(Context& context, const ManagementOpt
       for (const std::string& uri : context.endpointUris()) endpoints.push_back(json{{"uri", uri}});
       return jsonResponse(200, endpoints);
     }
-    if (path == "/api/health") {
+    if (path == "/api/health" || path == "/q/health" || path == "/q/health/ready") {
       if (!get) return only("GET");
-      return health(context);
+      return health(context);  // readiness: a route or consumer down fails it, with why
+    }
+    if (path == "/q/health/live") {
+      if (!get) return only("GET");
+      // Liveness: the process answers. A route that is down is readiness's business: a
+      // restart would not mend a broker that is away.
+      return jsonResponse(200, json{{"status", "UP"},
+                                    {"checks", json::array({json{{"check", "process"},
+                                                                 {"status", "UP"}}})}});
+    }
+    if (path == "/api/trace" || path.starts_with("/api/trace/")) {
+      return traceRequest(context, request, path, refusal(options, request));
     }
     constexpr std::string_view kRoutes = "/api/routes/";
     if (path.starts_with(kRoutes)) {
@@ -259,7 +271,8 @@ ManagementResponse handleManagementRequest(Context& context, const ManagementOpt
                                     action));
     }
     return error(404, fmt::format("no such path '{}'; see /api/context, /api/routes, "
-                                  "/api/endpoints, /api/health, /metrics",
+                                  "/api/endpoints, /api/health, /api/trace, /q/health/ready, /q/health/live, "
+                                  "/metrics",
                                   path));
   } catch (const std::exception& e) {
     return error(500, e.what());

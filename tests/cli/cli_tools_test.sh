@@ -107,4 +107,44 @@ wait_for "version three"; check "the fixed file loads" $?
 kill -s INT $pid; wait $pid; code=$?; pid=
 [ $code -eq 0 ]; check "run --dev stops on SIGINT with exit 0 (got $code)" $?
 
+# Tracing: the trace log in run's output, and `dromedary trace` reading the backlog tracer.
+mkdir -p "$tmp/traced"
+cat > "$tmp/traced/routes.yaml" <<'EOF'
+- route:
+    id: ticks
+    from:
+      uri: timer:t?period=100
+      steps:
+        - setBody: {constant: traced-body}
+        - to: direct:sink
+- route:
+    id: sink
+    from: {uri: direct:sink, steps: [{log: "got ${body}"}]}
+EOF
+printf 'camel.main.tracing=true\ncamel.trace.enabled=true\ncamel.trace.removeOnDump=false\n' \
+  > "$tmp/traced/application.properties"
+tport=$((20000 + ($$ + 7) % 20000))
+"$bin" run "$tmp/traced" --management-port $tport --max-seconds 6 > "$tmp/traced.log" 2>&1 &
+pid=$!
+for _ in $(seq 50); do
+  "$bin" trace --url "http://127.0.0.1:$tport" --route sink > "$tmp/trace.txt" 2>&1 &&
+    grep -q "traced-body" "$tmp/trace.txt" && break
+  sleep 0.1
+done
+grep -q -- "---> \[sink/sink\] \[from\[direct:sink\]\] (.*routes.yaml:10) .*Body: traced-body" \
+  "$tmp/trace.txt" && ! grep -q "ticks/" "$tmp/trace.txt"
+check "trace --route prints that route's traced messages" $?
+timeout --preserve-status -s INT 1.5 "$bin" trace --url "http://127.0.0.1:$tport" -f \
+  > "$tmp/follow.txt" 2>&1
+code=$?
+[ $code -eq 0 ] && [ "$(grep -c '\*--> \[ticks/ticks\]' "$tmp/follow.txt")" -ge 2 ]
+check "trace --follow prints new messages until SIGINT, then exits 0 (got $code)" $?
+kill -s TERM $pid; wait $pid; pid=
+grep -q "org.apache.camel.Tracing : \*--> \[ticks       \] \[from\[timer:t?period=100\]" \
+  "$tmp/traced.log"
+check "camel.main.tracing logs each exchange in Camel's trace shape" $?
+"$bin" trace --url "http://127.0.0.1:$tport" > "$tmp/trace.txt" 2>&1
+[ $? -eq 1 ] && grep -q "cannot reach" "$tmp/trace.txt"
+check "trace against nothing exits 1" $?
+
 [ $failures -eq 0 ] || { echo "$failures check(s) failed"; cat "$tmp/dev.log"; exit 1; }

@@ -41,6 +41,7 @@
 #include <dromedary/engine/route_builder.h>
 #include <dromedary/engine/route_template.h>
 #include <dromedary/engine/statistics.h>
+#include <dromedary/engine/tracing.h>
 #include <dromedary/spi/component.h>
 #include <dromedary/spi/language.h>
 #include <dromedary/spi/processor.h>
@@ -302,6 +303,23 @@ class Context {
   /// log, as Camel's messageHistory option; off by default (a clock read per step). Set
   /// before the routes start.
   void setMessageHistory(bool enabled);
+
+  // --- tracing (tracing.h) -------------------------------------------------------------------
+  /// Configures the trace log and the backlog tracer (a bad traceFilter or backlogSize is an
+  /// error). Set before the routes compile: which routes and steps carry the tracing hooks is
+  /// decided then.
+  Result<void> setTracing(TracingOptions options);
+  /// Turns the trace log and the backlog tracer on or off at runtime; only routes compiled
+  /// with one of them on or in standby are traced.
+  void setTracingEnabled(bool logging, bool backlog) noexcept;
+  /// Whether the trace log and the backlog tracer are on now.
+  std::pair<bool, bool> tracingEnabled() const noexcept;
+  /// The backlog tracer's events (removed as read, when camel.trace.removeOnDump).
+  std::vector<TraceEvent> traceEvents(const TraceQuery& query);
+  /// Reads the camel.main.* and camel.trace.* properties the engine knows (messageHistory,
+  /// tracing, tracingStandby, tracingPattern; the backlog tracer's) from properties(); an
+  /// error names the property. Call after the properties are loaded, before the routes compile.
+  Result<void> applyMainProperties();
   /// Names a C++ exception type for onException/doCatch (exception_types.h); `parent` is a
   /// registered name, e.g. "std::runtime_error".
   template <class T>

@@ -77,6 +77,9 @@ class RouteDefinition {
   RouteDefinition& shutdownRoute(ShutdownRoute when);
   RouteDefinition& shutdownRunningTask(ShutdownRunningTask what);
   RouteDefinition& description(std::string text);
+  /// Camel's route `trace`: true traces this route in the trace log (and the backlog tracer,
+  /// when on) whatever the context's tracing and pattern say; false never traces it.
+  RouteDefinition& trace(bool enabled);
   /// Sets the id of the last step added (Camel's `.id("myNode")`); node ids show in
   /// statistics and errors. Steps without one get `<kind><n>`, e.g. `to3`.
   RouteDefinition& id(std::string node_id);

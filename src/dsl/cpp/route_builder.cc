@@ -43,6 +43,11 @@ RouteDefinition& RouteDefinition::shutdownRoute(ShutdownRoute when) {
   return *this;
 }
 
+RouteDefinition& RouteDefinition::trace(bool enabled) {
+  model_->trace = enabled;
+  return *this;
+}
+
 RouteDefinition& RouteDefinition::shutdownRunningTask(ShutdownRunningTask what) {
   model_->shutdownRunningTask = what;
   return *this;

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "management_client.h"
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+
+namespace dromedary::cli {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+
+bool parseUrl(const std::string& url, Url& out) {
+  std::string rest = url;
+  if (rest.starts_with("http://")) rest = rest.substr(7);
+  if (rest.empty() || url.starts_with("https://")) return false;
+  rest = rest.substr(0, rest.find('/'));
+  size_t colon = rest.rfind(':');
+  out.host = rest.substr(0, colon);
+  out.port = colon == std::string::npos ? "80" : rest.substr(colon + 1);
+  return !out.host.empty() && !out.port.empty();
+}
+
+bool fetch(const Url& url, const std::string& path, int& status, std::string& body,
+           std::string& error) {
+  try {
+    boost::asio::io_context io;
+    boost::asio::ip::tcp::resolver resolver(io);
+    beast::tcp_stream stream(io);
+    stream.expires_after(std::chrono::seconds(10));
+    stream.connect(resolver.resolve(url.host, url.port));
+    http::request<http::empty_body> req(http::verb::get, path, 11);
+    req.set(http::field::host, url.host);
+    http::write(stream, req);
+    beast::flat_buffer buffer;
+    http::response<http::string_body> res;
+    http::read(stream, buffer, res);
+    status = static_cast<int>(res.result_int());
+    body = res.body();
+    return true;
+  } catch (const std::exception& e) {
+    error = e.what();
+    return false;
+  }
+}
+
+}  // namespace dromedary::cli
