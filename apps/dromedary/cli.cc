@@ -145,6 +145,19 @@ Cli::Cli()
   trace->add_flag("--follow,-f", t.follow, "keep printing new messages until interrupted");
   trace->add_option("--url", t.url, "the management API of the instance")->capture_default_str();
 
+  TopOptions& o = topOptions;
+  top = app.add_subcommand("top", "show a running instance's routes and processors by time, "
+                                  "refreshed like top (management API)");
+  top->add_option("--url", o.url, "the management API of the instance")->capture_default_str();
+  top->add_option("--interval", o.interval, "seconds between refreshes")
+      ->check(CLI::Range(0.1, 3600.0))
+      ->capture_default_str();
+  top->add_option("--iterations,-n", o.iterations, "refresh this many times, then exit")
+      ->check(CLI::NonNegativeNumber);
+  top->add_option("--sort", o.sort, "mean, max, total or rate")
+      ->check(CLI::IsMember({"mean", "max", "total", "rate"}))
+      ->capture_default_str();
+
   validateOptions.logLevel = "WARN";
   validate = app.add_subcommand(
       "validate", "load and compile routes from files without starting them; exit 0 or 1");

@@ -13,6 +13,7 @@
 
 #include "eval_command.h"
 #include "get_command.h"
+#include "top_command.h"
 #include "trace_command.h"
 #include "init_command.h"
 #include "run_command.h"
@@ -50,6 +51,9 @@ struct Cli {
 
   CLI::App* get = nullptr;
   GetOptions getOptions;
+
+  CLI::App* top = nullptr;
+  TopOptions topOptions;
 
   CLI::App* trace = nullptr;
   TraceOptions traceOptions;

@@ -16,23 +16,6 @@ namespace {
 
 using nlohmann::json;
 
-// Prints rows as columns sized to their widest cell.
-void table(const std::vector<std::vector<std::string>>& rows) {
-  std::vector<size_t> widths;
-  for (const auto& row : rows) {
-    widths.resize(std::max(widths.size(), row.size()));
-    for (size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], row[i].size());
-  }
-  for (const auto& row : rows) {
-    std::string line;
-    for (size_t i = 0; i < row.size(); ++i) {
-      line += row[i];
-      if (i + 1 < row.size()) line += std::string(widths[i] - row[i].size() + 2, ' ');
-    }
-    std::printf("%s\n", line.c_str());
-  }
-}
-
 std::string millis(const json& v) { return fmt::format("{:.3f}", v.get<double>()); }
 
 std::string age(double ms) {
@@ -103,7 +86,7 @@ int runGet(const GetOptions& options) {
     for (const json& c : doc["checks"]) {
       rows.push_back({c["check"], c["status"], c.value("reason", c.value("state", ""))});
     }
-    table(rows);
+    printTable(rows);
     std::printf("\n%s\n", doc["status"].get<std::string>().c_str());
     return doc["status"] == "UP" ? 0 : 1;
   } else {
@@ -115,7 +98,7 @@ int runGet(const GetOptions& options) {
                     std::to_string(doc["exchangesFailed"].get<uint64_t>()),
                     std::to_string(doc["exchangesInflight"].get<uint64_t>())});
   }
-  table(rows);
+  printTable(rows);
   return 0;
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The dromedary command: `run`, `validate`, `eval simple EXPR`, `components [SCHEME]`,
-// `eips [NAME]`, `kamelets [NAME]`, `get`, `trace`, `init`, `completion`, `version` (defined in cli.cc).
+// `eips [NAME]`, `kamelets [NAME]`, `get`, `trace`, `top`, `init`, `completion`, `version` (defined in cli.cc).
 // Exit codes: 0 success, 1 failure (a route that does not load or start, an expression that
 // fails), 2 usage error.
 #include <cstdio>
@@ -109,6 +109,7 @@ int main(int argc, char** argv) {
   }
   if (cli.app.got_subcommand(cli.get)) return dromedary::cli::runGet(cli.getOptions);
   if (cli.app.got_subcommand(cli.trace)) return dromedary::cli::runTrace(cli.traceOptions);
+  if (cli.app.got_subcommand(cli.top)) return dromedary::cli::runTop(cli.topOptions);
   if (cli.app.got_subcommand(cli.init)) return dromedary::cli::runInit(cli.initOptions);
   if (cli.app.got_subcommand(cli.completion)) {
     std::fputs(dromedary::cli::bashCompletion(cli.app).c_str(), stdout);

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// What `dromedary get` and `dromedary trace` use to ask a running instance's management API:
-// its URL taken apart, and one GET.
+// What `dromedary get`, `trace` and `top` share to ask a running instance's management API:
+// its URL taken apart, one GET, and a table printed.
 
 #include <string>
+#include <vector>
 
 namespace dromedary::cli {
 
@@ -19,5 +20,8 @@ bool parseUrl(const std::string& url, Url& out);
 /// GETs `path`: true with the status and body, or false with why in `error`.
 bool fetch(const Url& url, const std::string& path, int& status, std::string& body,
            std::string& error);
+
+/// Prints rows as columns sized to their widest cell.
+void printTable(const std::vector<std::vector<std::string>>& rows);
 
 }  // namespace dromedary::cli

@@ -139,6 +139,14 @@ timeout --preserve-status -s INT 1.5 "$bin" trace --url "http://127.0.0.1:$tport
 code=$?
 [ $code -eq 0 ] && [ "$(grep -c '\*--> \[ticks/ticks\]' "$tmp/follow.txt")" -ge 2 ]
 check "trace --follow prints new messages until SIGINT, then exits 0 (got $code)" $?
+"$bin" top --url "http://127.0.0.1:$tport" -n 2 --interval 0.5 > "$tmp/top.txt" 2>&1
+code=$?
+[ $code -eq 0 ] && [ "$(grep -c '^ROUTE  *NODE  *PROCESSOR  *TOTAL' "$tmp/top.txt")" -eq 2 ] &&
+  tail -n 5 "$tmp/top.txt" | grep -Eq '^ticks  .*timer:t\?period=100 +[0-9]+ +0 +0 +[1-9]' &&
+  grep -Eq '^ +setBody1 +setBody\[constant\{traced-body\}\]' "$tmp/top.txt"
+check "top -n 2 shows routes and processors with their rate (got $code)" $?
+"$bin" top --sort fastest > "$tmp/top.txt" 2>&1
+[ $? -eq 2 ]; check "top --sort takes mean, max, total or rate only" $?
 kill -s TERM $pid; wait $pid; pid=
 grep -q "org.apache.camel.Tracing : \*--> \[ticks       \] \[from\[timer:t?period=100\]" \
   "$tmp/traced.log"
