@@ -15,10 +15,12 @@ namespace {
 // the *_stats scenarios measure them at the default level.
 class RoutingRun : public ScenarioRun {
  protected:
-  explicit RoutingRun(const std::function<void(RouteBuilder&)>& configure) {
+  explicit RoutingRun(const std::function<void(RouteBuilder&)>& configure,
+                      const std::function<void(Context&)>& before_start = {}) {
     setLogLevel(LoggingLevel::Warn);
     context_.setStatisticsLevel(StatisticsLevel::Off);
     registerBuiltinComponents(context_);
+    if (before_start) before_start(context_);
     check(context_.addRoutes(configure).has_value(), "addRoutes");
     check(context_.start().has_value(), "start");
   }
@@ -46,11 +48,40 @@ class Direct10 final : public RoutingRun {
       : RoutingRun([this](RouteBuilder& b) { direct10Route(b, noop_); }) {
     context_.setStatisticsLevel(level);
   }
+  // At the default statistics level with another flight recorder size, timing sample or
+  // tracing (all set before the routes compile).
+  Direct10(uint32_t recorded, uint32_t timing_sample, bool backlog_trace = false)
+      : RoutingRun([this](RouteBuilder& b) { direct10Route(b, noop_); },
+                   [=](Context& c) {
+                     c.setStatisticsLevel(StatisticsLevel::Default);
+                     c.setStatisticsTimingSample(timing_sample);
+                     c.setFlightRecorderSize(recorded);
+                     if (backlog_trace) {
+                       TracingOptions tracing;
+                       tracing.backlog = true;
+                       check(c.setTracing(tracing).has_value(), "setTracing");
+                     }
+                   }) {}
   void once() override { check(producer_.sendBody("direct:ten", "order-1").has_value(), "send"); }
 };
 DROMEDARY_SCENARIO("direct_10", Direct10);
 ScenarioRegistrar direct_10_stats_registrar("direct_10_stats", [] {
   return std::unique_ptr<ScenarioRun>(new Direct10(StatisticsLevel::Default));
+});
+// The flight recorder's cost (#31): off (size 0) against on (10), at the default timing sample
+// and with every exchange timed (so every one recorded: its cost per record); and the backlog
+// tracer on (reported, not bounded).
+ScenarioRegistrar direct_10_stats_no_recorder_registrar("direct_10_stats_no_recorder", [] {
+  return std::unique_ptr<ScenarioRun>(new Direct10(0, 0));
+});
+ScenarioRegistrar direct_10_every_registrar("direct_10_stats_every", [] {
+  return std::unique_ptr<ScenarioRun>(new Direct10(10, 1));
+});
+ScenarioRegistrar direct_10_every_no_recorder_registrar("direct_10_stats_every_no_recorder", [] {
+  return std::unique_ptr<ScenarioRun>(new Direct10(0, 1));
+});
+ScenarioRegistrar direct_10_backlog_trace_registrar("direct_10_backlog_trace", [] {
+  return std::unique_ptr<ScenarioRun>(new Direct10(10, 0, true));
 });
 
 // redelivery_10: direct_10 with maximumRedeliveries(3), success path (target: <= 1.1x
@@ -90,6 +121,18 @@ class Typical final : public RoutingRun {
           typicalRoute(b);
           b.from("direct:next").process(noop_);
         }) {}
+  // At the default statistics level with `recorded` kept per route, at timing sample `sample`.
+  Typical(uint32_t recorded, uint32_t sample)
+      : RoutingRun(
+            [this](RouteBuilder& b) {
+              typicalRoute(b);
+              b.from("direct:next").process(noop_);
+            },
+            [=](Context& c) {
+              c.setStatisticsLevel(StatisticsLevel::Default);
+              c.setStatisticsTimingSample(sample);
+              c.setFlightRecorderSize(recorded);
+            }) {}
   void once() override {
     check(producer_.sendBodyAndHeaders("direct:typical", "order-1", headers_).has_value(), "send");
   }
@@ -98,6 +141,18 @@ class Typical final : public RoutingRun {
   Headers headers_{{"type", "order"}, {"amount", 500}, {"region", "EU"}};
 };
 DROMEDARY_SCENARIO("typical", Typical);
+ScenarioRegistrar typical_stats_registrar("typical_stats", [] {
+  return std::unique_ptr<ScenarioRun>(new Typical(10, 0));
+});
+ScenarioRegistrar typical_stats_no_recorder_registrar("typical_stats_no_recorder", [] {
+  return std::unique_ptr<ScenarioRun>(new Typical(0, 0));
+});
+ScenarioRegistrar typical_every_registrar("typical_stats_every", [] {
+  return std::unique_ptr<ScenarioRun>(new Typical(10, 1));
+});
+ScenarioRegistrar typical_every_no_recorder_registrar("typical_stats_every_no_recorder", [] {
+  return std::unique_ptr<ScenarioRun>(new Typical(0, 1));
+});
 
 // camel_e: Camel's harness scenario e (reference_routes.h), sent as Camel's harness sent it.
 class CamelE final : public RoutingRun {

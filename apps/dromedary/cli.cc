@@ -142,7 +142,12 @@ Cli::Cli()
   trace = app.add_subcommand("trace", "show a running instance's traced messages (its backlog "
                                       "tracer, camel.trace.enabled), or --follow them");
   trace->add_option("--route", t.route, "only this route's messages");
-  trace->add_flag("--follow,-f", t.follow, "keep printing new messages until interrupted");
+  auto* follow = trace->add_flag("--follow,-f", t.follow,
+                                 "keep printing new messages until interrupted");
+  trace->add_flag("--last", t.last,
+                  "the flight recorder instead: each route's last completed and failed "
+                  "exchanges (always on)")
+      ->excludes(follow);
   trace->add_option("--url", t.url, "the management API of the instance")->capture_default_str();
 
   TopOptions& o = topOptions;

@@ -200,6 +200,7 @@ int runRoutes(const RunOptions& options) {
   }
 
   stopSignalsServing();
+  onDumpSignal([&context] { context.logRecentExchanges(); });  // SIGUSR2: the flight recorder
   notifyReady(fmt::format("{} routes started", context.routeIds().size()));
   if (watcher) log.log(LoggingLevel::Info, "--dev: routes reload when their files change");
 
@@ -220,6 +221,7 @@ int runRoutes(const RunOptions& options) {
     }
   }
   stopSignalsStopping();
+  onDumpSignal(nullptr);
   notifyStopping(fmt::format("stopping: {}", reason));
   log.log(LoggingLevel::Info, fmt::format("stopping: {}", reason));
   if (management) management->stop();

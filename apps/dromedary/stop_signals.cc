@@ -7,6 +7,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdio>
+#include <functional>
 #include <mutex>
 #include <thread>
 
@@ -20,6 +21,8 @@ std::atomic<Phase> phase{Phase::Loading};
 std::mutex mutex;
 std::condition_variable arrived;
 int requested = 0;  // under mutex
+std::mutex dumpMutex;
+std::function<void()> dump;  // under dumpMutex: what SIGUSR2 does
 
 const char* name(int sig) { return sig == SIGINT ? "SIGINT" : "SIGTERM"; }
 
@@ -28,6 +31,7 @@ sigset_t stopSet() {
   sigemptyset(&set);
   sigaddset(&set, SIGINT);
   sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGUSR2);
   return set;
 }
 
@@ -43,6 +47,11 @@ void takeSignals() {
   for (;;) {
     int sig = 0;
     if (sigwait(&set, &sig) != 0) continue;
+    if (sig == SIGUSR2) {
+      std::lock_guard lock(dumpMutex);
+      if (dump) dump();
+      continue;
+    }
     switch (phase.load()) {
       case Phase::Loading:
         exitNow(128 + sig, "before the routes started: stopped", sig);
@@ -75,5 +84,10 @@ int waitForStopSignal(std::chrono::milliseconds timeout) {
 }
 
 void stopSignalsStopping() { phase.store(Phase::Stopping); }
+
+void onDumpSignal(std::function<void()> action) {
+  std::lock_guard lock(dumpMutex);
+  dump = std::move(action);
+}
 
 }  // namespace dromedary::cli

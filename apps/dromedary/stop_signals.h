@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// SIGINT and SIGTERM for the whole dromedary process: blocked in every thread (call
+// SIGINT and SIGTERM (and SIGUSR2, onDumpSignal) for the whole dromedary process: blocked in every thread (call
 // blockStopSignals first thing in main) and taken by one thread of their own, so that they
 // are honoured in every phase. While a command loads (or validates, evaluates, asks a server),
 // a signal ends the process at once with exit code 128+N: nothing has started that a graceful
@@ -9,6 +9,7 @@
 // (waitForStopSignal returns it); a second one during that stop forces the exit (code 1).
 
 #include <chrono>
+#include <functional>
 
 namespace dromedary::cli {
 
@@ -24,5 +25,9 @@ int waitForStopSignal(std::chrono::milliseconds timeout);
 
 /// The graceful stop began: from now on a signal forces the exit.
 void stopSignalsStopping();
+
+/// What SIGUSR2 does (on the signal thread), or nothing with an empty action; it never runs
+/// after this returns with another. SIGUSR2 is taken by the same thread: ignored when unset.
+void onDumpSignal(std::function<void()> action);
 
 }  // namespace dromedary::cli

@@ -90,6 +90,60 @@ bool poll(const Url& url, const TraceOptions& options, uint64_t& after, bool& wa
   return true;
 }
 
+// One recorded exchange as a line.
+void printRecorded(const std::string& route, const json& e) {
+  std::string line = fmt::format("{} {} [{}] {} +{:.3f}ms", clock(e.value("endMillis", int64_t{0})),
+                                 e.value("failed", false) ? "FAILED" : "ok    ", route,
+                                 e.value("exchangeId", "").empty() ? "-" : e.value("exchangeId", ""),
+                                 e.value("elapsedMillis", 0.0));
+  if (e.value("failed", false)) {
+    line += fmt::format(" at {}: {}", e.value("nodeId", ""), e.value("error", ""));
+  }
+  line += fmt::format(" Headers: {{{}}} BodyType: {} Body: {}", e.value("headers", ""),
+                      e.value("bodyType", ""), e.value("body", ""));
+  std::printf("%s\n", line.c_str());
+}
+
+// The flight recorder of one route or of all: completed, then failed, oldest first.
+int printLast(const Url& url, const TraceOptions& options) {
+  std::vector<std::string> routes;
+  int status = 0;
+  std::string body, error;
+  if (options.route.empty()) {
+    if (!fetch(url, "/api/routes", status, body, error)) {
+      std::fprintf(stderr, "dromedary: cannot reach %s: %s\n", options.url.c_str(),
+                   error.c_str());
+      return 1;
+    }
+    json list = json::parse(body, nullptr, false);
+    if (list.is_discarded() || !list.is_array()) {
+      std::fprintf(stderr, "dromedary: %s/api/routes answered %d\n", options.url.c_str(), status);
+      return 1;
+    }
+    for (const json& r : list) routes.push_back(r.value("id", ""));
+  } else {
+    routes.push_back(options.route);
+  }
+  for (const std::string& route : routes) {
+    const std::string path = "/api/routes/" + route + "/recent";
+    if (!fetch(url, path, status, body, error)) {
+      std::fprintf(stderr, "dromedary: cannot reach %s: %s\n", options.url.c_str(),
+                   error.c_str());
+      return 1;
+    }
+    json doc = json::parse(body, nullptr, false);
+    if (doc.is_discarded() || status >= 400) {
+      std::fprintf(stderr, "dromedary: %s%s: %d %s\n", options.url.c_str(), path.c_str(), status,
+                   doc.is_discarded() ? "" : doc.value("error", std::string()).c_str());
+      return 1;
+    }
+    for (const char* kind : {"completed", "failed"}) {
+      for (const json& e : doc[kind]) printRecorded(route, e);
+    }
+  }
+  return 0;
+}
+
 }  // namespace
 
 int runTrace(const TraceOptions& options) {
@@ -99,6 +153,7 @@ int runTrace(const TraceOptions& options) {
                  options.url.c_str());
     return 2;
   }
+  if (options.last) return printLast(url, options);
   uint64_t after = 0;
   bool warned = false;
   if (!poll(url, options, after, warned)) return 1;

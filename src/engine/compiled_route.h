@@ -59,6 +59,7 @@ class RouteProcessor final : public Processor {
 
 struct CompiledErrorHandler;
 struct CompiledOnCompletion;
+class FlightRecorder;
 
 struct Route {
   explicit Route(Context& context_ref);
@@ -91,6 +92,7 @@ struct Route {
   static constexpr uint8_t kEntryTrace = 2;
   mutable RouteCounters counters;
   std::unique_ptr<RouteStatistics> statistics;  // per processor; made when it compiles
+  std::unique_ptr<FlightRecorder> recorder;     // its recent exchanges; made when it compiles
   struct Baseline {  // the route counters at the last resetStatistics
     uint64_t started = 0, completed = 0, failed = 0, handled = 0, redeliveries = 0;
     uint64_t externalRedeliveries = 0;

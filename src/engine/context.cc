@@ -15,6 +15,7 @@
 #include "core/text.h"
 #include "engine/expression_spec.h"
 #include "engine/context_impl.h"
+#include "engine/flight_recorder.h"
 #include "engine/failure_path.h"
 #include "engine/compiled_route.h"
 #include "engine/rest_routes.h"
@@ -288,6 +289,8 @@ Result<void> compileRoute(Context& context, Route& route) {
   }
   route.statistics =
       std::make_unique<detail::RouteStatistics>(static_cast<uint32_t>(route.steps.size()));
+  route.recorder = std::make_unique<detail::FlightRecorder>(
+      context.implForEngine().flightRecorderSize.load(std::memory_order_relaxed));
   for (size_t i = 0; i < route.steps.size(); ++i) {
     route.steps[i]->stats = route.statistics.get();
     route.steps[i]->statsIndex = static_cast<uint32_t>(i);

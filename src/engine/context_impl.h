@@ -81,7 +81,8 @@ struct ContextImpl {
   ExceptionRegistry exceptions;
   std::shared_ptr<const ErrorHandlerModel> errorHandler;  // null: the default one
   bool messageHistory = false;
-  std::unique_ptr<detail::Tracer> tracer;  // made by setTracing, or at compile with defaults
+  std::unique_ptr<detail::Tracer> tracer;
+  std::atomic<uint32_t> flightRecorderSize{10};  // per route: completed and failed kept  // made by setTracing, or at compile with defaults
   bool captureOriginal = false;  // some route uses useOriginalMessage/useOriginalBody
 
   // Statistics (read per exchange, changed at any time).

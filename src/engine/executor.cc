@@ -2,6 +2,7 @@
 #include "engine/executor.h"
 
 #include "engine/context_impl.h"
+#include "engine/flight_recorder.h"
 #include "engine/failure_path.h"
 #include "engine/message_history.h"
 #include "engine/one_shot_event.h"
@@ -72,12 +73,15 @@ void countSuspended(const Step& step) noexcept {
     int64_t now = statisticsNanos();
     uint32_t stripe = threadStripe();
     closeTimedStep(ex, now, stripe);
+    const auto elapsed = static_cast<uint64_t>(std::max<int64_t>(0, now - st.routeStart[st.depth]));
+    const int64_t now_ms = epochMillis();
     if (route.statistics) {
-      route.statistics->record(
-          stripe, static_cast<uint64_t>(std::max<int64_t>(0, now - st.routeStart[st.depth])),
-          epochMillis());
+      route.statistics->record(stripe, elapsed, now_ms);
       if (failed) addTo(route.statistics->route(stripe).failed, 1, stripe);
     }
+    if (route.recorder) route.recorder->record(ex, failed, elapsed, now_ms);
+  } else if (failed && route.recorder && levelOf(ex) != StatisticsLevel::Off) {
+    route.recorder->record(ex, true, 0, epochMillis());
   }
   if (route.traced) [[unlikely]] {
     route.context.implForEngine().tracer->routeOut(ex, route, failed);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The camel.main.* and camel.trace.* properties the engine itself reads: message history and
-// the two tracers. Each value is checked; an error names the property and the value.
+// The camel.main.* and camel.trace.* properties the engine itself reads (message history, the
+// two tracers) and dromedary.flightRecorder.size. Each value is checked; an error names the property and the value.
 #include <fmt/format.h>
 
 #include <charconv>
@@ -101,11 +101,20 @@ Result<TracingOptions> tracingOptionsFromProperties(Context& context) {
 namespace dromedary {
 
 Result<void> Context::applyMainProperties() {
+  detail::PropertyReader p(*this);
   bool history = impl_->messageHistory;
-  DROMEDARY_TRY_VOID(detail::PropertyReader(*this).flag("camel.main.messageHistory", history));
+  DROMEDARY_TRY_VOID(p.flag("camel.main.messageHistory", history));
+  uint32_t recorded = impl_->flightRecorderSize.load(std::memory_order_relaxed);
+  DROMEDARY_TRY_VOID(p.number("dromedary.flightRecorder.size", recorded));
+  if (recorded > 1000) {
+    return makeError(ErrorCode::InvalidOption,
+                     fmt::format("dromedary.flightRecorder.size must be 0 to 1000, not {}",
+                                 recorded));
+  }
   DROMEDARY_TRY(options, detail::tracingOptionsFromProperties(*this));
   DROMEDARY_TRY_VOID(setTracing(std::move(options)));
   setMessageHistory(history);
+  setFlightRecorderSize(recorded);
   return {};
 }
 

@@ -87,6 +87,26 @@ json routeJson(Context& context, const RouteStats& s, bool with_processors) {
   return r;
 }
 
+json recordedJson(const RecordedExchange& e) {
+  json j{{"exchangeId", e.exchangeId},     {"createdMillis", e.createdMillis},
+         {"endMillis", e.endMillis},       {"elapsedMillis", e.elapsedMillis},
+         {"failed", e.failed},             {"bodyType", e.bodyType},
+         {"body", e.body},                 {"headers", e.headers}};
+  if (e.failed) {
+    j["nodeId"] = e.nodeId;
+    j["error"] = e.error;
+  }
+  return j;
+}
+
+// A route's flight recorder: {"completed": [...], "failed": [...]}, oldest first.
+json recentJson(const RecentExchanges& recent) {
+  json completed = json::array(), failed = json::array();
+  for (const RecordedExchange& e : recent.completed) completed.push_back(recordedJson(e));
+  for (const RecordedExchange& e : recent.failed) failed.push_back(recordedJson(e));
+  return json{{"completed", completed}, {"failed", failed}};
+}
+
 std::string_view levelName(StatisticsLevel level) {
   switch (level) {
     case StatisticsLevel::Off: return "Off";
@@ -261,13 +281,19 @@ ManagementResponse handleManagementRequest(Context& context, const ManagementOpt
         return jsonResponse(200, routeJson(context, *s, true));
       }
       std::string action = rest.substr(slash + 1);
+      if (action == "recent") {
+        if (!get) return only("GET");
+        auto recent = context.recentExchanges(id);
+        if (!recent) return error(404, fmt::format("no route '{}'", id));
+        return jsonResponse(200, recentJson(*recent));
+      }
       for (std::string_view a : {"start", "stop", "suspend", "resume", "reset-stats"}) {
         if (action != a) continue;
         if (request.method != "POST") return only("POST");
         return control(context, options, request, id, action, background);
       }
-      return error(404, fmt::format("no action '{}' on routes; expected start, stop, suspend, "
-                                    "resume or reset-stats",
+      return error(404, fmt::format("no action '{}' on routes; expected recent, start, stop, "
+                                    "suspend, resume or reset-stats",
                                     action));
     }
     return error(404, fmt::format("no such path '{}'; see /api/context, /api/routes, "

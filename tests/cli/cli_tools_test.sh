@@ -145,6 +145,14 @@ code=$?
   tail -n 5 "$tmp/top.txt" | grep -Eq '^ticks  .*timer:t\?period=100 +[0-9]+ +0 +0 +[1-9]' &&
   grep -Eq '^ +setBody1 +setBody\[constant\{traced-body\}\]' "$tmp/top.txt"
 check "top -n 2 shows routes and processors with their rate (got $code)" $?
+"$bin" trace --last --route ticks --url "http://127.0.0.1:$tport" > "$tmp/last.txt" 2>&1
+code=$?
+[ $code -eq 0 ] && grep -Eq '^[0-9:.]+ ok +\[ticks\] .* Body: traced-body$' "$tmp/last.txt"
+check "trace --last prints the flight recorder's recent exchanges (got $code)" $?
+kill -s USR2 $pid
+for _ in $(seq 50); do grep -q "dromedary.flightRecorder : route ticks: last" "$tmp/traced.log" && break; sleep 0.1; done
+grep -q "dromedary.flightRecorder : route ticks: last [0-9]* completed, last 0 failed" "$tmp/traced.log"
+check "SIGUSR2 logs every route's flight recorder and the run goes on" $?
 "$bin" top --sort fastest > "$tmp/top.txt" 2>&1
 [ $? -eq 2 ]; check "top --sort takes mean, max, total or rate only" $?
 kill -s TERM $pid; wait $pid; pid=

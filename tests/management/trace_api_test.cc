@@ -117,6 +117,25 @@ TEST_F(TraceApiTest, BadTraceRequestsAre4xx) {
   EXPECT_EQ(httpRequest(server->port(), "GET", "/api/trace?after=%").status, 400);
 }
 
+TEST_F(TraceApiTest, ARoutesFlightRecorderAsJson) {
+  h.context.setStatisticsTimingSample(1);  // every exchange timed, so recorded
+  start({});
+  ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:orders", "o-1", "kind", "gold"));
+  json recent = getJson("/api/routes/orders/recent");
+  ASSERT_EQ(recent["completed"].size(), 1u) << recent.dump(2);
+  const json& e = recent["completed"][0];
+  EXPECT_EQ(e["body"], "o-1");
+  EXPECT_EQ(e["bodyType"], "String");
+  EXPECT_EQ(e["headers"], "kind=gold, seen=yes");
+  EXPECT_EQ(e["failed"], false);
+  for (const char* key : {"exchangeId", "createdMillis", "endMillis", "elapsedMillis"}) {
+    EXPECT_TRUE(e.contains(key)) << key;
+  }
+  EXPECT_TRUE(recent["failed"].empty());
+  EXPECT_EQ(getJson("/api/routes/nope/recent", 404)["error"], "no route 'nope'");
+  EXPECT_EQ(httpRequest(server->port(), "POST", "/api/routes/orders/recent").status, 405);
+}
+
 TEST_F(TraceApiTest, ReadinessFailsWithAConsumerDownAndLivenessDoesNot) {
   auto probe = std::make_unique<ProbeComponent>();
   ProbeComponent& component = *probe;

@@ -137,6 +137,9 @@ class Exchange {
   /// 4's default generator, a prefix random per process and a 16-digit hex counter
   /// ("3F9C1A2B7D4E5F6-000000000000002a"), unique across instances of the same routes.
   const std::string& exchangeId() const;
+  /// The id if exchangeId() made it already, else empty: never makes one (the flight
+  /// recorder's way to name an exchange without formatting an id for it).
+  std::string_view exchangeIdIfMade() const noexcept { return id_; }
   /// Creation time, milliseconds since the epoch.
   int64_t createdMillis() const noexcept { return created_ms_; }
 

@@ -37,6 +37,7 @@
 #include <dromedary/core/result.h>
 #include <dromedary/core/type_id.h>
 #include <dromedary/engine/error_handler.h>
+#include <dromedary/engine/flight_recorder.h>
 #include <dromedary/engine/exception_types.h>
 #include <dromedary/engine/route_builder.h>
 #include <dromedary/engine/route_template.h>
@@ -303,6 +304,16 @@ class Context {
   /// log, as Camel's messageHistory option; off by default (a clock read per step). Set
   /// before the routes start.
   void setMessageHistory(bool enabled);
+
+  // --- the flight recorder (flight_recorder.h) -----------------------------------------------
+  /// How many completed and how many failed exchanges each route keeps (10 by default; 0:
+  /// none). Set before the routes compile.
+  void setFlightRecorderSize(uint32_t exchanges) noexcept;
+  /// A route's recent exchanges, or nullopt for an unknown id.
+  std::optional<RecentExchanges> recentExchanges(std::string_view route_id) const;
+  /// Logs every route's recent exchanges (on the logger dromedary.flightRecorder), as
+  /// `dromedary run` does on SIGUSR2.
+  void logRecentExchanges() const;
 
   // --- tracing (tracing.h) -------------------------------------------------------------------
   /// Configures the trace log and the backlog tracer (a bad traceFilter or backlogSize is an
