@@ -132,11 +132,16 @@ Cli::Cli()
 
   GetOptions& g = getOptions;
   get = app.add_subcommand("get", "show a running instance's routes, endpoints, health, "
-                                  "context or cluster leadership (management API)");
-  get->add_option("what", g.what, "routes, endpoints, health, context or cluster")
+                                  "context, cluster leadership or exchanges in flight "
+                                  "(management API)");
+  get->add_option("what", g.what, "routes, endpoints, health, context, cluster or inflight")
       ->required()
-      ->check(CLI::IsMember({"routes", "endpoints", "health", "context", "cluster"}));
+      ->check(CLI::IsMember({"routes", "endpoints", "health", "context", "cluster", "inflight"}));
   get->add_option("--url", g.url, "the management API of the instance")->capture_default_str();
+  get->add_flag("--watch,-w", g.watch, "show it again every --interval seconds until interrupted");
+  get->add_option("--interval", g.interval, "seconds between refreshes with --watch")
+      ->check(CLI::Range(0.1, 3600.0))
+      ->capture_default_str();
 
   TraceOptions& t = traceOptions;
   trace = app.add_subcommand("trace", "show a running instance's traced messages (its backlog "

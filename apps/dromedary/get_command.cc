@@ -2,11 +2,15 @@
 #include "get_command.h"
 
 #include "management_client.h"
+#include "stop_signals.h"
 
 #include <nlohmann/json.hpp>
 
 #include <fmt/format.h>
 
+#include <unistd.h>
+
+#include <chrono>
 #include <cstdio>
 #include <vector>
 
@@ -27,37 +31,68 @@ std::string age(double ms) {
 
 }  // namespace
 
-int runGet(const GetOptions& options) {
-  Url url;
-  if (!parseUrl(options.url, url)) {
-    std::fprintf(stderr, "dromedary: --url must be http://HOST:PORT, not '%s'\n",
-                 options.url.c_str());
-    return 2;
-  }
-  // The cluster: the routes whose consumer is a master: consumer, with their leadership.
-  const bool cluster = options.what == "cluster";
-  const std::string path = options.what == "context" ? "/api/context"
-                           : cluster                 ? "/api/routes"
-                                                     : "/api/" + options.what;
+namespace {
+
+// GETs `path` as JSON: false (said on stderr) when unreachable, not JSON, or (unless
+// `errors_ok`) an error status.
+bool getJson(const Url& url, const GetOptions& options, const std::string& path, bool errors_ok,
+             json& doc) {
   int status = 0;
   std::string body, error;
   if (!fetch(url, path, status, body, error)) {
     std::fprintf(stderr, "dromedary: cannot reach %s: %s (is `dromedary run --management-port` "
                          "running there?)\n",
                  options.url.c_str(), error.c_str());
-    return 1;
+    return false;
   }
-  json doc = json::parse(body, nullptr, false);
+  doc = json::parse(body, nullptr, false);
   if (doc.is_discarded()) {
     std::fprintf(stderr, "dromedary: %s%s answered %d with something that is not JSON\n",
                  options.url.c_str(), path.c_str(), status);
-    return 1;
+    return false;
   }
-  if (status >= 400 && options.what != "health") {
+  if (status >= 400 && !errors_ok) {
     std::fprintf(stderr, "dromedary: %s%s: %d %s\n", options.url.c_str(), path.c_str(), status,
                  doc.value("error", std::string()).c_str());
-    return 1;
+    return false;
   }
+  return true;
+}
+
+// In flight now: each route with exchanges in it, and the steps they wait in (suspended: a
+// delay, a request-reply). Exchanges are counted, not listed: nothing per exchange is kept.
+int printInflight(const Url& url, const GetOptions& options) {
+  json routes;
+  if (!getJson(url, options, "/api/routes", false, routes)) return 1;
+  std::vector<std::vector<std::string>> rows{{"ROUTE", "NODE", "PROCESSOR", "INFLIGHT"}};
+  for (const json& summary : routes) {
+    if (summary.value("exchangesInflight", uint64_t{0}) == 0) continue;
+    const std::string id = summary.value("id", "");
+    json route;
+    if (!getJson(url, options, "/api/routes/" + id, false, route)) return 1;
+    rows.push_back({id, "", route.value("from", ""),
+                    std::to_string(route.value("exchangesInflight", uint64_t{0}))});
+    for (const json& p : route["processors"]) {
+      if (p.value("exchangesInflight", uint64_t{0}) == 0) continue;
+      rows.push_back({"", p.value("id", ""), p.value("processor", ""),
+                      std::to_string(p.value("exchangesInflight", uint64_t{0}))});
+    }
+  }
+  printTable(rows);
+  if (rows.size() == 1) std::printf("\nnothing in flight\n");
+  return 0;
+}
+
+// One look at `options.what`: its exit code.
+int printOnce(const Url& url, const GetOptions& options) {
+  if (options.what == "inflight") return printInflight(url, options);
+  // The cluster: the routes whose consumer is a master: consumer, with their leadership.
+  const bool cluster = options.what == "cluster";
+  const std::string path = options.what == "context" ? "/api/context"
+                           : cluster                 ? "/api/routes"
+                                                     : "/api/" + options.what;
+  json doc;
+  if (!getJson(url, options, path, options.what == "health", doc)) return 1;
   std::vector<std::vector<std::string>> rows;
   if (options.what == "routes") {
     rows.push_back({"ID", "FROM", "STATE", "AGE", "TOTAL", "FAILED", "INFLIGHT", "MEAN(ms)",
@@ -99,6 +134,29 @@ int runGet(const GetOptions& options) {
                     std::to_string(doc["exchangesInflight"].get<uint64_t>())});
   }
   printTable(rows);
+  return 0;
+}
+
+}  // namespace
+
+int runGet(const GetOptions& options) {
+  Url url;
+  if (!parseUrl(options.url, url)) {
+    std::fprintf(stderr, "dromedary: --url must be http://HOST:PORT, not '%s'\n",
+                 options.url.c_str());
+    return 2;
+  }
+  if (!options.watch) return printOnce(url, options);
+  // --watch: again every interval until a stop signal (exit 0) or an error.
+  const bool clear = isatty(STDOUT_FILENO) != 0;
+  stopSignalsServing();
+  do {
+    if (clear) std::printf("\x1b[H\x1b[2J");
+    int code = printOnce(url, options);
+    std::fflush(stdout);
+    if (code == 1 && options.what != "health") return code;
+  } while (waitForStopSignal(std::chrono::milliseconds(
+               static_cast<int64_t>(options.interval * 1000))) == 0);
   return 0;
 }
 

@@ -153,6 +153,15 @@ kill -s USR2 $pid
 for _ in $(seq 50); do grep -q "dromedary.flightRecorder : route ticks: last" "$tmp/traced.log" && break; sleep 0.1; done
 grep -q "dromedary.flightRecorder : route ticks: last [0-9]* completed, last 0 failed" "$tmp/traced.log"
 check "SIGUSR2 logs every route's flight recorder and the run goes on" $?
+"$bin" get inflight --url "http://127.0.0.1:$tport" > "$tmp/inflight.txt" 2>&1
+code=$?
+[ $code -eq 0 ] && grep -q "^ROUTE  *NODE  *PROCESSOR  *INFLIGHT" "$tmp/inflight.txt"
+check "get inflight prints the routes and steps with exchanges in flight (got $code)" $?
+timeout --preserve-status -s INT 1.3 "$bin" get routes --watch --interval 0.4 \
+  --url "http://127.0.0.1:$tport" > "$tmp/watch.txt" 2>&1
+code=$?
+[ $code -eq 0 ] && [ "$(grep -c '^ID  *FROM' "$tmp/watch.txt")" -ge 2 ]
+check "get --watch shows it again until SIGINT, then exits 0 (got $code)" $?
 "$bin" top --sort fastest > "$tmp/top.txt" 2>&1
 [ $? -eq 2 ]; check "top --sort takes mean, max, total or rate only" $?
 kill -s TERM $pid; wait $pid; pid=
