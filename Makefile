@@ -6,12 +6,16 @@ ifeq ($(CI),true)
 CMAKE_FLAGS += -DDROMEDARY_WERROR=ON
 endif
 
-.PHONY: all deps configure build run test bench package clean
+.PHONY: all deps test-deps configure build run test bench package clean
 
 all: build
 
 deps:
 	@scripts/install-deps.sh
+
+# What the tests need beyond the build (chromium and node for the console's browser tests).
+test-deps:
+	@scripts/install-deps.sh --tests
 
 configure: deps
 	@cmake -S . -B $(BUILD_DIR) $(CMAKE_FLAGS) > /dev/null
@@ -27,7 +31,7 @@ run: configure
 	@cmake --build $(BUILD_DIR) --target dromedary
 	@$(BUILD_DIR)/bin/dromedary run examples/hello/ --max-messages 8
 
-test: build
+test: test-deps build
 	@ctest --test-dir $(BUILD_DIR) --output-on-failure -j 2 --timeout 300
 
 # The Debian package (CPack): build/dromedary_VERSION_ARCH.deb. Builds the program and its man

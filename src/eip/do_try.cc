@@ -117,6 +117,17 @@ Result<std::unique_ptr<Step>> TryModel::compile(RouteCompiler& compiler) const {
   return std::unique_ptr<Step>(std::move(step));
 }
 
+std::string TryModel::branchLabel(size_t index) const {
+  if (index == 0) return "doTry";
+  if (index - 1 < catches.size()) {
+    const CatchModel& c = *catches[index - 1];
+    std::string names;
+    for (const std::string& e : c.exceptions) names += (names.empty() ? "" : ", ") + e;
+    return "doCatch[" + names + "]";
+  }
+  return "doFinally";
+}
+
 // The file DSLs' schemas (eip_schema.h): what route files may write for this step.
 namespace {
 constexpr std::string_view kDoTryAliases[] = {"do-try"};

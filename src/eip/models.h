@@ -165,6 +165,7 @@ struct TryModel final : StepModel {
   std::unique_ptr<BlockModel> finallyBody;
   std::string_view kind() const override { return "doTry"; }
   Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
+  std::string branchLabel(size_t index) const override;
 };
 
 struct ChoiceModel final : StepModel {
@@ -177,6 +178,10 @@ struct ChoiceModel final : StepModel {
   std::unique_ptr<BlockModel> otherwise;
   std::string_view kind() const override { return "choice"; }
   Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
+  std::string branchLabel(size_t index) const override {
+    return index < whens.size() ? "when[" + whens[index].predicate.describe() + "]"
+                                : "otherwise";
+  }
 };
 
 /// delay(expr): waits the expression's milliseconds without holding a thread.

@@ -39,15 +39,27 @@ TimingStats timingOf(const detail::TimingTotals& t) {
 }
 
 
+// Where a block sits, as ProcessorStats tells it.
+struct Place {
+  std::string parent;
+  uint32_t branch = 0;
+  std::string label;
+  bool clause = false;
+};
+
 // The route's processors depth-first: a step, then the blocks it owns; then the clauses.
 void listProcessors(const Route& route, const detail::Block& block, uint32_t depth,
-                    std::vector<ProcessorStats>& out) {
+                    const Place& place, std::vector<ProcessorStats>& out) {
   for (const Step* step : block.steps) {
     if (step->model) {
       ProcessorStats p;
       p.id = step->id;
       p.description = step->model->describe();
       p.depth = depth;
+      p.parent = place.parent;
+      p.branch = place.branch;
+      p.branchLabel = place.label;
+      p.clause = place.clause;
       detail::TimingTotals t = route.statistics->stepTotals(step->statsIndex);
       detail::StepExtraTotals x = route.statistics->stepExtras(step->statsIndex);
       p.exchangesTotal = t.total;
@@ -64,8 +76,13 @@ void listProcessors(const Route& route, const detail::Block& block, uint32_t dep
       p.lastFailedMillis = x.lastFailed;
       out.push_back(std::move(p));
     }
+    uint32_t branch = 0;
     for (const auto& child : route.blocks) {
-      if (child->parent == step) listProcessors(route, *child, depth + 1, out);
+      if (child->parent != step) continue;
+      Place inner{step->id, branch,
+                  step->model ? step->model->branchLabel(branch) : std::string(), place.clause};
+      listProcessors(route, *child, depth + 1, inner, out);
+      ++branch;
     }
   }
 }
@@ -109,9 +126,13 @@ std::optional<RouteStats> Context::routeStatistics(std::string_view route_id) co
     s.p99Millis = static_cast<double>(r->statistics->quantile(0.99)) / 1e6;
     s.p999Millis = static_cast<double>(r->statistics->quantile(0.999)) / 1e6;
     s.latencyBuckets = r->statistics->cumulativeBuckets();
-    if (r->top) listProcessors(*r, *r->top, 0, s.processors);
+    if (r->top) listProcessors(*r, *r->top, 0, Place{}, s.processors);
     for (const auto& block : r->blocks) {
-      if (!block->parent && block.get() != r->top) listProcessors(*r, *block, 0, s.processors);
+      if (!block->parent && block.get() != r->top) {
+        Place clause;
+        clause.clause = true;
+        listProcessors(*r, *block, 0, clause, s.processors);
+      }
     }
   }
   return s;

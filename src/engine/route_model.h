@@ -36,6 +36,9 @@ struct StepModel {
   /// nothing to restore (the built-in steps that evaluate first and set last).
   virtual bool failureAtomic() const { return false; }
   virtual Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const = 0;
+  /// The name of the `index`th block its compile makes, as a diagram labels it (a choice's
+  /// `when[...]` and `otherwise`); empty for a step's one body.
+  virtual std::string branchLabel(size_t /*index*/) const { return {}; }
 
   std::string id;  // user-given node id (empty: assigned at compile)
   SourceRef where;  // set by file loaders

@@ -9,6 +9,7 @@
 #include <dromedary/management/management_server.h>
 #include <dromedary/version.h>
 
+#include "management/console_files.h"
 #include "management/management_json.h"
 #include "management/route_control.h"
 #include "management/trace_api.h"
@@ -70,6 +71,10 @@ json routeJson(Context& context, const RouteStats& s, bool with_processors) {
       processors.push_back(json{{"id", p.id},
                                 {"processor", p.description},
                                 {"depth", p.depth},
+                                {"parent", p.parent},
+                                {"branch", p.branch},
+                                {"branchLabel", p.branchLabel},
+                                {"clause", p.clause},
                                 {"exchangesTotal", p.exchangesTotal},
                                 {"exchangesCompleted", p.exchangesCompleted},
                                 {"exchangesFailed", p.exchangesFailed},
@@ -224,6 +229,14 @@ ManagementResponse handleManagementRequest(Context& context, const ManagementOpt
     return error(405, fmt::format("{} {} is not supported; use {}", request.method, path, method));
   };
   try {
+    if (path == "/console" || path.starts_with("/console/")) {
+      for (const ConsoleFile& f : consoleFiles()) {
+        if (f.path != path) continue;
+        if (!get) return only("GET");
+        return ManagementResponse{200, std::string(f.contentType), std::string(f.body)};
+      }
+      return error(404, fmt::format("no such path '{}'; the console is at /console", path));
+    }
     if (path == "/metrics") {
       if (!get) return only("GET");
       return ManagementResponse{200, "text/plain; version=0.0.4; charset=utf-8",
@@ -298,7 +311,7 @@ ManagementResponse handleManagementRequest(Context& context, const ManagementOpt
     }
     return error(404, fmt::format("no such path '{}'; see /api/context, /api/routes, "
                                   "/api/endpoints, /api/health, /api/trace, /q/health/ready, /q/health/live, "
-                                  "/metrics",
+                                  "/metrics, /console",
                                   path));
   } catch (const std::exception& e) {
     return error(500, e.what());

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <latch>
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <thread>
@@ -393,6 +394,48 @@ TEST(StatisticsTest, ANewRoutesCountersStartAtZeroWhereAnOldRoutesWere) {
   detail::RouteStatistics next(10);
   EXPECT_EQ(next.stepCount0(3), old_cell);  // the same cells, reused
   for (uint32_t i = 0; i < 10; ++i) EXPECT_EQ(next.stepTotals(i).total, 0u) << i;
+}
+
+}  // namespace
+}  // namespace dromedary
+
+namespace dromedary {
+namespace {
+
+// Each processor says where it sits (the console draws routes from this): its parent step,
+// which of that step's blocks, that block's label; clause steps are marked.
+TEST(StatisticsTest, ProcessorsSayWhereTheySit) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) {
+    b.from("direct:in").routeId("r")
+        .onException({"std::runtime_error"}).handled(true).to("mock:handled").id("handler").end()
+        .choice().id("pick")
+          .when(header("a") == 1).to("mock:a").id("on-a")
+          .when(header("b") == 1).to("mock:b").id("on-b")
+          .otherwise().to("mock:c").id("else")
+        .end()
+        .doTry().id("try")
+          .to("mock:body").id("tried")
+        .doCatch({"std::runtime_error"}).to("mock:caught").id("caught")
+        .doFinally().to("mock:finally").id("finally")
+        .end();
+  });
+  std::map<std::string, ProcessorStats> by_id;
+  const RouteStats stats = *h.context.routeStatistics("r");
+  for (const ProcessorStats& p : stats.processors) by_id[p.id] = p;
+  auto place = [&](const std::string& id) {
+    const ProcessorStats& p = by_id.at(id);
+    return p.parent + "/" + std::to_string(p.branch) + "/" + p.branchLabel +
+           (p.clause ? "/clause" : "");
+  };
+  EXPECT_EQ(place("pick"), "/0/");
+  EXPECT_EQ(place("on-a"), "pick/0/when[header(a) == constant{1}]");
+  EXPECT_EQ(place("on-b"), "pick/1/when[header(b) == constant{1}]");
+  EXPECT_EQ(place("else"), "pick/2/otherwise");
+  EXPECT_EQ(place("tried"), "try/0/doTry");
+  EXPECT_EQ(place("caught"), "try/1/doCatch[std::runtime_error]");
+  EXPECT_EQ(place("finally"), "try/2/doFinally");
+  EXPECT_EQ(place("handler"), "/0//clause");
 }
 
 }  // namespace

@@ -329,6 +329,28 @@ TEST_F(ManagementServerTest, ControlThatCannotBeDoneIsAConflict) {
   EXPECT_FALSE(json::parse(r.body)["error"].get<std::string>().empty());
 }
 
+// The console's page is in the binary, its script and stylesheet inlined; processors carry
+// where they sit, so that it can draw the route.
+TEST_F(ManagementServerTest, TheConsoleIsServedFromTheBinary) {
+  start();
+  HttpReply page = get("/console");
+  EXPECT_EQ(page.status, 200);
+  EXPECT_EQ(page.contentType, "text/html; charset=utf-8");
+  EXPECT_NE(page.body.find("<title>Dromedary console</title>"), std::string::npos);
+  EXPECT_NE(page.body.find("function tree(route)"), std::string::npos) << "the script inlined";
+  EXPECT_EQ(page.body.find("src=\"/console/console.js\""), std::string::npos);
+  EXPECT_EQ(get("/console/").status, 200);
+  EXPECT_EQ(get("/console/console.js").contentType, "text/javascript; charset=utf-8");
+  EXPECT_EQ(get("/console/console.css").contentType, "text/css; charset=utf-8");
+  EXPECT_EQ(get("/console/nope").status, 404);
+  EXPECT_EQ(httpRequest(server->port(), "POST", "/console").status, 405);
+  json orders = getJson("/api/routes/orders");
+  EXPECT_EQ(orders["processors"][0]["parent"], "");
+  EXPECT_EQ(orders["processors"][1]["parent"], "only-ok");
+  EXPECT_EQ(orders["processors"][1]["branch"], 0);
+  EXPECT_EQ(orders["processors"][1]["clause"], false);
+}
+
 TEST_F(ManagementServerTest, BindsToLoopbackByDefault) {
   EXPECT_EQ(ManagementOptions{}.host, "127.0.0.1");
   ManagementOptions bad;

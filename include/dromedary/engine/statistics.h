@@ -37,6 +37,14 @@ struct ProcessorStats {
   std::string id;           ///< node id
   std::string description;  ///< e.g. to[direct:a]
   uint32_t depth = 0;       ///< nesting in the route (0: top level)
+  /// Where it sits, for a diagram: the step whose block holds it (empty at the top level), the
+  /// block's place among that step's blocks, and its label (`when[...]`, `otherwise`,
+  /// `doCatch[...]`; empty for a step's one body). In an error handling clause (onException,
+  /// the dead letter channel) `clause` is true.
+  std::string parent;
+  uint32_t branch = 0;
+  std::string branchLabel;
+  bool clause = false;
   uint64_t exchangesTotal = 0;
   uint64_t exchangesCompleted = 0;  ///< total - failed - in flight
   uint64_t exchangesFailed = 0;
