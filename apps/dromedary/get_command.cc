@@ -33,43 +33,17 @@ std::string age(double ms) {
 
 namespace {
 
-// GETs `path` as JSON: false (said on stderr) when unreachable, not JSON, or (unless
-// `errors_ok`) an error status.
-bool getJson(const Url& url, const GetOptions& options, const std::string& path, bool errors_ok,
-             json& doc) {
-  int status = 0;
-  std::string body, error;
-  if (!fetch(url, path, status, body, error)) {
-    std::fprintf(stderr, "dromedary: cannot reach %s: %s (is `dromedary run --management-port` "
-                         "running there?)\n",
-                 options.url.c_str(), error.c_str());
-    return false;
-  }
-  doc = json::parse(body, nullptr, false);
-  if (doc.is_discarded()) {
-    std::fprintf(stderr, "dromedary: %s%s answered %d with something that is not JSON\n",
-                 options.url.c_str(), path.c_str(), status);
-    return false;
-  }
-  if (status >= 400 && !errors_ok) {
-    std::fprintf(stderr, "dromedary: %s%s: %d %s\n", options.url.c_str(), path.c_str(), status,
-                 doc.value("error", std::string()).c_str());
-    return false;
-  }
-  return true;
-}
-
 // In flight now: each route with exchanges in it, and the steps they wait in (suspended: a
 // delay, a request-reply). Exchanges are counted, not listed: nothing per exchange is kept.
 int printInflight(const Url& url, const GetOptions& options) {
   json routes;
-  if (!getJson(url, options, "/api/routes", false, routes)) return 1;
+  if (!getJson(url, options.url, "/api/routes", false, routes)) return 1;
   std::vector<std::vector<std::string>> rows{{"ROUTE", "NODE", "PROCESSOR", "INFLIGHT"}};
   for (const json& summary : routes) {
     if (summary.value("exchangesInflight", uint64_t{0}) == 0) continue;
     const std::string id = summary.value("id", "");
     json route;
-    if (!getJson(url, options, "/api/routes/" + id, false, route)) return 1;
+    if (!getJson(url, options.url, "/api/routes/" + id, false, route)) return 1;
     rows.push_back({id, "", route.value("from", ""),
                     std::to_string(route.value("exchangesInflight", uint64_t{0}))});
     for (const json& p : route["processors"]) {
@@ -92,7 +66,7 @@ int printOnce(const Url& url, const GetOptions& options) {
                            : cluster                 ? "/api/routes"
                                                      : "/api/" + options.what;
   json doc;
-  if (!getJson(url, options, path, options.what == "health", doc)) return 1;
+  if (!getJson(url, options.url, path, options.what == "health", doc)) return 1;
   std::vector<std::vector<std::string>> rows;
   if (options.what == "routes") {
     rows.push_back({"ID", "FROM", "STATE", "AGE", "TOTAL", "FAILED", "INFLIGHT", "MEAN(ms)",
@@ -141,11 +115,7 @@ int printOnce(const Url& url, const GetOptions& options) {
 
 int runGet(const GetOptions& options) {
   Url url;
-  if (!parseUrl(options.url, url)) {
-    std::fprintf(stderr, "dromedary: --url must be http://HOST:PORT, not '%s'\n",
-                 options.url.c_str());
-    return 2;
-  }
+  if (!parseUrlOrSay(options.url, url)) return 2;
   if (!options.watch) return printOnce(url, options);
   // --watch: again every interval until a stop signal (exit 0) or an error.
   const bool clear = isatty(STDOUT_FILENO) != 0;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The dromedary command: `run`, `validate`, `eval simple EXPR`, `components [SCHEME]`,
-// `eips [NAME]`, `kamelets [NAME]`, `get`, `trace`, `top`, `init`, `completion`, `version` (defined in cli.cc).
+// `eips [NAME]`, `kamelets [NAME]`, `get`, `trace`, `top`, `init`, `completion`, `version`
+// (defined in cli.cc).
 // Exit codes: 0 success, 1 failure (a route that does not load or start, an expression that
 // fails), 2 usage error.
 #include <cstdio>

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "management_client.h"
 
+#include <algorithm>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
-
-#include <algorithm>
 #include <cstdio>
 
 namespace dromedary::cli {
@@ -45,6 +44,37 @@ bool fetch(const Url& url, const std::string& path, int& status, std::string& bo
     error = e.what();
     return false;
   }
+}
+
+bool parseUrlOrSay(const std::string& url, Url& out) {
+  if (parseUrl(url, out)) return true;
+  std::fprintf(stderr, "dromedary: --url must be http://HOST:PORT, not '%s'\n", url.c_str());
+  return false;
+}
+
+bool getJson(const Url& url, const std::string& url_text, const std::string& path,
+             bool errors_ok, nlohmann::json& doc) {
+  int status = 0;
+  std::string body, error;
+  if (!fetch(url, path, status, body, error)) {
+    std::fprintf(stderr,
+                 "dromedary: cannot reach %s: %s (is `dromedary run --management-port` "
+                 "running there?)\n",
+                 url_text.c_str(), error.c_str());
+    return false;
+  }
+  doc = nlohmann::json::parse(body, nullptr, false);
+  if (doc.is_discarded()) {
+    std::fprintf(stderr, "dromedary: %s%s answered %d with something that is not JSON\n",
+                 url_text.c_str(), path.c_str(), status);
+    return false;
+  }
+  if (status >= 400 && !errors_ok) {
+    std::fprintf(stderr, "dromedary: %s%s: %d %s\n", url_text.c_str(), path.c_str(), status,
+                 doc.is_object() ? doc.value("error", std::string()).c_str() : "");
+    return false;
+  }
+  return true;
 }
 
 void printTable(const std::vector<std::vector<std::string>>& rows) {

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// SIGINT and SIGTERM (and SIGUSR2, onDumpSignal) for the whole dromedary process: blocked in every thread (call
-// blockStopSignals first thing in main) and taken by one thread of their own, so that they
-// are honoured in every phase. While a command loads (or validates, evaluates, asks a server),
+// SIGINT and SIGTERM (and SIGUSR2, onDumpSignal) for the whole dromedary process: blocked in
+// every thread (call blockStopSignals first thing in main) and taken by one thread of their
+// own, so that they are honoured in every phase. While a command loads (or validates, evaluates, asks a server),
 // a signal ends the process at once with exit code 128+N: nothing has started that a graceful
 // stop would finish. Once `run` serves, the first signal asks for a graceful stop
 // (waitForStopSignal returns it); a second one during that stop forces the exit (code 1).

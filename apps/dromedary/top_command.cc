@@ -1,16 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "top_command.h"
 
-#include <nlohmann/json.hpp>
-
 #include <fmt/format.h>
-
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <map>
+#include <nlohmann/json.hpp>
 
 #include "management_client.h"
 #include "stop_signals.h"
@@ -36,24 +34,6 @@ struct Row {
   double rate = 0;  // exchanges a second since the last refresh
 };
 
-bool get(const Url& url, const std::string& path, const TopOptions& options, json& out) {
-  int status = 0;
-  std::string body, error;
-  if (!fetch(url, path, status, body, error)) {
-    std::fprintf(stderr, "dromedary: cannot reach %s: %s (is `dromedary run --management-port` "
-                         "running there?)\n",
-                 options.url.c_str(), error.c_str());
-    return false;
-  }
-  out = json::parse(body, nullptr, false);
-  if (out.is_discarded() || status >= 400) {
-    std::fprintf(stderr, "dromedary: %s%s answered %d\n", options.url.c_str(), path.c_str(),
-                 status);
-    return false;
-  }
-  return true;
-}
-
 Row rowOf(const json& j, std::string route, std::string node, std::string what) {
   Row r;
   r.route = std::move(route);
@@ -72,11 +52,11 @@ Row rowOf(const json& j, std::string route, std::string node, std::string what) 
 // Every route and processor now; false when the instance could not be asked.
 bool sample(const Url& url, const TopOptions& options, std::vector<Row>& rows) {
   json routes;
-  if (!get(url, "/api/routes", options, routes)) return false;
+  if (!getJson(url, options.url, "/api/routes", false, routes)) return false;
   for (const json& summary : routes) {
     const std::string id = summary.value("id", "");
     json route;
-    if (!get(url, "/api/routes/" + id, options, route)) return false;
+    if (!getJson(url, options.url, "/api/routes/" + id, false, route)) return false;
     rows.push_back(rowOf(route, id, "", route.value("from", "")));
     for (const json& p : route["processors"]) {
       rows.push_back(rowOf(p, id, p.value("id", ""),
@@ -126,11 +106,7 @@ void show(std::vector<Row> rows, const TopOptions& options, bool clear) {
 
 int runTop(const TopOptions& options) {
   Url url;
-  if (!parseUrl(options.url, url)) {
-    std::fprintf(stderr, "dromedary: --url must be http://HOST:PORT, not '%s'\n",
-                 options.url.c_str());
-    return 2;
-  }
+  if (!parseUrlOrSay(options.url, url)) return 2;
   const bool clear = isatty(STDOUT_FILENO) != 0;
   const auto pause = std::chrono::milliseconds(static_cast<int64_t>(options.interval * 1000));
   std::map<std::pair<std::string, std::string>, uint64_t> before;

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "trace_command.h"
 
-#include <nlohmann/json.hpp>
-
 #include <fmt/format.h>
 
 #include <cstdio>
 #include <ctime>
+#include <nlohmann/json.hpp>
 
 #include "management_client.h"
 #include "stop_signals.h"
@@ -21,8 +20,7 @@ std::string clock(int64_t epoch_ms) {
   std::time_t secs = static_cast<std::time_t>(epoch_ms / 1000);
   std::tm tm{};
   localtime_r(&secs, &tm);
-  return fmt::format("{:02}:{:02}:{:02}.{:03}", tm.tm_hour, tm.tm_min, tm.tm_sec,
-                     epoch_ms % 1000);
+  return fmt::format("{:02}:{:02}:{:02}.{:03}", tm.tm_hour, tm.tm_min, tm.tm_sec, epoch_ms % 1000);
 }
 
 std::string arrowOf(const json& e) {
@@ -44,8 +42,7 @@ std::string headersOf(const json& e) {
 
 // One event as a line: time, arrow, route/node, label, where, elapsed, the message.
 void print(const json& e) {
-  std::string where = e.contains("location") ? " (" + e["location"].get<std::string>() + ")"
-                                             : "";
+  std::string where = e.contains("location") ? " (" + e["location"].get<std::string>() + ")" : "";
   std::string line = fmt::format(
       "{} {} [{}/{}] [{}]{} +{}ms Exchange[Id: {}, Headers: {}, BodyType: {}, Body: {}]",
       clock(e.value("timestamp", int64_t{0})), arrowOf(e), e.value("routeId", ""),
@@ -62,24 +59,13 @@ void print(const json& e) {
 bool poll(const Url& url, const TraceOptions& options, uint64_t& after, bool& warned) {
   std::string path = fmt::format("/api/trace?after={}", after);
   if (!options.route.empty()) path += "&route=" + options.route;
-  int status = 0;
-  std::string body, error;
-  if (!fetch(url, path, status, body, error)) {
-    std::fprintf(stderr, "dromedary: cannot reach %s: %s (is `dromedary run --management-port` "
-                         "running there?)\n",
-                 options.url.c_str(), error.c_str());
-    return false;
-  }
-  json doc = json::parse(body, nullptr, false);
-  if (doc.is_discarded() || status >= 400) {
-    std::fprintf(stderr, "dromedary: %s%s: %d %s\n", options.url.c_str(), path.c_str(), status,
-                 doc.is_discarded() ? "" : doc.value("error", std::string()).c_str());
-    return false;
-  }
+  json doc;
+  if (!getJson(url, options.url, path, false, doc)) return false;
   if (!doc.value("backlog", false) && !warned) {
-    std::fprintf(stderr, "dromedary: the backlog tracer is off there: set "
-                         "camel.trace.enabled=true (or camel.trace.standby=true, then POST "
-                         "/api/trace/enable)\n");
+    std::fprintf(stderr,
+                 "dromedary: the backlog tracer is off there: set "
+                 "camel.trace.enabled=true (or camel.trace.standby=true, then POST "
+                 "/api/trace/enable)\n");
     warned = true;
   }
   for (const json& e : doc["events"]) {
@@ -92,10 +78,10 @@ bool poll(const Url& url, const TraceOptions& options, uint64_t& after, bool& wa
 
 // One recorded exchange as a line.
 void printRecorded(const std::string& route, const json& e) {
+  const std::string id = e.value("exchangeId", "");
   std::string line = fmt::format("{} {} [{}] {} +{:.3f}ms", clock(e.value("endMillis", int64_t{0})),
                                  e.value("failed", false) ? "FAILED" : "ok    ", route,
-                                 e.value("exchangeId", "").empty() ? "-" : e.value("exchangeId", ""),
-                                 e.value("elapsedMillis", 0.0));
+                                 id.empty() ? "-" : id, e.value("elapsedMillis", 0.0));
   if (e.value("failed", false)) {
     line += fmt::format(" at {}: {}", e.value("nodeId", ""), e.value("error", ""));
   }
@@ -107,36 +93,16 @@ void printRecorded(const std::string& route, const json& e) {
 // The flight recorder of one route or of all: completed, then failed, oldest first.
 int printLast(const Url& url, const TraceOptions& options) {
   std::vector<std::string> routes;
-  int status = 0;
-  std::string body, error;
   if (options.route.empty()) {
-    if (!fetch(url, "/api/routes", status, body, error)) {
-      std::fprintf(stderr, "dromedary: cannot reach %s: %s\n", options.url.c_str(),
-                   error.c_str());
-      return 1;
-    }
-    json list = json::parse(body, nullptr, false);
-    if (list.is_discarded() || !list.is_array()) {
-      std::fprintf(stderr, "dromedary: %s/api/routes answered %d\n", options.url.c_str(), status);
-      return 1;
-    }
+    json list;
+    if (!getJson(url, options.url, "/api/routes", false, list)) return 1;
     for (const json& r : list) routes.push_back(r.value("id", ""));
   } else {
     routes.push_back(options.route);
   }
   for (const std::string& route : routes) {
-    const std::string path = "/api/routes/" + route + "/recent";
-    if (!fetch(url, path, status, body, error)) {
-      std::fprintf(stderr, "dromedary: cannot reach %s: %s\n", options.url.c_str(),
-                   error.c_str());
-      return 1;
-    }
-    json doc = json::parse(body, nullptr, false);
-    if (doc.is_discarded() || status >= 400) {
-      std::fprintf(stderr, "dromedary: %s%s: %d %s\n", options.url.c_str(), path.c_str(), status,
-                   doc.is_discarded() ? "" : doc.value("error", std::string()).c_str());
-      return 1;
-    }
+    json doc;
+    if (!getJson(url, options.url, "/api/routes/" + route + "/recent", false, doc)) return 1;
     for (const char* kind : {"completed", "failed"}) {
       for (const json& e : doc[kind]) printRecorded(route, e);
     }
@@ -148,11 +114,7 @@ int printLast(const Url& url, const TraceOptions& options) {
 
 int runTrace(const TraceOptions& options) {
   Url url;
-  if (!parseUrl(options.url, url)) {
-    std::fprintf(stderr, "dromedary: --url must be http://HOST:PORT, not '%s'\n",
-                 options.url.c_str());
-    return 2;
-  }
+  if (!parseUrlOrSay(options.url, url)) return 2;
   if (options.last) return printLast(url, options);
   uint64_t after = 0;
   bool warned = false;

@@ -129,9 +129,9 @@ RecordedExchange recordOf(const FlightRecorder::Slot& s, std::string_view route_
   r.exchangeId = s.exchangeId.str();
   r.createdMillis = s.createdMillis;
   r.endMillis = s.endMillis;
-  r.elapsedMillis = s.elapsedNanos > 0 ? static_cast<double>(s.elapsedNanos) / 1e6
-                                       : static_cast<double>(std::max<int64_t>(
-                                             0, s.endMillis - s.createdMillis));
+  r.elapsedMillis = s.elapsedNanos > 0
+                        ? static_cast<double>(s.elapsedNanos) / 1e6
+                        : static_cast<double>(std::max<int64_t>(0, s.endMillis - s.createdMillis));
   r.failed = s.failed;
   r.nodeId = s.nodeId.str();
   r.error = s.error.str();
@@ -145,7 +145,8 @@ void appendRing(const FlightRecorder::Slot* ring, uint64_t count, uint32_t capac
                 std::string_view route_id, std::vector<RecordedExchange>& out) {
   if (!ring) return;  // capacity 0
   const uint64_t n = std::min<uint64_t>(count, capacity);
-  for (uint64_t k = count - n; k < count; ++k) out.push_back(recordOf(ring[k % capacity], route_id));
+  for (uint64_t k = count - n; k < count; ++k)
+    out.push_back(recordOf(ring[k % capacity], route_id));
 }
 
 }  // namespace

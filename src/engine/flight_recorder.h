@@ -8,13 +8,13 @@
 // about a microsecond's copying, so the lock is met by a few hundred exchanges a second per
 // thread at most, and a reader never sees a torn slot.
 
+#include <dromedary/core/exchange.h>
+#include <dromedary/engine/flight_recorder.h>
+
 #include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string_view>
-
-#include <dromedary/core/exchange.h>
-#include <dromedary/engine/flight_recorder.h>
 
 namespace dromedary::detail {
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // The camel.main.* and camel.trace.* properties the engine itself reads (message history, the
-// two tracers) and dromedary.flightRecorder.size. Each value is checked; an error names the property and the value.
+// two tracers) and dromedary.flightRecorder.size. Each value is checked; an error names the
+// property and the value.
+#include <dromedary/engine/context.h>
 #include <fmt/format.h>
 
 #include <charconv>
-
-#include <dromedary/engine/context.h>
 
 #include "engine/context_impl.h"
 #include "engine/tracer.h"
@@ -107,9 +107,9 @@ Result<void> Context::applyMainProperties() {
   uint32_t recorded = impl_->flightRecorderSize.load(std::memory_order_relaxed);
   DROMEDARY_TRY_VOID(p.number("dromedary.flightRecorder.size", recorded));
   if (recorded > 1000) {
-    return makeError(ErrorCode::InvalidOption,
-                     fmt::format("dromedary.flightRecorder.size must be 0 to 1000, not {}",
-                                 recorded));
+    return makeError(
+        ErrorCode::InvalidOption,
+        fmt::format("dromedary.flightRecorder.size must be 0 to 1000, not {}", recorded));
   }
   DROMEDARY_TRY(options, detail::tracingOptionsFromProperties(*this));
   DROMEDARY_TRY_VOID(setTracing(std::move(options)));

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/tracer.h"
 
+#include <dromedary/engine/context.h>
 #include <fmt/format.h>
 
 #include <chrono>
-
-#include <dromedary/engine/context.h>
 
 #include "engine/compiled_route.h"
 #include "engine/context_impl.h"
@@ -88,9 +87,9 @@ Tracer::Tracer(TracingOptions options, std::vector<NamePattern> log_patterns,
 
 Result<std::unique_ptr<Tracer>> Tracer::create(TracingOptions options, Context& context) {
   if (options.backlogSize < 1 || options.backlogSize > 1000) {
-    return makeError(ErrorCode::InvalidOption,
-                     fmt::format("camel.trace.backlogSize must be 1 to 1000, not {}",
-                                 options.backlogSize));
+    return makeError(
+        ErrorCode::InvalidOption,
+        fmt::format("camel.trace.backlogSize must be 1 to 1000, not {}", options.backlogSize));
   }
   std::unique_ptr<Predicate> filter;
   if (!options.backlogFilter.empty()) {
@@ -99,8 +98,7 @@ Result<std::unique_ptr<Tracer>> Tracer::create(TracingOptions options, Context& 
     auto made = simple->createPredicate(options.backlogFilter, context);
     if (!made) {
       Error e = made.error();
-      e.message = fmt::format("camel.trace.traceFilter '{}': {}", options.backlogFilter,
-                              e.message);
+      e.message = fmt::format("camel.trace.traceFilter '{}': {}", options.backlogFilter, e.message);
       return e;
     }
     filter = std::move(*made);
@@ -112,8 +110,7 @@ Result<std::unique_ptr<Tracer>> Tracer::create(TracingOptions options, Context& 
 }
 
 bool Tracer::installed() const noexcept {
-  return options_.logging || options_.loggingStandby || options_.backlog ||
-         options_.backlogStandby;
+  return options_.logging || options_.loggingStandby || options_.backlog || options_.backlogStandby;
 }
 
 bool Tracer::marks(const Route& route, const Step* step) const {
@@ -195,8 +192,8 @@ void Tracer::logLine(Exchange& ex, std::string_view arrow, const Route& route,
                      std::string_view label) const {
   if (!log_.enabled(LoggingLevel::Info)) return;
   // Camel cuts the label to 50 characters before the format cuts it to 33.
-  std::string line = fmt::format("{:<4.4} [{:<12.12}] [{:<33.33}] ", arrow, route.id,
-                                 label.substr(0, 50));
+  std::string line =
+      fmt::format("{:<4.4} [{:<12.12}] [{:<33.33}] ", arrow, route.id, label.substr(0, 50));
   formatter_.format(ex, line);
   log_.log(LoggingLevel::Info, line);
 }

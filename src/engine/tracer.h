@@ -6,19 +6,19 @@
 // marked ones, so routes nobody traces pay nothing. Tracing is a diagnostic: it formats and
 // allocates per event, and the backlog is a mutex-guarded ring.
 
-#include <atomic>
-#include <deque>
-#include <memory>
-#include <mutex>
-#include <string>
-#include <vector>
-
 #include <dromedary/core/exchange.h>
 #include <dromedary/core/exchange_formatter.h>
 #include <dromedary/core/logging.h>
 #include <dromedary/core/result.h>
 #include <dromedary/engine/tracing.h>
 #include <dromedary/spi/language.h>
+
+#include <atomic>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
 
 #include "core/name_pattern.h"
 

@@ -21,11 +21,11 @@ namespace {
 using nlohmann::json;
 
 ManagementResponse jsonResponse(int status, const json& body) {
-  return ManagementResponse{status, "application/json", managementJsonText(body)};
+  return managementJson(status, body);
 }
 
 ManagementResponse error(int status, std::string_view message) {
-  return ManagementResponse{status, "application/json", managementErrorBody(status, message)};
+  return managementError(status, message);
 }
 
 json timing(const TimingStats& t) {
@@ -214,6 +214,14 @@ ManagementResponse health(Context& context) {
 
 }  // namespace
 
+ManagementResponse managementJson(int status, const json& body) {
+  return ManagementResponse{status, "application/json", managementJsonText(body)};
+}
+
+ManagementResponse managementError(int status, std::string_view message) {
+  return ManagementResponse{status, "application/json", managementErrorBody(status, message)};
+}
+
 ManagementResponse handleManagementRequest(Context& context, const ManagementOptions& options,
                                            const ManagementRequest& request) {
   return handleManagementRequest(context, options, request, nullptr);
@@ -310,8 +318,8 @@ ManagementResponse handleManagementRequest(Context& context, const ManagementOpt
                                     action));
     }
     return error(404, fmt::format("no such path '{}'; see /api/context, /api/routes, "
-                                  "/api/endpoints, /api/health, /api/trace, /q/health/ready, /q/health/live, "
-                                  "/metrics, /console",
+                                  "/api/endpoints, /api/health, /api/trace, /q/health/ready, "
+                                  "/q/health/live, /metrics, /console",
                                   path));
   } catch (const std::exception& e) {
     return error(500, e.what());

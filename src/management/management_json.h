@@ -38,4 +38,9 @@ inline std::string managementErrorBody(int status, std::string_view message) {
   return managementJsonText(nlohmann::json{{"error", message}, {"status", status}});
 }
 
+/// `body` as a JSON answer with `status`.
+ManagementResponse managementJson(int status, const nlohmann::json& body);
+/// An error answer: managementErrorBody as JSON with `status`.
+ManagementResponse managementError(int status, std::string_view message);
+
 }  // namespace dromedary

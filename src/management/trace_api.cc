@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "management/trace_api.h"
 
+#include <dromedary/engine/context.h>
 #include <fmt/format.h>
 
 #include <charconv>
 #include <map>
-
-#include <dromedary/engine/context.h>
 
 #include "management/management_json.h"
 
@@ -15,14 +14,6 @@ namespace dromedary {
 namespace {
 
 using nlohmann::json;
-
-ManagementResponse answer(int status, const json& body) {
-  return ManagementResponse{status, "application/json", managementJsonText(body)};
-}
-
-ManagementResponse failure(int status, std::string_view message) {
-  return ManagementResponse{status, "application/json", managementErrorBody(status, message)};
-}
 
 int hexDigit(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -63,9 +54,12 @@ std::map<std::string, std::string, std::less<>> queryOf(std::string_view target)
 
 std::string_view kindName(TraceEvent::Kind kind) {
   switch (kind) {
-    case TraceEvent::Kind::RouteIn: return "routeIn";
-    case TraceEvent::Kind::RouteOut: return "routeOut";
-    case TraceEvent::Kind::Node: break;
+    case TraceEvent::Kind::RouteIn:
+      return "routeIn";
+    case TraceEvent::Kind::RouteOut:
+      return "routeOut";
+    case TraceEvent::Kind::Node:
+      break;
   }
   return "node";
 }
@@ -111,21 +105,21 @@ ManagementResponse events(Context& context, const ManagementRequest& request) {
   auto query = queryOf(request.target);
   for (const auto& [key, value] : query) {
     if (key != "route" && key != "after" && key != "limit") {
-      return failure(400, fmt::format("unknown parameter '{}'; expected route, after or limit",
-                                      key));
+      return managementError(400,
+                     fmt::format("unknown parameter '{}'; expected route, after or limit", key));
     }
   }
   TraceQuery q;
   if (auto it = query.find("route"); it != query.end()) q.routeId = it->second;
   auto after = number(query, "after", 0);
   auto limit = number(query, "limit", 0);
-  if (!after || !limit) return failure(400, "after and limit must be whole numbers");
+  if (!after || !limit) return managementError(400, "after and limit must be whole numbers");
   q.afterUid = *after;
   q.limit = static_cast<size_t>(*limit);
   json list = json::array();
   for (const TraceEvent& e : context.traceEvents(q)) list.push_back(eventJson(e));
   auto [logging, backlog] = context.tracingEnabled();
-  return answer(200, json{{"logging", logging}, {"backlog", backlog}, {"events", list}});
+  return managementJson(200, json{{"logging", logging}, {"backlog", backlog}, {"events", list}});
 }
 
 }  // namespace
@@ -134,30 +128,30 @@ ManagementResponse traceRequest(Context& context, const ManagementRequest& reque
                                 std::string_view path, const std::string& refusal) {
   const bool get = request.method == "GET" || request.method == "HEAD";
   if (path == "/api/trace") {
-    if (!get) return failure(405, fmt::format("{} {} is not supported; use GET", request.method,
-                                              path));
+    if (!get)
+      return managementError(405, fmt::format("{} {} is not supported; use GET", request.method, path));
     return events(context, request);
   }
   const bool enable = path == "/api/trace/enable";
   if (!enable && path != "/api/trace/disable") {
-    return failure(404, fmt::format("no such path '{}'; see /api/trace, /api/trace/enable, "
+    return managementError(404, fmt::format("no such path '{}'; see /api/trace, /api/trace/enable, "
                                     "/api/trace/disable",
                                     path));
   }
   if (request.method != "POST") {
-    return failure(405, fmt::format("{} {} is not supported; use POST", request.method, path));
+    return managementError(405, fmt::format("{} {} is not supported; use POST", request.method, path));
   }
-  if (!refusal.empty()) return failure(request.authorization.empty() ? 401 : 403, refusal);
+  if (!refusal.empty()) return managementError(request.authorization.empty() ? 401 : 403, refusal);
   auto query = queryOf(request.target);
   std::string tracer = query.contains("tracer") ? query["tracer"] : "backlog";
   if (tracer != "backlog" && tracer != "log") {
-    return failure(400, fmt::format("tracer must be backlog or log, not '{}'", tracer));
+    return managementError(400, fmt::format("tracer must be backlog or log, not '{}'", tracer));
   }
   auto [logging, backlog] = context.tracingEnabled();
   (tracer == "log" ? logging : backlog) = enable;
   context.setTracingEnabled(logging, backlog);
   auto now = context.tracingEnabled();
-  return answer(200, json{{"logging", now.first}, {"backlog", now.second}});
+  return managementJson(200, json{{"logging", now.first}, {"backlog", now.second}});
 }
 
 }  // namespace dromedary

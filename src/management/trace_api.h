@@ -4,10 +4,10 @@
 // The management API's tracing: the backlog tracer's events as JSON (GET /api/trace), and
 // turning the tracers on or off (POST /api/trace/enable|disable, a control action).
 
+#include <dromedary/management/management_server.h>
+
 #include <string>
 #include <string_view>
-
-#include <dromedary/management/management_server.h>
 
 namespace dromedary {
 

@@ -73,19 +73,18 @@ TEST_F(TracingRoutesTest, TheTraceLogShowsEachRouteAndStepInCamelsShape) {
   ASSERT_TRUE(h.context.applyMainProperties());
   loadYaml(kChoiceAndSplit);
   ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:orders", "a,b", "kind", "batch"));
-  EXPECT_THAT(traceLines(),
-              ElementsAre("*--> [orders      ] [from[direct:orders]              ]",
-                          "     [orders      ] [choice                           ]",
-                          "     [orders      ] [split[tokenize(,)]               ]",
-                          "     [orders      ] [to[direct:item]                  ]",
-                          "---> [items       ] [from[direct:item]                ]",
-                          "     [items       ] [to[mock:items]                   ]",
-                          "<--- [items       ] [from[direct:item]                ]",
-                          "     [orders      ] [to[direct:item]                  ]",
-                          "---> [items       ] [from[direct:item]                ]",
-                          "     [items       ] [to[mock:items]                   ]",
-                          "<--- [items       ] [from[direct:item]                ]",
-                          "*<-- [orders      ] [from[direct:orders]              ]"));
+  EXPECT_THAT(traceLines(), ElementsAre("*--> [orders      ] [from[direct:orders]              ]",
+                                        "     [orders      ] [choice                           ]",
+                                        "     [orders      ] [split[tokenize(,)]               ]",
+                                        "     [orders      ] [to[direct:item]                  ]",
+                                        "---> [items       ] [from[direct:item]                ]",
+                                        "     [items       ] [to[mock:items]                   ]",
+                                        "<--- [items       ] [from[direct:item]                ]",
+                                        "     [orders      ] [to[direct:item]                  ]",
+                                        "---> [items       ] [from[direct:item]                ]",
+                                        "     [items       ] [to[mock:items]                   ]",
+                                        "<--- [items       ] [from[direct:item]                ]",
+                                        "*<-- [orders      ] [from[direct:orders]              ]"));
   const std::vector<LoggedLine> lines = capture.all();
   auto first = std::find_if(lines.begin(), lines.end(), [](const LoggedLine& l) {
     return l.category == "org.apache.camel.Tracing";
@@ -102,11 +101,10 @@ TEST_F(TracingRoutesTest, ThePatternChoosesRoutesAndNodes) {
   loadYaml(kChoiceAndSplit);
   ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:orders", "x", "kind", "one"));
   ASSERT_TRUE(h.producer.sendBody("direct:item", "y"));
-  EXPECT_THAT(traceLines(),
-              ElementsAre("     [orders      ] [to[mock:single]                  ]",
-                          "*--> [items       ] [from[direct:item]                ]",
-                          "     [items       ] [to[mock:items]                   ]",
-                          "*<-- [items       ] [from[direct:item]                ]"));
+  EXPECT_THAT(traceLines(), ElementsAre("     [orders      ] [to[mock:single]                  ]",
+                                        "*--> [items       ] [from[direct:item]                ]",
+                                        "     [items       ] [to[mock:items]                   ]",
+                                        "*<-- [items       ] [from[direct:item]                ]"));
 }
 
 TEST_F(TracingRoutesTest, ARoutesOwnTraceWinsOverTheContexts) {
@@ -181,7 +179,8 @@ TEST_F(TracingRoutesTest, AFailedExchangeIsTracedWithItsError) {
   EXPECT_THAT(events[2].exception, HasSubstr("no"));
   // Newer than a uid, at most a number: what `dromedary trace --follow` asks.
   EXPECT_EQ(h.context.traceEvents({.routeId = "", .afterUid = events[0].uid}).size(), 2u);
-  EXPECT_EQ(h.context.traceEvents({.routeId = "", .afterUid = 0, .limit = 1}).back().uid, events[2].uid);
+  EXPECT_EQ(h.context.traceEvents({.routeId = "", .afterUid = 0, .limit = 1}).back().uid,
+            events[2].uid);
 }
 
 TEST_F(TracingRoutesTest, StandbyTracesOnlyOnceTurnedOn) {

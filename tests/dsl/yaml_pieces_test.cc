@@ -2,14 +2,14 @@
 // A YAML route file is read one top-level entry at a time (yaml_pieces.h) so that only one
 // entry's nodes are in memory at once; what it reads, and where its errors point, is what
 // reading the whole file gives.
+#include "dsl/yaml/yaml_pieces.h"
+
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 
 #include <string>
 #include <vector>
 
-#include <fmt/format.h>
-
-#include "dsl/yaml/yaml_pieces.h"
 #include "dsl/yaml/yaml_shape.h"
 #include "support/route_file_fixture.h"
 
@@ -64,8 +64,9 @@ TEST_F(YamlPiecesFileTest, AQuoteNeverClosedBeforeTheNextEntryIsRefused) {
 }
 
 TEST_F(YamlPiecesFileTest, AnAliasToAnotherEntrysAnchorReadsAsInTheWholeFile) {
-  loadYaml("- from:\n    uri: direct:a\n    steps: &out [{to: mock:out}]\n"
-           "- from:\n    uri: direct:b\n    steps: *out\n");
+  loadYaml(
+      "- from:\n    uri: direct:a\n    steps: &out [{to: mock:out}]\n"
+      "- from:\n    uri: direct:b\n    steps: *out\n");
   ASSERT_TRUE(h.producer.sendBody("direct:a", "1"));
   ASSERT_TRUE(h.producer.sendBody("direct:b", "2"));
   EXPECT_THAT(bodies("mock:out"), ElementsAre("1", "2"));

@@ -2,9 +2,8 @@
 // The flight recorder: exactly the last N completed and failed exchanges of each route, failed
 // ones with the step where they failed and the error, the same under two threads with no
 // entry lost or torn, nothing at statistics level Off, and no allocation when it records.
-#include <gmock/gmock.h>
-
 #include <fmt/format.h>
+#include <gmock/gmock.h>
 
 #include <set>
 #include <thread>
@@ -24,9 +23,11 @@ class FlightRecorderTest : public ::testing::Test {
     h.context.setFlightRecorderSize(size);
     h.context.setStatisticsTimingSample(1);  // every exchange timed: every one recorded
     h.start([](RouteBuilder& b) {
-      b.from("direct:in").routeId("orders")
+      b.from("direct:in")
+          .routeId("orders")
           .filter(simple("${body} starts with 'bad'"))
-            .throwException("java.lang.IllegalStateException", "refused ${body}").id("refuse")
+          .throwException("java.lang.IllegalStateException", "refused ${body}")
+          .id("refuse")
           .end()
           .setHeader("seen", constant("yes"))
           .to("mock:out");
@@ -43,7 +44,8 @@ class FlightRecorderTest : public ::testing::Test {
 
 TEST_F(FlightRecorderTest, KeepsExactlyTheLastNCompletedInOrder) {
   start(3);
-  for (int i = 0; i < 7; ++i) ASSERT_TRUE(h.producer.sendBody("direct:in", Value(fmt::format("m{}", i))));
+  for (int i = 0; i < 7; ++i)
+    ASSERT_TRUE(h.producer.sendBody("direct:in", Value(fmt::format("m{}", i))));
   auto recent = h.context.recentExchanges("orders");
   ASSERT_TRUE(recent);
   EXPECT_THAT(bodies(recent->completed), ElementsAre("m4", "m5", "m6"));
@@ -128,7 +130,9 @@ TEST_F(FlightRecorderTest, NothingIsRecordedWithStatisticsOffOrSizeZero) {
 
   RouteHarness off;
   off.context.setStatisticsLevel(StatisticsLevel::Off);
-  off.start([](RouteBuilder& b) { b.from("direct:x").routeId("x").throwException("java.lang.IllegalStateException", "no"); });
+  off.start([](RouteBuilder& b) {
+    b.from("direct:x").routeId("x").throwException("java.lang.IllegalStateException", "no");
+  });
   EXPECT_FALSE(off.producer.sendBody("direct:x", "y"));
   EXPECT_TRUE(off.context.recentExchanges("x")->failed.empty());
 }

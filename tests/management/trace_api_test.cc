@@ -3,11 +3,10 @@
 // tracer's events as JSON (by route, after a uid, the newest N), turning tracers on and off
 // (a control action: the token), bad queries as 4xx; readiness fails with a consumer down,
 // liveness does not.
+#include <dromedary/management/management_server.h>
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
-
-#include <dromedary/management/management_server.h>
 
 #include "support/http_client.h"
 #include "support/probe_component.h"
@@ -96,18 +95,17 @@ TEST_F(TraceApiTest, TurningTracersOnAndOffIsAControlAction) {
   ASSERT_FALSE(events.empty());
   EXPECT_EQ(events[0]["body"], "after");
   EXPECT_TRUE(getJson("/api/trace")["events"].empty()) << "removeOnDump: read once";
-  EXPECT_EQ(httpRequest(server->port(), "POST", "/api/trace/disable?tracer=backlog",
-                        "Bearer s3cret")
-                .status,
-            200);
+  EXPECT_EQ(
+      httpRequest(server->port(), "POST", "/api/trace/disable?tracer=backlog", "Bearer s3cret")
+          .status,
+      200);
   ASSERT_TRUE(h.producer.sendBody("direct:orders", "off again"));
   EXPECT_TRUE(getJson("/api/trace")["events"].empty());
 }
 
 TEST_F(TraceApiTest, BadTraceRequestsAre4xx) {
   start(backlogOn());
-  EXPECT_EQ(getJson("/api/trace?limit=ten", 400)["error"],
-            "after and limit must be whole numbers");
+  EXPECT_EQ(getJson("/api/trace?limit=ten", 400)["error"], "after and limit must be whole numbers");
   EXPECT_EQ(getJson("/api/trace?rout=x", 400)["error"],
             "unknown parameter 'rout'; expected route, after or limit");
   EXPECT_EQ(getJson("/api/trace/nope", 404)["status"], 404);

@@ -7,10 +7,10 @@
 // BodyType, Body, Exception); headers and properties sorted case-insensitively. Used by the
 // log component and EIP, and by the tracer.
 
+#include <dromedary/core/exchange.h>
+
 #include <cstdint>
 #include <string>
-
-#include <dromedary/core/exchange.h>
 
 namespace dromedary {
 

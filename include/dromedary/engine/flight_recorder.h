@@ -22,16 +22,17 @@ namespace dromedary {
 /// cut one).
 struct RecordedExchange {
   std::string routeId;
-  std::string exchangeId;   ///< empty when nothing asked for it before it completed
+  std::string exchangeId;  ///< empty when nothing asked for it before it completed
   int64_t createdMillis = 0;
-  int64_t endMillis = 0;    ///< when it left the route (epoch milliseconds)
-  double elapsedMillis = 0;  ///< its time in the route (timed exchanges; failed ones: end - created)
+  int64_t endMillis = 0;  ///< when it left the route (epoch milliseconds)
+  /// Its time in the route (timed exchanges; a failed one not timed: end - created, in ms).
+  double elapsedMillis = 0;
   bool failed = false;
-  std::string nodeId;       ///< the step where it failed
-  std::string error;        ///< the failure's text
+  std::string nodeId;  ///< the step where it failed
+  std::string error;   ///< the failure's text
   std::string bodyType;
-  std::string body;         ///< the body's first bytes
-  std::string headers;      ///< `name=value, ...`, the first bytes
+  std::string body;     ///< the body's first bytes
+  std::string headers;  ///< `name=value, ...`, the first bytes
 };
 
 /// A route's recent exchanges, oldest first.

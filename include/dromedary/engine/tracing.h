@@ -29,11 +29,11 @@ struct TracingOptions {
   bool loggingStandby = false;  ///< camel.main.tracingStandby
   std::string loggingPattern;   ///< camel.main.tracingPattern: route or node ids, comma-separated
   // camel.trace.*: the backlog tracer
-  bool backlog = false;                ///< camel.trace.enabled
-  bool backlogStandby = false;         ///< camel.trace.standby
-  uint32_t backlogSize = 100;          ///< camel.trace.backlogSize (1 to 1000)
-  bool removeOnDump = true;            ///< camel.trace.removeOnDump
-  int64_t bodyMaxChars = 32 * 1024;    ///< camel.trace.bodyMaxChars (0 or less: whole)
+  bool backlog = false;                   ///< camel.trace.enabled
+  bool backlogStandby = false;            ///< camel.trace.standby
+  uint32_t backlogSize = 100;             ///< camel.trace.backlogSize (1 to 1000)
+  bool removeOnDump = true;               ///< camel.trace.removeOnDump
+  int64_t bodyMaxChars = 32 * 1024;       ///< camel.trace.bodyMaxChars (0 or less: whole)
   bool includeExchangeProperties = true;  ///< camel.trace.includeExchangeProperties
   bool includeException = true;           ///< camel.trace.includeException
   bool traceRests = true;                 ///< camel.trace.traceRests
@@ -47,20 +47,20 @@ struct TraceEvent {
   enum class Kind { RouteIn, Node, RouteOut };
   uint64_t uid = 0;  ///< rising, unique in the process
   Kind kind = Kind::Node;
-  bool first = false;            ///< RouteIn/RouteOut of the exchange's first route
-  int64_t timestampMillis = 0;   ///< epoch milliseconds
-  int64_t elapsedMillis = 0;     ///< since the exchange was created
+  bool first = false;           ///< RouteIn/RouteOut of the exchange's first route
+  int64_t timestampMillis = 0;  ///< epoch milliseconds
+  int64_t elapsedMillis = 0;    ///< since the exchange was created
   std::string exchangeId;
   std::string routeId;
-  std::string nodeId;       ///< the step's id; the route's id for RouteIn/RouteOut
-  std::string label;        ///< what the node is: `to[mock:out]`, `from[direct:a]`
-  std::string location;     ///< file:line of the node, when read from a file
+  std::string nodeId;    ///< the step's id; the route's id for RouteIn/RouteOut
+  std::string label;     ///< what the node is: `to[mock:out]`, `from[direct:a]`
+  std::string location;  ///< file:line of the node, when read from a file
   std::vector<std::pair<std::string, std::string>> headers;
   std::vector<std::pair<std::string, std::string>> properties;
   std::string bodyType;
-  std::string body;         ///< cut to bodyMaxChars
+  std::string body;  ///< cut to bodyMaxChars
   bool failed = false;
-  std::string exception;    ///< the failure's text, when failed and includeException
+  std::string exception;  ///< the failure's text, when failed and includeException
 };
 
 /// What to read from the backlog.

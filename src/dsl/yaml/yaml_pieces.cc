@@ -11,8 +11,7 @@ bool startsEntry(std::string_view line) {
 }
 
 bool isDocumentStart(std::string_view line) {
-  return line.starts_with("---") &&
-         line.find_first_not_of(" \t\r", 3) == std::string_view::npos;
+  return line.starts_with("---") && line.find_first_not_of(" \t\r", 3) == std::string_view::npos;
 }
 
 }  // namespace

@@ -38,8 +38,9 @@ class RestReader {
         }
       } else if (k == "openApi") {
         // Camel 4's contract-first REST: routes made from an OpenAPI document.
-        return fileError(at(kv.first), "rest openApi (routes made from an OpenAPI document) is "
-                                       "not supported",
+        return fileError(at(kv.first),
+                         "rest openApi (routes made from an OpenAPI document) is "
+                         "not supported",
                          "write the verbs (get, post ...) with their paths instead");
       } else {
         DROMEDARY_TRY(value, scalar(kv.second, k));

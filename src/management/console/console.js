@@ -27,8 +27,9 @@ function ms(v) { return (v || 0).toFixed(3); }
 function clip(text, n) { return text.length > n ? text.slice(0, n - 1) + '\u2026' : text; }
 function statsLine(s) {
   const t = s.processingTime || {};
-  return `${s.exchangesTotal} msgs \u00b7 mean ${ms(t.meanMillis)} \u00b7 max ${ms(t.maxMillis)} ms` +
-         (s.exchangesFailed ? ` \u00b7 \u2717${s.exchangesFailed}` : '');
+  const failed = s.exchangesFailed ? ` \u00b7 \u2717${s.exchangesFailed}` : '';
+  return `${s.exchangesTotal} msgs \u00b7 mean ${ms(t.meanMillis)} \u00b7 ` +
+         `max ${ms(t.maxMillis)} ms${failed}`;
 }
 
 // The processors (depth-first, each naming its parent step and branch) as a tree.
@@ -40,7 +41,9 @@ function tree(route) {
     if (p.clause) continue;  // error handling clauses are not on the route's path
     const parent = p.parent ? byId.get(p.parent) : null;
     if (!parent) { top.push(node); continue; }
-    if (!parent.branches[p.branch]) parent.branches[p.branch] = { label: p.branchLabel, nodes: [] };
+    if (!parent.branches[p.branch]) {
+      parent.branches[p.branch] = { label: p.branchLabel, nodes: [] };
+    }
     parent.branches[p.branch].nodes.push(node);
   }
   return top;
@@ -61,7 +64,8 @@ function size(nodes) {
 }
 
 function nodeBox(svg, n, x, y, cls) {
-  const g = el('g', { class: `node ${cls || ''}`, 'data-node-id': n.id, transform: `translate(${x},${y})` });
+  const g = el('g', { class: `node ${cls || ''}`, 'data-node-id': n.id,
+                     transform: `translate(${x},${y})` });
   g.appendChild(el('rect', { width: W, height: H, rx: 6 }));
   g.appendChild(el('text', { x: 10, y: 18 }, clip(n.processor || n.id, 40)));
   g.appendChild(el('text', { x: 10, y: 36, class: 'stats' }, statsLine(n)));
@@ -75,7 +79,10 @@ function nodeBox(svg, n, x, y, cls) {
 function draw(svg, edges, nodes, x, y, width, above) {
   for (const n of nodes) {
     const nx = x + (width - W) / 2;
-    if (above) edges.appendChild(el('path', { class: 'edge', d: `M${above.x},${above.y} L${nx + W / 2},${y}` }));
+    if (above) {
+      edges.appendChild(el('path', { class: 'edge',
+                                     d: `M${above.x},${above.y} L${nx + W / 2},${y}` }));
+    }
     nodeBox(svg, n, nx, y, n.exchangesFailed ? 'failing' : '');
     above = { x: nx + W / 2, y: y + H };
     y += H + GAP;
@@ -176,12 +183,14 @@ async function showDetails() {
   row(table, 'completed', s.exchangesCompleted);
   row(table, 'failed', s.exchangesFailed);
   row(table, 'in flight', s.exchangesInflight);
-  row(table, 'mean / max / last ms', `${ms(t.meanMillis)} / ${ms(t.maxMillis)} / ${ms(t.lastMillis)}`);
+  row(table, 'mean / max / last ms',
+      `${ms(t.meanMillis)} / ${ms(t.maxMillis)} / ${ms(t.lastMillis)}`);
   row(table, 'redeliveries', s.redeliveries);
   panel.appendChild(table);
   const { status, body } = await api(`/api/routes/${encodeURIComponent(route.id)}/recent`);
   const h2 = document.createElement('h2');
-  h2.textContent = id === route.id ? 'Recent exchanges' : 'Failed here, and the route\'s recent exchanges';
+  h2.textContent = id === route.id ? 'Recent exchanges'
+                                   : 'Failed here, and the route\'s recent exchanges';
   panel.appendChild(h2);
   const list = document.createElement('ul');
   list.className = 'recent';
@@ -271,7 +280,9 @@ async function start() {
     b.addEventListener('click', () => control(b.dataset.action));
   }
   const ctx = await api('/api/context');
-  if (ctx.status === 200) $('context').textContent = `${ctx.body.name} \u00b7 Dromedary ${ctx.body.version}`;
+  if (ctx.status === 200) {
+    $('context').textContent = `${ctx.body.name} \u00b7 Dromedary ${ctx.body.version}`;
+  }
   const fromHash = () => {
     const m = /route=([^&]+)/.exec(location.hash);
     if (m) openRoute(decodeURIComponent(m[1]));
