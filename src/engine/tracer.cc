@@ -230,6 +230,12 @@ std::vector<TraceEvent> Tracer::dump(const TraceQuery& query) {
 namespace dromedary {
 
 Result<void> Context::setTracing(TracingOptions options) {
+  // Running routes call the tracer they were compiled with: it is never replaced under them.
+  if (isStarted()) {
+    return makeError(ErrorCode::InvalidRoute,
+                     "tracing is configured before the routes start; at runtime, turn it on "
+                     "or off with setTracingEnabled (standby)");
+  }
   DROMEDARY_TRY(tracer, detail::Tracer::create(std::move(options), *this));
   impl_->tracer = std::move(tracer);
   return {};

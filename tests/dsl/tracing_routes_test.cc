@@ -193,6 +193,10 @@ TEST_F(TracingRoutesTest, StandbyTracesOnlyOnceTurnedOn) {
   ASSERT_TRUE(h.producer.sendBody("direct:s", "2"));
   EXPECT_EQ(traceLines().size(), 3u);
   EXPECT_EQ(h.context.tracingEnabled(), std::make_pair(true, false));
+  // Never replaced under running routes.
+  auto again = h.context.setTracing({});
+  ASSERT_FALSE(again);
+  EXPECT_THAT(again.error().message, HasSubstr("before the routes start"));
 }
 
 TEST_F(TracingRoutesTest, BadTracingPropertiesNameThemselves) {

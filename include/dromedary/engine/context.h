@@ -317,8 +317,8 @@ class Context {
 
   // --- tracing (tracing.h) -------------------------------------------------------------------
   /// Configures the trace log and the backlog tracer (a bad traceFilter or backlogSize is an
-  /// error). Set before the routes compile: which routes and steps carry the tracing hooks is
-  /// decided then.
+  /// error; so is calling it once the context started). Set before the routes compile: which
+  /// routes and steps carry the tracing hooks is decided then.
   Result<void> setTracing(TracingOptions options);
   /// Turns the trace log and the backlog tracer on or off at runtime; only routes compiled
   /// with one of them on or in standby are traced.
