@@ -112,6 +112,12 @@ try {
                              null, { timeout: 10000 });
   check('start with the token starts it again', true);
   await page.screenshot({ path: `${artifacts}/console-control.png`, fullPage: true });
+  const consumers = await page.$$eval('#consumers li', (l) => l.map((e) => e.textContent));
+  check('the consumers list each route\'s endpoint and state',
+        consumers.includes('timer:orders?period=200 \u2192 orders (Started)') &&
+            consumers.includes('direct:line \u2192 lines (Started)'), JSON.stringify(consumers));
+  const endpoints = await page.$$eval('#endpoints li', (l) => l.map((e) => e.textContent));
+  check('the endpoints are listed', endpoints.includes('direct://line'), JSON.stringify(endpoints));
 
   // Bad requests to the console's endpoints get 4xx.
   const statuses = await page.evaluate(async () => {

@@ -199,6 +199,26 @@ TEST_F(TracingRoutesTest, StandbyTracesOnlyOnceTurnedOn) {
   EXPECT_THAT(again.error().message, HasSubstr("before the routes start"));
 }
 
+// camel.main.messageHistory from the properties: the exhausted log line lists every step.
+TEST_F(TracingRoutesTest, MessageHistoryFromTheProperties) {
+  h.context.properties().set("camel.main.messageHistory", "true");
+  ASSERT_TRUE(h.context.applyMainProperties());
+  loadYaml(R"(
+- route:
+    id: failing
+    from:
+      uri: direct:f
+      steps:
+        - setHeader: {id: first, name: a, constant: "1"}
+        - throwException: {id: boom, exceptionType: java.lang.IllegalStateException, message: no}
+)");
+  EXPECT_FALSE(h.producer.sendBody("direct:f", "x"));
+  auto lines = capture.find(LoggingLevel::Error, "Message History\n");
+  ASSERT_FALSE(lines.empty());
+  EXPECT_THAT(lines[0].text, HasSubstr("failing/first"));
+  EXPECT_THAT(lines[0].text, HasSubstr("failing/boom"));
+}
+
 TEST_F(TracingRoutesTest, BadTracingPropertiesNameThemselves) {
   auto error = [&](const char* key, const char* value) {
     Context context("bad");

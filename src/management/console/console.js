@@ -245,6 +245,13 @@ async function loadRoutes() {
     li.addEventListener('click', () => { location.hash = `route=${encodeURIComponent(r.id)}`; });
     list.appendChild(li);
   }
+  // Each route's consumer: the endpoint it takes messages from, and its state.
+  $('consumers').replaceChildren(...body.map((r) => {
+    const li = document.createElement('li');
+    li.textContent = `${r.from} \u2192 ${r.id} (${r.state})`;
+    li.className = r.state === 'Started' ? '' : 'stopped';
+    return li;
+  }));
   if (!state.route && body.length) openRoute(body[0].id);
 }
 
