@@ -12,7 +12,11 @@ mkdir -p "$work"
 command -v chromium > /dev/null && command -v node > /dev/null ||
   { echo "chromium and node are needed (make test installs them)"; exit 1; }
 cp "$here/package.json" "$work/"
-if [ ! -d "$work/node_modules/playwright-core" ]; then
+# The version package.json pins (1.61: the last that runs on Debian 12's node 18), installed
+# once and again only when the pin changes.
+wanted=$(node -p "require('$here/package.json').dependencies['playwright-core']")
+have=$(node -p "require('$work/node_modules/playwright-core/package.json').version" 2>/dev/null)
+if [ "$have" != "$wanted" ]; then
   (cd "$work" && npm install --no-audit --no-fund --loglevel=error) || exit 1
 fi
 cp "$here/console_test.mjs" "$work/"
