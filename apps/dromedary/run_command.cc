@@ -54,25 +54,8 @@ bool load(RouteReloader& reloader, const Logger& log) {
   return true;
 }
 
-// Camel's camel.main.shutdownTimeout (seconds, 45 by default) from the loaded properties.
-bool applyShutdownTimeout(Context& context) {
-  auto text = context.properties().get("camel.main.shutdownTimeout");
-  if (!text) return true;
-  auto resolved = context.resolvePlaceholders(*text);
-  char* end = nullptr;
-  long long seconds = resolved ? std::strtoll(resolved->c_str(), &end, 10) : -1;
-  if (!resolved || resolved->empty() || *end != '\0' || seconds < 0 || seconds > 86'400) {
-    std::fprintf(stderr,
-                 "dromedary: camel.main.shutdownTimeout must be whole seconds (0 to 86400), not "
-                 "'%s'\n",
-                 text->c_str());
-    return false;
-  }
-  context.setShutdownTimeout(std::chrono::seconds(seconds));
-  return true;
-}
-
-// camel.main.messageHistory, tracing and camel.trace.* from the loaded properties.
+// camel.main.shutdownTimeout, messageHistory, tracing and camel.trace.* from the loaded
+// properties (Context::applyMainProperties).
 bool applyMainProperties(Context& context) {
   auto applied = context.applyMainProperties();
   if (!applied) {
@@ -155,9 +138,7 @@ int runRoutes(const RunOptions& options) {
   Context context("dromedary");
   Logger log = Logger::get("dromedary.run");
   RouteReloader reloader(context, pathsOf(options), setupFor(options));
-  if (!load(reloader, log) || !applyShutdownTimeout(context) || !applyMainProperties(context)) {
-    return 1;
-  }
+  if (!load(reloader, log) || !applyMainProperties(context)) return 1;
   std::unique_ptr<FileWatcher> watcher;
   if (options.dev) {
     std::vector<std::string> extra = options.properties;

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // The camel.main.* and camel.trace.* properties the engine itself reads (message history, the
-// two tracers) and dromedary.flightRecorder.size. Each value is checked; an error names the
+// shutdown timeout, the two tracers) and dromedary.flightRecorder.size. Each value is checked; an error names the
 // property and the value.
 #include <dromedary/engine/context.h>
 #include <fmt/format.h>
 
 #include <charconv>
+#include <chrono>
 
 #include "engine/context_impl.h"
 #include "engine/tracer.h"
@@ -104,6 +105,18 @@ Result<void> Context::applyMainProperties() {
   detail::PropertyReader p(*this);
   bool history = impl_->messageHistory;
   DROMEDARY_TRY_VOID(p.flag("camel.main.messageHistory", history));
+  // camel.main.shutdownTimeout: whole seconds, as Camel's.
+  if (auto raw = properties().get("camel.main.shutdownTimeout")) {
+    int64_t seconds = -1;
+    auto read = p.number("camel.main.shutdownTimeout", seconds);
+    if (!read || seconds < 0 || seconds > 86'400) {
+      return makeError(ErrorCode::InvalidOption,
+                       fmt::format("camel.main.shutdownTimeout must be whole seconds (0 to "
+                                   "86400), not '{}'",
+                                   *raw));
+    }
+    setShutdownTimeout(std::chrono::seconds(seconds));
+  }
   uint32_t recorded = impl_->flightRecorderSize.load(std::memory_order_relaxed);
   DROMEDARY_TRY_VOID(p.number("dromedary.flightRecorder.size", recorded));
   if (recorded > 1000) {

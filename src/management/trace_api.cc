@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "management/trace_api.h"
 
+#include <dromedary/core/uri.h>
 #include <dromedary/engine/context.h>
 #include <fmt/format.h>
 
@@ -14,43 +15,6 @@ namespace dromedary {
 namespace {
 
 using nlohmann::json;
-
-int hexDigit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-std::string decoded(std::string_view text) {
-  std::string out;
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '%' && i + 2 < text.size() && hexDigit(text[i + 1]) >= 0 &&
-        hexDigit(text[i + 2]) >= 0) {
-      out += static_cast<char>(hexDigit(text[i + 1]) * 16 + hexDigit(text[i + 2]));
-      i += 2;
-    } else {
-      out += text[i] == '+' ? ' ' : text[i];
-    }
-  }
-  return out;
-}
-
-std::map<std::string, std::string, std::less<>> queryOf(std::string_view target) {
-  std::map<std::string, std::string, std::less<>> out;
-  size_t q = target.find('?');
-  if (q == std::string_view::npos) return out;
-  std::string_view rest = target.substr(q + 1);
-  while (!rest.empty()) {
-    size_t amp = rest.find('&');
-    std::string_view pair = rest.substr(0, amp);
-    size_t eq = pair.find('=');
-    out[decoded(pair.substr(0, eq))] =
-        eq == std::string_view::npos ? std::string() : decoded(pair.substr(eq + 1));
-    rest = amp == std::string_view::npos ? std::string_view() : rest.substr(amp + 1);
-  }
-  return out;
-}
 
 std::string_view kindName(TraceEvent::Kind kind) {
   switch (kind) {
@@ -101,12 +65,22 @@ std::optional<uint64_t> number(const std::map<std::string, std::string, std::les
   return n;
 }
 
+// The query of `target` read by the URI parser endpoints use (percent-decoding, `+`); a bad
+// escape is an error naming it.
+Result<Uri> queryOf(std::string_view target) {
+  size_t q = target.find('?');
+  return Uri::parse("api:trace" + std::string(q == std::string_view::npos ? "" : target.substr(q)));
+}
+
 ManagementResponse events(Context& context, const ManagementRequest& request) {
-  auto query = queryOf(request.target);
+  auto parsed = queryOf(request.target);
+  if (!parsed) return managementError(400, parsed.error().message);
+  std::map<std::string, std::string, std::less<>> query;
+  for (const auto& [name, value] : parsed->options()) query[name] = value;
   for (const auto& [key, value] : query) {
     if (key != "route" && key != "after" && key != "limit") {
-      return managementError(400,
-                     fmt::format("unknown parameter '{}'; expected route, after or limit", key));
+      return managementError(
+          400, fmt::format("unknown parameter '{}'; expected route, after or limit", key));
     }
   }
   TraceQuery q;
@@ -142,8 +116,10 @@ ManagementResponse traceRequest(Context& context, const ManagementRequest& reque
     return managementError(405, fmt::format("{} {} is not supported; use POST", request.method, path));
   }
   if (!refusal.empty()) return managementError(request.authorization.empty() ? 401 : 403, refusal);
-  auto query = queryOf(request.target);
-  std::string tracer = query.contains("tracer") ? query["tracer"] : "backlog";
+  auto parsed = queryOf(request.target);
+  if (!parsed) return managementError(400, parsed.error().message);
+  const std::string* given = parsed->option("tracer");
+  std::string tracer = given ? *given : "backlog";
   if (tracer != "backlog" && tracer != "log") {
     return managementError(400, fmt::format("tracer must be backlog or log, not '{}'", tracer));
   }

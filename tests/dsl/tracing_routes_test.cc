@@ -238,6 +238,9 @@ TEST_F(TracingRoutesTest, BadTracingPropertiesNameThemselves) {
   EXPECT_THAT(error("camel.main.messageHistory", "on"),
               HasSubstr("camel.main.messageHistory must be true or false, not 'on'"));
   EXPECT_THAT(error("camel.main.tracingLoggingFormat", "%s"), HasSubstr("not supported"));
+  EXPECT_THAT(error("camel.main.shutdownTimeout", "-3"),
+              HasSubstr("camel.main.shutdownTimeout must be whole seconds (0 to 86400), not "
+                        "'-3'"));
 }
 
 }  // namespace

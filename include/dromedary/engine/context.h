@@ -327,9 +327,10 @@ class Context {
   std::pair<bool, bool> tracingEnabled() const noexcept;
   /// The backlog tracer's events (removed as read, when camel.trace.removeOnDump).
   std::vector<TraceEvent> traceEvents(const TraceQuery& query);
-  /// Reads the camel.main.* and camel.trace.* properties the engine knows (messageHistory,
-  /// tracing, tracingStandby, tracingPattern; the backlog tracer's) from properties(); an
-  /// error names the property. Call after the properties are loaded, before the routes compile.
+  /// Reads the camel.main.* and camel.trace.* properties the engine knows (shutdownTimeout,
+  /// messageHistory, tracing, tracingStandby, tracingPattern; the backlog tracer's) from
+  /// properties(); an error names the property. Call after the properties are loaded, before
+  /// the routes compile.
   Result<void> applyMainProperties();
   /// Names a C++ exception type for onException/doCatch (exception_types.h); `parent` is a
   /// registered name, e.g. "std::runtime_error".
