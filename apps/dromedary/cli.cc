@@ -134,9 +134,11 @@ Cli::Cli()
   get = app.add_subcommand("get", "show a running instance's routes, endpoints, health, "
                                   "context, cluster leadership or exchanges in flight "
                                   "(management API)");
-  get->add_option("what", g.what, "routes, endpoints, health, context, cluster or inflight")
+  get->add_option("what", g.what,
+                  "routes, endpoints, health, context, cluster, inflight or circuit-breaker")
       ->required()
-      ->check(CLI::IsMember({"routes", "endpoints", "health", "context", "cluster", "inflight"}));
+      ->check(CLI::IsMember({"routes", "endpoints", "health", "context", "cluster", "inflight",
+                             "circuit-breaker"}));
   get->add_option("--url", g.url, "the management API of the instance")->capture_default_str();
   get->add_flag("--watch,-w", g.watch, "show it again every --interval seconds until interrupted");
   get->add_option("--interval", g.interval, "seconds between refreshes with --watch")

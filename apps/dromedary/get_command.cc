@@ -57,9 +57,36 @@ int printInflight(const Url& url, const GetOptions& options) {
   return 0;
 }
 
+// Every circuit breaker, as Camel JBang's `get circuit-breaker` shows them: its state and the
+// calls in its window.
+int printCircuitBreakers(const Url& url, const GetOptions& options) {
+  json routes;
+  if (!getJson(url, options.url, "/api/routes", false, routes)) return 1;
+  std::vector<std::vector<std::string>> rows{
+      {"ROUTE", "ID", "STATE", "PENDING", "SUCCESS", "FAIL", "REJECT", "FAILURE(%)"}};
+  for (const json& summary : routes) {
+    const std::string id = summary.value("id", "");
+    json route;
+    if (!getJson(url, options.url, "/api/routes/" + id, false, route)) return 1;
+    for (const json& p : route["processors"]) {
+      if (!p.contains("details") || !p["details"].contains("circuitBreakerState")) continue;
+      const json& d = p["details"];
+      const std::string rate = d.value("failureRate", "-1");
+      rows.push_back({id, p.value("id", ""), d.value("circuitBreakerState", ""),
+                      d.value("bufferedCalls", "0"), d.value("successfulCalls", "0"),
+                      d.value("failedCalls", "0"), d.value("notPermittedCalls", "0"),
+                      rate == "-1" ? "" : rate});
+    }
+  }
+  printTable(rows);
+  if (rows.size() == 1) std::printf("\nno circuit breakers\n");
+  return 0;
+}
+
 // One look at `options.what`: its exit code.
 int printOnce(const Url& url, const GetOptions& options) {
   if (options.what == "inflight") return printInflight(url, options);
+  if (options.what == "circuit-breaker") return printCircuitBreakers(url, options);
   // The cluster: the routes whose consumer is a master: consumer, with their leadership.
   const bool cluster = options.what == "cluster";
   const std::string path = options.what == "context" ? "/api/context"

@@ -50,6 +50,7 @@ struct StepSource {
   std::vector<std::pair<std::string, Scalar>> policy;  ///< redeliveryPolicy options
   std::vector<StepSource> catches;  ///< doTry's doCatch clauses
   std::vector<StepSource> finally;  ///< doTry's doFinally: none or one
+  std::vector<StepSource> fallback;  ///< circuitBreaker's onFallback: none or one
   /// Nested option blocks: loadBalance's roundRobin, failover ...; resequence's batchConfig or
   /// streamConfig (none or one).
   std::vector<StepSource> policies;

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // The error handling of route files: error handlers, onException and onCompletion clauses,
-// redelivery policies, routeConfigurations named by a route, and the doTry step.
+// redelivery policies, routeConfigurations named by a route, and the doTry and circuitBreaker
+// steps.
 #include <dromedary/engine/context.h>
 #include <fmt/format.h>
 
 #include "core/text.h"
 #include "dsl/translator.h"
 #include "engine/failure_path.h"
+#include "eip/eip_schemas.h"
 
 namespace dromedary::dsl {
 
@@ -29,8 +31,177 @@ Result<void> throwException(Translator& t, RouteDefinition& def, const StepSourc
   return {};
 }
 
+// A decimal attribute of a clause, or `fallback` when absent.
+Result<double> decimal(Translator& t, const StepSource& s, std::string_view key, double fallback) {
+  const Scalar* a = attribute(s.attributes, key);
+  if (!a) return fallback;
+  DROMEDARY_TRY(v, t.resolve(*a));
+  if (isTemplateStandIn(v)) return fallback;
+  auto n = parseDecimal(v);
+  if (!n) return fileError(a->where, fmt::format("{} must be a number, not '{}'", key, v));
+  return *n;
+}
+
+// A boolean attribute of a clause, or its schema's default when absent.
+Result<bool> clauseFlag(Translator& t, const StepSource& s, std::string_view key) {
+  if (!attribute(s.attributes, key)) {
+    return eip::booleanDefault(eip::kCircuitBreakerSchema, s.kind, key);
+  }
+  return t.flag(s, key);
+}
+
+Result<int64_t> clauseNumber(Translator& t, const StepSource& s, std::string_view key) {
+  return t.number(s, key, eip::integerDefault(eip::kCircuitBreakerSchema, s.kind, key));
+}
+
+// resilience4jConfiguration's options onto the breaker's.
+Result<void> resilience4j(Translator& t, const StepSource& p, CircuitBreakerConfig& c) {
+  for (std::string_view java : {"circuitBreaker", "config", "timeoutExecutorService"}) {
+    if (const Scalar* a = attribute(p.attributes, java)) {
+      return fileError(a->where, fmt::format("{} in {} names a Java object, which Dromedary does "
+                                             "not have",
+                                             java, p.kind),
+                       "give the breaker's options here instead");
+    }
+  }
+  DROMEDARY_TRY(wait_max, clauseNumber(t, p, "bulkheadMaxWaitDuration"));
+  if (wait_max != 0) {
+    return fileError(attribute(p.attributes, "bulkheadMaxWaitDuration")->where,
+                     fmt::format("bulkheadMaxWaitDuration must be 0, not {}", wait_max),
+                     "a call over the bulkhead's limit is refused at once: waiting would hold "
+                     "its thread");
+  }
+  if (const Scalar* w = attribute(p.attributes, "slidingWindowType")) {
+    DROMEDARY_TRY(v, t.resolve(*w));
+    if (v != "COUNT_BASED" && v != "TIME_BASED") {
+      return fileError(w->where,
+                       fmt::format("slidingWindowType must be COUNT_BASED or TIME_BASED, not '{}'",
+                                   v));
+    }
+    c.timeBasedSlidingWindow = v == "TIME_BASED";
+  }
+  DROMEDARY_TRY(rate, decimal(t, p, "failureRateThreshold", c.failureRateThreshold));
+  DROMEDARY_TRY(slow_rate, decimal(t, p, "slowCallRateThreshold", c.slowCallRateThreshold));
+  c.failureRateThreshold = rate;
+  c.slowCallRateThreshold = slow_rate;
+  int64_t n = 0;
+  for (auto [key, target] : {std::pair<std::string_view, int*>{"permittedNumberOfCallsInHalfOpenState",
+                                                                &c.permittedNumberOfCallsInHalfOpenState},
+                             {"slidingWindowSize", &c.slidingWindowSize},
+                             {"minimumNumberOfCalls", &c.minimumNumberOfCalls},
+                             {"bulkheadMaxConcurrentCalls", &c.bulkheadMaxConcurrentCalls}}) {
+    DROMEDARY_TRY_ASSIGN(n, clauseNumber(t, p, key));
+    *target = static_cast<int>(std::clamp<int64_t>(n, INT32_MIN, INT32_MAX));
+  }
+  DROMEDARY_TRY_ASSIGN(n, clauseNumber(t, p, "waitDurationInOpenState"));
+  c.waitDurationInOpenState = std::chrono::seconds(n);
+  DROMEDARY_TRY_ASSIGN(n, clauseNumber(t, p, "slowCallDurationThreshold"));
+  c.slowCallDurationThreshold = std::chrono::seconds(n);
+  DROMEDARY_TRY_ASSIGN(n, clauseNumber(t, p, "timeoutDuration"));
+  c.timeoutDuration = std::chrono::milliseconds(n);
+  DROMEDARY_TRY_ASSIGN(c.throwExceptionWhenHalfOpenOrOpenState,
+                       clauseFlag(t, p, "throwExceptionWhenHalfOpenOrOpenState"));
+  DROMEDARY_TRY_ASSIGN(c.automaticTransitionFromOpenToHalfOpenEnabled,
+                       clauseFlag(t, p, "automaticTransitionFromOpenToHalfOpenEnabled"));
+  DROMEDARY_TRY_ASSIGN(c.bulkheadEnabled, clauseFlag(t, p, "bulkheadEnabled"));
+  DROMEDARY_TRY_ASSIGN(c.timeoutEnabled, clauseFlag(t, p, "timeoutEnabled"));
+  for (std::string_view accepted : {"writableStackTraceEnabled", "timeoutCancelRunningFuture"}) {
+    DROMEDARY_TRY_VOID(clauseFlag(t, p, accepted));
+  }
+  for (const auto& [key, value] : p.attributes) {
+    if (key != "recordException" && key != "ignoreException") continue;
+    DROMEDARY_TRY(type, t.exceptionName(value, key));
+    (key == "recordException" ? c.recordExceptions : c.ignoreExceptions).push_back(type);
+  }
+  return {};
+}
+
+// faultToleranceConfiguration's options (MicroProfile Fault Tolerance) onto the same breaker:
+// its rolling window of requestVolumeThreshold calls is the count-based window, and its
+// successThreshold trial calls are the half-open ones.
+Result<void> faultTolerance(Translator& t, const StepSource& p, CircuitBreakerConfig& c) {
+  for (std::string_view java : {"circuitBreaker", "typedGuard", "timeoutScheduledExecutorService"}) {
+    if (const Scalar* a = attribute(p.attributes, java)) {
+      return fileError(a->where, fmt::format("{} in {} names a Java object, which Dromedary does "
+                                             "not have",
+                                             java, p.kind),
+                       "give the breaker's options here instead");
+    }
+  }
+  int64_t n = 0;
+  DROMEDARY_TRY_ASSIGN(n, clauseNumber(t, p, "delay"));
+  c.waitDurationInOpenState = std::chrono::milliseconds(n);
+  DROMEDARY_TRY_ASSIGN(n, clauseNumber(t, p, "successThreshold"));
+  c.permittedNumberOfCallsInHalfOpenState = static_cast<int>(std::clamp<int64_t>(n, INT32_MIN, INT32_MAX));
+  DROMEDARY_TRY_ASSIGN(n, clauseNumber(t, p, "requestVolumeThreshold"));
+  c.slidingWindowSize = c.minimumNumberOfCalls =
+      static_cast<int>(std::clamp<int64_t>(n, INT32_MIN, INT32_MAX));
+  DROMEDARY_TRY_ASSIGN(n, clauseNumber(t, p, "failureRatio"));
+  c.failureRateThreshold = static_cast<double>(n);
+  DROMEDARY_TRY_ASSIGN(n, clauseNumber(t, p, "timeoutDuration"));
+  c.timeoutDuration = std::chrono::milliseconds(n);
+  DROMEDARY_TRY_ASSIGN(n, clauseNumber(t, p, "bulkheadMaxConcurrentCalls"));
+  c.bulkheadMaxConcurrentCalls = static_cast<int>(std::clamp<int64_t>(n, INT32_MIN, INT32_MAX));
+  DROMEDARY_TRY_ASSIGN(c.timeoutEnabled, clauseFlag(t, p, "timeoutEnabled"));
+  DROMEDARY_TRY_ASSIGN(c.bulkheadEnabled, clauseFlag(t, p, "bulkheadEnabled"));
+  for (std::string_view accepted : {"timeoutPoolSize", "bulkheadWaitingTaskQueue"}) {
+    DROMEDARY_TRY_VOID(clauseNumber(t, p, accepted));
+  }
+  return {};
+}
+
+Result<void> circuitBreaker(Translator& t, RouteDefinition& def, const StepSource& s,
+                            const std::optional<ExpressionDefinition>&) {
+  if (const Scalar* named = attribute(s.attributes, "configuration")) {
+    return fileError(named->where, "circuitBreaker's configuration (a named configuration) is "
+                                   "not supported",
+                     "give the options in a resilience4jConfiguration inside the circuitBreaker");
+  }
+  if (s.policies.size() > 1) {
+    return fileError(s.policies[1].where, "a circuitBreaker has one configuration",
+                     fmt::format("'{}' was given already", s.policies[0].kind));
+  }
+  if (s.fallback.size() > 1) {
+    return fileError(s.fallback[1].where, "a circuitBreaker has one onFallback");
+  }
+  CircuitBreakerConfig config;
+  if (!s.policies.empty()) {
+    const StepSource& p = s.policies[0];
+    std::vector<std::string_view> keys = clauseKeys(*eip::kCircuitBreakerSchema.clause(p.kind));
+    keys.push_back("id");
+    DROMEDARY_TRY_VOID(t.checkKeys(p, keys, {}, false));
+    if (!p.steps.empty()) {
+      return fileError(p.steps.front().where, fmt::format("{} takes no steps", p.kind));
+    }
+    if (p.kind == "resilience4jConfiguration") {
+      DROMEDARY_TRY_VOID(resilience4j(t, p, config));
+    } else {
+      DROMEDARY_TRY_VOID(faultTolerance(t, p, config));
+    }
+  }
+  DROMEDARY_TRY(inherit, t.flag(s, "inheritErrorHandler"));
+  def.circuitBreaker(std::move(config));
+  t.place(def, s);
+  if (inherit) def.inheritErrorHandler();
+  DROMEDARY_TRY_VOID(t.steps(def, s.steps));
+  for (const StepSource& f : s.fallback) {
+    DROMEDARY_TRY_VOID(t.checkKeys(f, {"id", "description", "fallbackViaNetwork"}, {}, false));
+    if (const Scalar* network = attribute(f.attributes, "fallbackViaNetwork")) {
+      DROMEDARY_TRY(v, t.resolve(*network));
+      if (v == "true") {
+        return fileError(network->where, "fallbackViaNetwork (Hystrix's) is not supported");
+      }
+    }
+    def.onFallback();
+    DROMEDARY_TRY_VOID(t.steps(def, f.steps));
+  }
+  def.end();
+  return {};
+}
+
 constexpr StepTranslation kErrorHandling[] = {
     {"doTry", doTry, true},
+    {"circuitBreaker", circuitBreaker, true},
     {"throwException", throwException},
 };
 

@@ -47,6 +47,13 @@ std::optional<int64_t> parseInteger(std::string_view text) {
   return n;
 }
 
+std::optional<double> parseDecimal(std::string_view text) {
+  double n = 0;
+  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (text.empty() || ec != std::errc() || p != text.data() + text.size()) return std::nullopt;
+  return n;
+}
+
 const StepTranslation* findStepTranslation(std::string_view key) {
   static const auto kByKey = [] {
     std::map<std::string_view, const StepTranslation*> by_key;
@@ -334,6 +341,10 @@ Result<void> Translator::validate(const StepSource& s, const EipSchema& schema) 
     return fileError(s.policy.front().second.where,
                      fmt::format("unknown key 'redeliveryPolicy' in {}", s.kind));
   }
+  if (s.kind != "circuitBreaker" && !s.fallback.empty()) {
+    return fileError(s.fallback.front().where,
+                     fmt::format("onFallback belongs in a circuitBreaker, not {}", s.kind));
+  }
   if (s.kind != "doTry" && (!s.catches.empty() || !s.finally.empty())) {
     return fileError(s.where,
                      fmt::format("doCatch and doFinally belong in a doTry, not {}", s.kind));
@@ -349,16 +360,20 @@ Result<std::string> Translator::text(const StepSource& s, std::string_view key) 
   return resolve(*attribute(s.attributes, key));
 }
 
-// A whole number or a boolean as its schema says (Enum values are checked where they are
-// used, each with its own message).
+// A number or a boolean as its schema says (Enum values are checked where they are used,
+// each with its own message).
 Result<void> Translator::typed(const AttributeSchema& a, const Scalar& value) {
   if (a.type != AttributeType::Integer && a.type != AttributeType::Duration &&
-      a.type != AttributeType::Boolean) {
+      a.type != AttributeType::Boolean && a.type != AttributeType::Number) {
     return {};
   }
   DROMEDARY_TRY(v, resolve(value));
   if (isTemplateStandIn(v)) return {};  // a template checked before it has values
-  if (a.type == AttributeType::Boolean) {
+  if (a.type == AttributeType::Number) {
+    if (!parseDecimal(v)) {
+      return fileError(value.where, fmt::format("{} must be a number, not '{}'", a.name, v));
+    }
+  } else if (a.type == AttributeType::Boolean) {
     if (v != "true" && v != "false") {
       return fileError(value.where, fmt::format("{} must be true or false, not '{}'", a.name, v));
     }

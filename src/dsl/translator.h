@@ -135,5 +135,7 @@ class Translator {
 
 /// A whole number, or nothing when `text` is not one.
 std::optional<int64_t> parseInteger(std::string_view text);
+/// A decimal number ("50", "12.5"), or nothing when `text` is not one.
+std::optional<double> parseDecimal(std::string_view text);
 
 }  // namespace dromedary::dsl

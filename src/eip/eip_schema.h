@@ -22,6 +22,7 @@ enum class AttributeType : unsigned char {
   Boolean,   ///< true or false
   Duration,  ///< milliseconds, as a whole number
   Enum,      ///< one of `values`
+  Number,    ///< a decimal number (a percentage ...)
 };
 
 struct AttributeSchema {

@@ -43,6 +43,7 @@ constexpr const EipSchema* kSchemas[] = {
     &kThreadsSchema,
     &kProcessSchema,
     &kDoTrySchema,
+    &kCircuitBreakerSchema,
     &kSplitSchema,
     &kMulticastSchema,
     &kRecipientListSchema,
@@ -164,6 +165,7 @@ std::string_view attributeTypeName(AttributeType type) noexcept {
     case AttributeType::Boolean: return "boolean";
     case AttributeType::Duration: return "duration (ms)";
     case AttributeType::Enum: return "enum";
+    case AttributeType::Number: return "number";
   }
   return "text";
 }

@@ -35,6 +35,7 @@ extern const EipSchema kThrottleSchema;
 extern const EipSchema kThreadsSchema;
 extern const EipSchema kProcessSchema;
 extern const EipSchema kDoTrySchema;
+extern const EipSchema kCircuitBreakerSchema;
 extern const EipSchema kSplitSchema;
 extern const EipSchema kMulticastSchema;
 extern const EipSchema kRecipientListSchema;

@@ -13,6 +13,7 @@
 // Parallel runs (parallelProcessing) give every item its own sub-exchange on the context's
 // workers and aggregate in item order once all are done (or the timeout fires).
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,7 +32,7 @@ namespace dromedary::detail {
 /// What a fan-out step keeps on the exchange while it works (kept with the pooled exchange,
 /// so its buffers are reused).
 struct FanOutState {
-  void* step = nullptr;        // the FanOutStep at work
+  void* step = nullptr;        // the FanOutStep (or circuit breaker) at work
   ExchangePtr work;            // the sub-exchange being run (sequential)
   ExchangePtr result;          // the aggregate so far
   ExchangePtr spare;           // a sub-exchange kept for the next item
@@ -62,6 +63,7 @@ struct FanOutState {
   bool copyCurrent = false;
   bool ranInPlace = false;  // the last item ran every step in place in `copiedTo` (runUnit)
   Value* ownSlots[3] = {};  // split: its three properties in `copiedTo` (null: look them up)
+  std::chrono::steady_clock::time_point started;  // circuitBreaker: when its call began
 
   ~FanOutState();
 };

@@ -13,6 +13,7 @@
 #include <dromedary/core/logging.h>
 #include <dromedary/engine/aggregation_repository.h>
 #include <dromedary/engine/aggregation_strategy.h>
+#include <dromedary/engine/circuit_breaker.h>
 #include <dromedary/engine/expression_builder.h>
 #include <dromedary/engine/idempotent_repository.h>
 #include <dromedary/spi/processor.h>
@@ -166,6 +167,19 @@ struct TryModel final : StepModel {
   std::string_view kind() const override { return "doTry"; }
   Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
   std::string branchLabel(size_t index) const override;
+};
+
+/// circuitBreaker / onFallback (circuit_breaker.cc).
+struct CircuitBreakerModel final : StepModel {
+  CircuitBreakerConfig config;
+  bool inheritErrorHandler = booleanDefault(kCircuitBreakerSchema, "inheritErrorHandler");
+  BlockModel body;
+  std::unique_ptr<BlockModel> fallback;  ///< onFallback; null: none
+  std::string_view kind() const override { return "circuitBreaker"; }
+  Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
+  std::string branchLabel(size_t index) const override {
+    return index == 0 ? std::string() : std::string("onFallback");
+  }
 };
 
 struct ChoiceModel final : StepModel {

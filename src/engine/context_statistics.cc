@@ -74,6 +74,7 @@ void listProcessors(const Route& route, const detail::Block& block, uint32_t dep
       p.lastCompletedMillis = x.lastCompleted;
       p.firstFailedMillis = x.firstFailed;
       p.lastFailedMillis = x.lastFailed;
+      step->describeState(p.details);
       out.push_back(std::move(p));
     }
     uint32_t branch = 0;

@@ -81,6 +81,23 @@ ExceptionRegistry::ExceptionRegistry() {
   }
   (void)alias("org.apache.camel.NoTypeConversionAvailableException",
               "dromedary.TypeConversionException");
+  // The circuit breaker's failures (eip/circuit_breaker.cc names them), under Resilience4j's,
+  // MicroProfile Fault Tolerance's and Java's names.
+  const CodeType breaker_types[] = {
+      {ErrorCode::Internal, "dromedary.CallNotPermittedException",
+       {"io.github.resilience4j.circuitbreaker.CallNotPermittedException",
+        "org.eclipse.microprofile.faulttolerance.exceptions.CircuitBreakerOpenException"}},
+      {ErrorCode::Internal, "dromedary.BulkheadFullException",
+       {"io.github.resilience4j.bulkhead.BulkheadFullException",
+        "org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException"}},
+      {ErrorCode::Internal, "dromedary.TimeoutException",
+       {"java.util.concurrent.TimeoutException",
+        "org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException"}},
+  };
+  for (const CodeType& c : breaker_types) {
+    ExceptionType* t = addType(c.name, runtime, nullptr);
+    for (const char* a : c.aliases) by_name_.emplace(a, t);
+  }
 }
 
 ExceptionType* ExceptionRegistry::addType(std::string name, ExceptionType* parent,

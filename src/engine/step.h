@@ -9,6 +9,8 @@
 #include <atomic>
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <dromedary/core/exchange.h>
 
@@ -37,6 +39,9 @@ class Step {
   /// The route stopped taking new exchanges and its in-flight ones are done (aggregate
   /// completes or drops what it holds here and stops its timers).
   virtual void routeStopping() noexcept {}
+  /// What the step shows about its own state in its statistics (a circuit breaker's state and
+  /// counts), as names and values; most steps have none.
+  virtual void describeState(std::vector<std::pair<std::string, std::string>>& /*out*/) const {}
 
   std::string id;  // the node id: user-given, or <kind><n>
   uint8_t flags = 0;

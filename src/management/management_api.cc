@@ -86,6 +86,11 @@ json routeJson(Context& context, const RouteStats& s, bool with_processors) {
                                 {"lastExchangeCompletedMillis", p.lastCompletedMillis},
                                 {"firstExchangeFailedMillis", p.firstFailedMillis},
                                 {"lastExchangeFailedMillis", p.lastFailedMillis}});
+      if (!p.details.empty()) {
+        json details = json::object();
+        for (const auto& [name, value] : p.details) details[name] = value;
+        processors.back()["details"] = std::move(details);
+      }
     }
     r["processors"] = std::move(processors);
   }

@@ -172,4 +172,34 @@ check "camel.main.tracing logs each exchange in Camel's trace shape" $?
 [ $? -eq 1 ] && grep -q "cannot reach" "$tmp/trace.txt"
 check "trace against nothing exits 1" $?
 
+# get circuit-breaker: a breaker that opens after two failed calls.
+mkdir -p "$tmp/breaker"
+cat > "$tmp/breaker/routes.yaml" <<'EOF'
+- route:
+    id: guarded
+    from:
+      uri: timer:t?period=50
+      steps:
+        - circuitBreaker:
+            id: cb
+            resilience4jConfiguration: {minimumNumberOfCalls: 2, slidingWindowSize: 2}
+            steps:
+              - throwException: {exceptionType: java.io.IOException, message: down}
+            onFallback:
+              steps:
+                - setBody: {constant: fallback}
+EOF
+bport=$((20000 + ($$ + 11) % 20000))
+"$bin" run "$tmp/breaker" --management-port $bport --max-seconds 6 > "$tmp/breaker.log" 2>&1 &
+pid=$!
+for _ in $(seq 50); do
+  "$bin" get circuit-breaker --url "http://127.0.0.1:$bport" > "$tmp/cb.txt" 2>&1 &&
+    grep -Eq '^guarded +cb +OPEN +2 +0 +2 +[1-9][0-9]* +100$' "$tmp/cb.txt" && break
+  sleep 0.1
+done
+grep -q "^ROUTE  *ID  *STATE  *PENDING  *SUCCESS  *FAIL  *REJECT  *FAILURE(%)" "$tmp/cb.txt" &&
+  grep -Eq '^guarded +cb +OPEN +2 +0 +2 +[1-9][0-9]* +100$' "$tmp/cb.txt"
+check "get circuit-breaker shows each breaker's state and calls" $?
+kill -s TERM $pid; wait $pid; pid=
+
 [ $failures -eq 0 ] || { echo "$failures check(s) failed"; cat "$tmp/dev.log"; exit 1; }

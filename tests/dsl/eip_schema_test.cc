@@ -135,6 +135,41 @@ TEST(EipSchemaTest, TheBuildersDefaultsAreTheSchemas) {
             eip::integerDefault(eip::kResequenceSchema, "streamConfig", "timeout"));
   def.end();
 
+  // CircuitBreakerConfig (a public header, which cannot read the schema) holds the same
+  // defaults as Camel's resilience4jConfiguration.
+  const CircuitBreakerConfig cb;
+  auto r4j = [](std::string_view name) {
+    return eip::integerDefault(eip::kCircuitBreakerSchema, "resilience4jConfiguration", name);
+  };
+  auto r4jText = [](std::string_view name) {
+    const eip::ClauseSchema* c = eip::kCircuitBreakerSchema.clause("resilience4jConfiguration");
+    return std::string(c->attribute(name)->defaultValue);
+  };
+  EXPECT_EQ(std::to_string(static_cast<int>(cb.failureRateThreshold)),
+            r4jText("failureRateThreshold"));
+  EXPECT_EQ(std::to_string(static_cast<int>(cb.slowCallRateThreshold)),
+            r4jText("slowCallRateThreshold"));
+  EXPECT_EQ(cb.permittedNumberOfCallsInHalfOpenState,
+            r4j("permittedNumberOfCallsInHalfOpenState"));
+  EXPECT_EQ(cb.slidingWindowSize, r4j("slidingWindowSize"));
+  EXPECT_EQ(cb.minimumNumberOfCalls, r4j("minimumNumberOfCalls"));
+  EXPECT_EQ(cb.waitDurationInOpenState.count(), r4j("waitDurationInOpenState") * 1000);
+  EXPECT_EQ(cb.slowCallDurationThreshold.count(), r4j("slowCallDurationThreshold") * 1000);
+  EXPECT_EQ(cb.bulkheadMaxConcurrentCalls, r4j("bulkheadMaxConcurrentCalls"));
+  EXPECT_EQ(cb.timeoutDuration.count(), r4j("timeoutDuration"));
+  EXPECT_EQ(r4jText("slidingWindowType"), cb.timeBasedSlidingWindow ? "TIME_BASED" : "COUNT_BASED");
+  for (auto [name, value] :
+       {std::pair<std::string_view, bool>{"throwExceptionWhenHalfOpenOrOpenState",
+                                          cb.throwExceptionWhenHalfOpenOrOpenState},
+        {"automaticTransitionFromOpenToHalfOpenEnabled",
+         cb.automaticTransitionFromOpenToHalfOpenEnabled},
+        {"bulkheadEnabled", cb.bulkheadEnabled},
+        {"timeoutEnabled", cb.timeoutEnabled}}) {
+    EXPECT_EQ(eip::booleanDefault(eip::kCircuitBreakerSchema, "resilience4jConfiguration", name),
+              value)
+        << name;
+  }
+
   def.log("x");
   auto* log = dynamic_cast<eip::LogModel*>(last());
   ASSERT_NE(log, nullptr);

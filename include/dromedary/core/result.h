@@ -141,6 +141,15 @@ class [[nodiscard]] Result<void> {
   if (!var##_result_) return std::move(var##_result_).error(); \
   auto var = std::move(*var##_result_)
 
+/// Propagates an error, or assigns the value to an existing `target`:
+/// `DROMEDARY_TRY_ASSIGN(options.size, number(text));`
+#define DROMEDARY_TRY_ASSIGN(target, expr)                                \
+  do {                                                                    \
+    auto dromedary_result_ = (expr);                                      \
+    if (!dromedary_result_) return std::move(dromedary_result_).error(); \
+    (target) = std::move(*dromedary_result_);                             \
+  } while (0)
+
 /// Propagates an error from a Result<void>-returning call.
 #define DROMEDARY_TRY_VOID(expr)                              \
   do {                                                        \

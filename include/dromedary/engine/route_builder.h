@@ -35,6 +35,7 @@
 #include <dromedary/core/logging.h>
 #include <dromedary/engine/aggregation_repository.h>
 #include <dromedary/engine/aggregation_strategy.h>
+#include <dromedary/engine/circuit_breaker.h>
 #include <dromedary/engine/error_handler.h>
 #include <dromedary/engine/idempotent_repository.h>
 #include <dromedary/engine/expression_builder.h>
@@ -394,6 +395,16 @@ class RouteDefinition {
   RouteDefinition& doTry();
   RouteDefinition& doCatch(std::vector<std::string> exception_types = {});
   RouteDefinition& doFinally();
+
+  /// circuitBreaker(config) ... [onFallback() ...] end(): the steps run on a copy of the
+  /// exchange through a circuit breaker (Camel's Resilience4j EIP); a call that fails, times
+  /// out or is refused while the breaker is open goes to onFallback, which runs on the
+  /// exchange as it came in with the failure as CamelExceptionCaught (docs/eip.md).
+  RouteDefinition& circuitBreaker(CircuitBreakerConfig config = {});
+  RouteDefinition& onFallback();
+  /// The route's error handler (its redeliveries) applies inside the open circuitBreaker's
+  /// steps; by default a failure there goes straight to the breaker.
+  RouteDefinition& inheritErrorHandler(bool inherit = true);
 
   /// Opens an onCompletion block (up to end()): it runs on a copy of the exchange once the
   /// exchange has left its last route; onCompleteOnly()/onFailureOnly()/onWhen() filter.

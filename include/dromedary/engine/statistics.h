@@ -58,6 +58,9 @@ struct ProcessorStats {
   /// (of the timed ones: its end is seen where its time is taken) and failed; 0 when none.
   int64_t firstCompletedMillis = 0, lastCompletedMillis = 0;
   int64_t firstFailedMillis = 0, lastFailedMillis = 0;
+  /// What the step shows of its own state, as names and values (a circuit breaker's
+  /// circuitBreakerState, failedCalls ...); empty for most steps.
+  std::vector<std::pair<std::string, std::string>> details;
 };
 
 /// What a route and the context both count.

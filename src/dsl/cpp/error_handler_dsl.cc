@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The C++ DSL of error handling: ErrorHandlerDefinition, and RouteDefinition's onException,
-// doTry/doCatch/doFinally and onCompletion scopes.
+// doTry/doCatch/doFinally, circuitBreaker/onFallback and onCompletion scopes.
 #include "engine/error_handler_model.h"
 #include "dsl/cpp/route_scope.h"
 
@@ -237,6 +237,44 @@ RouteDefinition& RouteDefinition::doFinally() {
   t->finallyBody = std::make_unique<detail::BlockModel>();
   scopes_.push_back({Scope::Finally, t->finallyBody.get()});
   scopes_.back().doTry = t;
+  return *this;
+}
+
+// --- circuitBreaker / onFallback -------------------------------------------------------------
+
+RouteDefinition& RouteDefinition::circuitBreaker(CircuitBreakerConfig config) {
+  detail::BlockModel* block = currentBlock();
+  if (!block) return *this;
+  auto step = std::make_unique<eip::CircuitBreakerModel>();
+  step->config = std::move(config);
+  eip::CircuitBreakerModel* cb = step.get();
+  block->steps.push_back(std::move(step));
+  scopes_.push_back({Scope::CircuitBreaker, &cb->body});
+  scopes_.back().circuitBreaker = cb;
+  return *this;
+}
+
+RouteDefinition& RouteDefinition::inheritErrorHandler(bool inherit) {
+  Scope::Kind k = scopes_.back().kind;
+  if (k != Scope::CircuitBreaker && k != Scope::Fallback) {
+    misuse("inheritErrorHandler() outside a circuitBreaker()");
+    return *this;
+  }
+  scopes_.back().circuitBreaker->inheritErrorHandler = inherit;
+  return *this;
+}
+
+RouteDefinition& RouteDefinition::onFallback() {
+  Scope::Kind k = scopes_.back().kind;
+  if (k != Scope::CircuitBreaker) {
+    misuse(k == Scope::Fallback ? "onFallback() given twice in one circuitBreaker()"
+                                : "onFallback() without an open circuitBreaker()");
+    return *this;
+  }
+  eip::CircuitBreakerModel* cb = scopes_.back().circuitBreaker;
+  cb->fallback = std::make_unique<detail::BlockModel>();
+  scopes_.push_back({Scope::Fallback, cb->fallback.get()});
+  scopes_.back().circuitBreaker = cb;
   return *this;
 }
 

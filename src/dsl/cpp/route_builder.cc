@@ -301,10 +301,12 @@ RouteDefinition& RouteDefinition::end() {
     case Scope::OnCompletion: scopes_.pop_back(); break;
     case Scope::Catch:
     case Scope::Finally:
+    case Scope::Fallback:
       scopes_.pop_back();  // the clause
-      scopes_.pop_back();  // and its doTry
+      scopes_.pop_back();  // and its doTry or circuitBreaker
       break;
-    case Scope::Try: scopes_.pop_back(); break;
+    case Scope::Try:
+    case Scope::CircuitBreaker: scopes_.pop_back(); break;
   }
   return *this;
 }

@@ -13,6 +13,7 @@ namespace dromedary {
 struct RouteDefinition::Scope {
   enum Kind {
     Root, Filter, Choice, When, Otherwise, OnException, Try, Catch, Finally, OnCompletion,
+    CircuitBreaker, Fallback,
     Block  // split, multicast, loop, pipeline: end() closes it
   } kind;
   detail::BlockModel* block;  // where steps go (null for Choice)
@@ -21,6 +22,7 @@ struct RouteDefinition::Scope {
   eip::TryModel* doTry = nullptr;  // for Try, Catch and Finally
   eip::TryModel::CatchModel* doCatch = nullptr;
   detail::OnCompletionModel* onCompletion = nullptr;
+  eip::CircuitBreakerModel* circuitBreaker = nullptr;  // for CircuitBreaker and Fallback
 };
 
 }  // namespace dromedary

@@ -601,6 +601,12 @@ class XmlReader {
         DROMEDARY_TRY_VOID(predicate(child, s));
       } else if (name == "redeliveryPolicy") {
         policy(child, s);
+      } else if (s.kind == "circuitBreaker" && name == "onFallback") {
+        DROMEDARY_TRY(f, step(child));
+        s.fallback.push_back(std::move(f));
+      } else if (name == "recordException" || name == "ignoreException") {
+        // resilience4jConfiguration's exception types, one element each.
+        s.attributes.emplace_back(std::string(name), Scalar{child.child_value(), at(child)});
       } else if (s.kind == "doTry" && name == "doCatch") {
         DROMEDARY_TRY(c, step(child));
         s.catches.push_back(std::move(c));

@@ -478,6 +478,19 @@ class YamlReader final : public YamlRouteReader {
         p.where = at(kv.first);
         DROMEDARY_TRY_VOID(stepBody(kv.second, p));
         s.policies.push_back(std::move(p));
+      } else if (s.kind == "circuitBreaker" && key == "onFallback") {
+        StepSource f;
+        f.kind = "onFallback";
+        f.where = at(kv.first);
+        DROMEDARY_TRY_VOID(stepBody(kv.second, f));
+        s.fallback.push_back(std::move(f));
+      } else if ((key == "recordException" || key == "ignoreException") &&
+                 kv.second.IsSequence()) {
+        // resilience4jConfiguration's lists of exception types: one attribute per type.
+        for (const YAML::Node& item : kv.second) {
+          DROMEDARY_TRY(value, scalar(item, key));
+          s.attributes.emplace_back(key, std::move(value));
+        }
       } else if (s.kind == "doTry" && key == "doCatch") {
         DROMEDARY_TRY_VOID(doCatches(kv.second, s));
       } else if (s.kind == "doTry" && key == "doFinally") {
