@@ -124,7 +124,7 @@ Result<void> Translator::route(RouteBuilder& builder, const RouteSource& source,
   for (const auto& [key, value] : source.attributes) {
     static const std::vector<std::string_view> kRouteKeys = {
         "id",           "description",       "autoStartup", "routeConfigurationId",
-        "errorHandlerRef", "shutdownRoute", "shutdownRunningTask", "trace"};
+        "errorHandlerRef", "shutdownRoute", "shutdownRunningTask", "trace", "nodePrefixId"};
     if (std::find(kRouteKeys.begin(), kRouteKeys.end(), key) == kRouteKeys.end()) {
       return fileError(value.where, fmt::format("unknown key '{}' in route", key),
                        suggestion(key, kRouteKeys));
@@ -176,6 +176,10 @@ Result<void> Translator::route(RouteBuilder& builder, const RouteSource& source,
       return fileError(a->where, fmt::format("trace must be true or false, not '{}'", v));
     }
     def.trace(v == "true");
+  }
+  if (const Scalar* a = attribute(source.attributes, "nodePrefixId")) {
+    DROMEDARY_TRY(v, resolve(*a));
+    def.nodePrefixId(v);
   }
   for (std::string_view key : {"routeConfigurationId", "errorHandlerRef"}) {
     if (const Scalar* ids = attribute(source.attributes, key)) {

@@ -232,6 +232,7 @@ Result<detail::Block*> RouteCompiler::compileBlock(const detail::BlockModel& mod
     if (id.empty()) {
       std::string kind_name(step_model->kind());
       id = kind_name + std::to_string(++counters[kind_name]);
+      if (route_.model) id.insert(0, route_.model->nodePrefixId);
     }
     auto step = step_model->compile(*this);
     if (!step) return step.error();

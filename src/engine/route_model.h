@@ -56,6 +56,7 @@ struct RouteModel {
   ShutdownRoute shutdownRoute = ShutdownRoute::Default;
   ShutdownRunningTask shutdownRunningTask = ShutdownRunningTask::CompleteAllTasks;
   std::optional<bool> trace;  // Camel's route `trace`: unset follows the context's tracing
+  std::string nodePrefixId;   // Camel's: put before every generated node id (not given ones)
   BlockModel body;
   std::vector<std::string> misuse;  // DSL chain mistakes, reported by addRoutes
   SourceRef where;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Camel's step EIP (a group of steps under an id of its own: a pipeline here) and validate,
-// in YAML and XML.
+// Camel's step EIP (a group of steps under an id of its own: a pipeline here), validate and
+// the route's nodePrefixId, in YAML and XML.
 #include <gtest/gtest.h>
 
 #include "support/route_file_fixture.h"
@@ -71,6 +71,36 @@ TEST_F(StepRoutesTest, ValidateInYamlAndXml) {
         << refused.error().message;
   }
   EXPECT_EQ(h.mock("mock:out").receivedCount(), 2u);
+}
+
+// Camel's route nodePrefixId: before generated node ids, not before given ones.
+TEST_F(StepRoutesTest, NodePrefixIdGoesBeforeGeneratedNodeIdsOnly) {
+  loadYaml(R"(
+- route:
+    id: yaml
+    nodePrefixId: "y-"
+    from:
+      uri: direct:yaml
+      steps:
+        - setBody: {constant: a}
+        - to: {id: given, uri: mock:out}
+)");
+  loadXml(R"(<routes xmlns="http://camel.apache.org/schema/spring">
+  <route id="xml" nodePrefixId="x-">
+    <from uri="direct:xml"/>
+    <log message="hi"/>
+  </route>
+</routes>)");
+  std::vector<std::string> ids;
+  for (const char* route : {"yaml", "xml"}) {
+    auto stats = h.context.routeStatistics(route);
+    ASSERT_TRUE(stats) << route;
+    for (const ProcessorStats& p : stats->processors) ids.push_back(p.id);
+  }
+  ASSERT_EQ(ids.size(), 3u);
+  EXPECT_TRUE(ids[0].starts_with("y-setBody")) << ids[0];
+  EXPECT_EQ(ids[1], "given");
+  EXPECT_TRUE(ids[2].starts_with("x-log")) << ids[2];
 }
 
 }  // namespace

@@ -81,6 +81,10 @@ class RouteDefinition {
   /// Camel's route `trace`: true traces this route in the trace log (and the backlog tracer,
   /// when on) whatever the context's tracing and pattern say; false never traces it.
   RouteDefinition& trace(bool enabled);
+  /// Camel's nodePrefixId: put before every node id this route's steps are given
+  /// automatically (`tpl-to1`), not before ids set with id(); keeps ids apart in routes made
+  /// from one template.
+  RouteDefinition& nodePrefixId(std::string prefix);
   /// Sets the id of the last step added (Camel's `.id("myNode")`); node ids show in
   /// statistics and errors. Steps without one get `<kind><n>`, e.g. `to3`.
   RouteDefinition& id(std::string node_id);

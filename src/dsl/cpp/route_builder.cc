@@ -48,6 +48,11 @@ RouteDefinition& RouteDefinition::trace(bool enabled) {
   return *this;
 }
 
+RouteDefinition& RouteDefinition::nodePrefixId(std::string prefix) {
+  model_->nodePrefixId = std::move(prefix);
+  return *this;
+}
+
 RouteDefinition& RouteDefinition::shutdownRunningTask(ShutdownRunningTask what) {
   model_->shutdownRunningTask = what;
   return *this;
