@@ -165,6 +165,15 @@ void Exchange::copyFrom(const Exchange& other) {
   m.headers() = other.message_.headers();
   m.setBody(other.message_.body());
   properties_ = other.properties_;
+  copyVariablesOf(other);
+}
+
+void Exchange::copyVariablesOf(const Exchange& other) {
+  if (other.hasVariables()) {
+    variables() = *other.variables_;
+  } else if (variables_) {
+    variables_->clear();
+  }
 }
 
 void Exchange::resetForReuse(Context* context) noexcept {
@@ -172,6 +181,7 @@ void Exchange::resetForReuse(Context* context) noexcept {
   pattern_ = Pattern::InOnly;
   message_.clear();
   properties_.clear();
+  clearVariables();
   created_ms_ = coarseNowMillis();
   resetExecution();
 }
@@ -201,7 +211,11 @@ void Exchange::resetAsCopyOf(const Exchange& input, bool with_body,
                                                bool with_headers_and_properties) {
   if (with_headers_and_properties) message_.headers() = input.message_.headers();
   if (with_body) message_.setBody(input.message_.body());
-  if (with_headers_and_properties) properties_ = input.properties_;
+  if (with_headers_and_properties) {
+    properties_ = input.properties_;
+    // Camel copies the variables with the exchange (most exchanges have none).
+    if (input.variables_ || variables_) [[unlikely]] copyVariablesOf(input);
+  }
 }
 
 void Exchange::resetExecution() noexcept {
@@ -219,6 +233,7 @@ void ExchangeRecycler::operator()(Exchange* exchange) const noexcept {
   // small buffers that make the next use allocation-free (Message::kMaxSpareBody).
   exchange->messageForEngine().clear();
   exchange->properties().clear();
+  exchange->clearVariables();
   if (pool.free.size() >= kMaxPooled) {
     if (shared_pool.size.load(std::memory_order_relaxed) < kMaxShared &&
         shared_pool.free.enqueue(exchange)) {

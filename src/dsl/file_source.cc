@@ -93,9 +93,8 @@ std::string suggestion(std::string_view word, const std::vector<std::string_view
 }
 
 const std::vector<std::string_view>& expressionLanguages() {
-  static const std::vector<std::string_view> languages = {"simple", "constant", "header",
-                                                          "exchangeProperty", "jsonpath", "jq",
-                                                          "tokenize"};
+  static const std::vector<std::string_view> languages = {
+      "simple", "constant", "header", "exchangeProperty", "variable", "jsonpath", "jq", "tokenize"};
   return languages;
 }
 

@@ -61,6 +61,7 @@ struct RouteSource {
   std::vector<std::pair<std::string, Scalar>> attributes;  ///< id, description, autoStartup
   Scalar from;                                             ///< the uri
   std::vector<std::pair<std::string, Scalar>> parameters;  ///< of the from endpoint
+  std::optional<Scalar> fromVariableReceive;               ///< Camel 4's from variableReceive
   std::vector<StepSource> steps;
   std::vector<StepSource> onExceptions;   ///< route-scoped (XML)
   std::vector<StepSource> onCompletions;  ///< route-scoped (XML)

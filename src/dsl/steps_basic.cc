@@ -17,18 +17,31 @@ Pattern patternOf(const Scalar& pattern) {
   return pattern.value == "InOut" ? Pattern::InOut : Pattern::InOnly;
 }
 
+// Camel 4's variableSend / variableReceive of a to, toD or enrich just added.
+Result<void> sendVariables(Translator& t, RouteDefinition& def, const StepSource& s) {
+  if (attribute(s.attributes, "variableSend")) {
+    DROMEDARY_TRY(name, t.text(s, "variableSend"));
+    def.variableSend(name);
+  }
+  if (attribute(s.attributes, "variableReceive")) {
+    DROMEDARY_TRY(name, t.text(s, "variableReceive"));
+    def.variableReceive(name);
+  }
+  return {};
+}
+
 Result<void> to(Translator& t, RouteDefinition& def, const StepSource& s, const Expr&) {
   DROMEDARY_TRY(uri, t.withParameters(*attribute(s.attributes, "uri"), s.parameters));
   const Scalar* pattern = attribute(s.attributes, "pattern");
   pattern ? def.to(patternOf(*pattern), uri) : def.to(uri);
-  return {};
+  return sendVariables(t, def, s);
 }
 
 Result<void> toD(Translator& t, RouteDefinition& def, const StepSource& s, const Expr&) {
   DROMEDARY_TRY(uri, t.withParameters(*attribute(s.attributes, "uri"), s.parameters));
   const Scalar* pattern = attribute(s.attributes, "pattern");
   pattern ? def.toD(patternOf(*pattern), uri) : def.toD(uri);
-  return {};
+  return sendVariables(t, def, s);
 }
 
 Result<void> setBody(Translator&, RouteDefinition& def, const StepSource&, const Expr& e) {
@@ -50,6 +63,19 @@ Result<void> setHeader(Translator& t, RouteDefinition& def, const StepSource& s,
 Result<void> setProperty(Translator& t, RouteDefinition& def, const StepSource& s, const Expr& e) {
   DROMEDARY_TRY(name, t.text(s, "name"));
   def.setProperty(name, *e);
+  return {};
+}
+
+Result<void> setVariable(Translator& t, RouteDefinition& def, const StepSource& s, const Expr& e) {
+  DROMEDARY_TRY(name, t.text(s, "name"));
+  def.setVariable(name, *e);
+  return {};
+}
+
+Result<void> removeVariable(Translator& t, RouteDefinition& def, const StepSource& s,
+                            const Expr&) {
+  DROMEDARY_TRY(name, t.text(s, "name"));
+  def.removeVariable(name);
   return {};
 }
 
@@ -90,12 +116,18 @@ Result<void> removeProperties(Translator& t, RouteDefinition& def, const StepSou
   return {};
 }
 
-// setHeaders: each of its headers a setHeader step, in order.
+// setHeaders (setVariables): each of its headers (variables) a setHeader (setVariable) step,
+// in order.
 Result<void> setHeaders(Translator& t, RouteDefinition& def, const StepSource& s, const Expr&) {
-  if (s.steps.empty()) return fileError(s.where, "setHeaders needs at least one header");
+  const bool variables = s.kind == "setVariables";
+  const std::string_view each = variables ? "setVariable" : "setHeader";
+  if (s.steps.empty()) {
+    return fileError(s.where, fmt::format("{} needs at least one {}", s.kind,
+                                          variables ? "variable" : "header"));
+  }
   for (const StepSource& h : s.steps) {
-    if (h.kind != "setHeader") {
-      return fileError(h.where, fmt::format("setHeaders holds setHeader entries, not {}", h.kind));
+    if (h.kind != each) {
+      return fileError(h.where, fmt::format("{} holds {} entries, not {}", s.kind, each, h.kind));
     }
   }
   return t.steps(def, s.steps);
@@ -144,7 +176,11 @@ Result<void> convertHeaderTo(Translator& t, RouteDefinition& def, const StepSour
     to_name = std::move(v);
   }
   DROMEDARY_TRY(keys, conversionKeys(t, s));
-  def.convertHeaderTo(name, type, to_name, keys.charset, keys.mandatory);
+  if (s.kind == "convertVariableTo") {
+    def.convertVariableTo(name, type, to_name, keys.charset, keys.mandatory);
+  } else {
+    def.convertHeaderTo(name, type, to_name, keys.charset, keys.mandatory);
+  }
   return {};
 }
 
@@ -268,6 +304,10 @@ constexpr StepTranslation kBasic[] = {
     {"convertHeaderTo", convertHeaderTo},
     {"setExchangePattern", setExchangePattern},
     {"setHeaders", setHeaders},
+    {"setVariable", setVariable},
+    {"setVariables", setHeaders},
+    {"removeVariable", removeVariable},
+    {"convertVariableTo", convertHeaderTo},
     {"marshal", marshal},
     {"unmarshal", marshal},
     {"log", log},

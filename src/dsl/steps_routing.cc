@@ -277,6 +277,11 @@ Result<void> Translator::enrich(RouteDefinition& def, const StepSource& s,
   if (ignore) def.ignoreInvalidEndpoints();
   DROMEDARY_TRY(size, cacheSize(s));
   (void)size;
+  for (std::string_view key : {"variableSend", "variableReceive"}) {
+    if (!attribute(s.attributes, key)) continue;
+    DROMEDARY_TRY(name, text(s, key));
+    key == "variableSend" ? def.variableSend(name) : def.variableReceive(name);
+  }
   return {};
 }
 

@@ -177,6 +177,10 @@ Result<void> Translator::route(RouteBuilder& builder, const RouteSource& source,
     }
     def.trace(v == "true");
   }
+  if (source.fromVariableReceive) {
+    DROMEDARY_TRY(v, resolve(*source.fromVariableReceive));
+    def.fromVariableReceive(v);
+  }
   if (const Scalar* a = attribute(source.attributes, "nodePrefixId")) {
     DROMEDARY_TRY(v, resolve(*a));
     def.nodePrefixId(v);
@@ -277,7 +281,7 @@ Result<ExpressionDefinition> Translator::expression(const ExpressionSource& e) {
   }
   if (e.language == "tokenize") {
     return fileError(e.where, "tokenize cuts a split's text; it is not an expression here",
-                     "write it as simple, constant, header or exchangeProperty");
+                     "write it as simple, constant, header, exchangeProperty or variable");
   }
   if (languageTakesOptions(e.language)) {
     LanguageOptions options;
@@ -290,6 +294,7 @@ Result<ExpressionDefinition> Translator::expression(const ExpressionSource& e) {
   if (e.language == "simple") return simple(e.text);
   if (e.language == "constant") return constant(Value(e.text));
   if (e.language == "header") return header(e.text);
+  if (e.language == "variable") return variable(e.text);
   return exchangeProperty(e.text);
 }
 

@@ -170,6 +170,9 @@ class CircuitBreakerStep final : public Step {
           // Camel's copyResults: the copy's message and properties become the exchange's.
           std::swap(input.message(), sub->messageForEngine());
           for (const Headers::Entry& e : sub->properties()) p.set(e);
+          if (const Headers* vars = sub->variablesIfAny()) {
+            for (const Headers::Entry& v : *vars) input.variables().set(v);
+          }
           p.slot(kState) = std::string(State::name(breaker_.state(clock.now())));
         }
         setFlags(p, true, false, false);

@@ -55,12 +55,13 @@ bool utf8ToLatin1(std::string_view in, std::string& out) {
   return true;
 }
 
-// convertBodyTo, and convertHeaderTo when `header` is given: the header converted in place,
-// or into `to_header` (Camel's toName). An absent header is left absent.
+// convertBodyTo, and convertHeaderTo (convertVariableTo, `variable`) when `header` is given:
+// the header (variable) converted in place, or into `to_header` (Camel's toName). An absent
+// header is left absent.
 class ConvertBodyStep final : public Step {
  public:
   ConvertBodyStep(ValueType target, std::string type_name, Charset charset, bool mandatory,
-                  std::string header = {}, std::string to_header = {})
+                  std::string header = {}, std::string to_header = {}, bool variable = false)
       : target_(detail::builtinTypeId(target)),
         type_name_(std::move(type_name)),
         bounds_(integerBounds(type_name_)),
@@ -68,12 +69,24 @@ class ConvertBodyStep final : public Step {
         mandatory_(mandatory),
         header_(std::move(header)),
         to_header_(std::move(to_header)),
-        failure_(header_.empty() ? "Cannot convert body" : "Cannot convert header") {}
+        variable_(variable),
+        failure_(header_.empty() ? "Cannot convert body"
+                 : variable      ? "Cannot convert variable"
+                                 : "Cannot convert header") {}
 
   Status run(Exchange& ex) noexcept override {
     Value* slot = &ex.message().body();
     if (!header_.empty()) {
-      Headers& headers = ex.message().headers();
+      Headers* found = variable_ ? nullptr : &ex.message().headers();
+      if (variable_) {
+        try {
+          found = &ex.variables();
+        } catch (...) {
+          ex.setException(std::current_exception());
+          return Status::Fail;
+        }
+      }
+      Headers& headers = *found;
       Value* source = headers.find(header_);
       if (!source) return Status::Continue;
       if (!to_header_.empty()) {
@@ -190,6 +203,7 @@ class ConvertBodyStep final : public Step {
   const bool mandatory_;
   const std::string header_;
   const std::string to_header_;
+  const bool variable_;
   const std::string_view failure_;
 };
 
@@ -199,7 +213,8 @@ namespace {
 Result<std::unique_ptr<Step>> compileConversion(RouteCompiler& compiler, const StepModel& model,
                                                 const std::string& type,
                                                 const std::string& charset_name, bool mandatory,
-                                                std::string header, std::string to_header) {
+                                                std::string header, std::string to_header,
+                                                bool variable = false) {
   auto charset = charsetByName(charset_name);
   if (!charset) {
     return compiler.error(
@@ -210,7 +225,8 @@ Result<std::unique_ptr<Step>> compileConversion(RouteCompiler& compiler, const S
   }
   if (auto target = conversionTargetByName(type)) {
     return std::unique_ptr<Step>(new ConvertBodyStep(*target, type, *charset, mandatory,
-                                                     std::move(header), std::move(to_header)));
+                                                     std::move(header), std::move(to_header),
+                                                     variable));
   }
   std::vector<std::string_view> names = conversionTargetNames();
   std::string message = fmt::format("unknown type '{}' for {}", type, model.kind());
@@ -227,8 +243,20 @@ Result<std::unique_ptr<Step>> ConvertHeaderModel::compile(RouteCompiler& compile
   if (!name) return compiler.error(*this, name.error());
   auto to = compiler.context().resolvePlaceholders(toName);
   if (!to) return compiler.error(*this, to.error());
+  if (variable) {
+    // Only the exchange's own variables: a global or route one is shared, not the exchange's
+    // to convert in place.
+    for (const std::string* v : {&*name, &*to}) {
+      if (v->starts_with("global:") || v->starts_with("route:")) {
+        return compiler.error(*this, makeError(ErrorCode::InvalidRoute,
+                                               fmt::format("convertVariableTo converts the "
+                                                           "exchange's own variables, not '{}'",
+                                                           *v)));
+      }
+    }
+  }
   return compileConversion(compiler, *this, type, charset, mandatory, std::move(*name),
-                           *to == *name ? std::string() : std::move(*to));
+                           *to == *name ? std::string() : std::move(*to), variable);
 }
 
 Result<std::unique_ptr<Step>> ConvertBodyModel::compile(RouteCompiler& compiler) const {

@@ -16,6 +16,7 @@
 #include "eip/fan_out.h"
 #include "eip/models.h"
 #include "engine/producer_cache.h"
+#include "engine/variables.h"
 #include "eip/eip_schema.h"
 
 namespace dromedary::eip {
@@ -43,12 +44,22 @@ Status enrichWith(Exchange& ex, Exchange& resource, AggregationStrategy* strateg
 
 namespace {
 
+// Camel 4's variableSend / variableReceive on enrich (and on to and toD, which are made of
+// this step when they name variables): the copy's body from a variable, and the reply's body
+// and headers into variables, the message left as it was.
+struct VariableOptions {
+  std::optional<detail::VariableName> send, receive;
+  int pattern = -1;  // to / toD: the send's pattern (-1: the exchange's); enrich: InOut
+};
+
 class EnrichStep final : public Step {
  public:
   EnrichStep(Context& context, std::unique_ptr<Expression> uri,
-             std::shared_ptr<AggregationStrategy> strategy, bool on_exception, bool ignore_invalid)
+             std::shared_ptr<AggregationStrategy> strategy, bool on_exception, bool ignore_invalid,
+             VariableOptions variables = {})
       : context_(context), uri_(std::move(uri)), strategy_(std::move(strategy)),
-        onException_(on_exception), ignoreInvalid_(ignore_invalid) {}
+        onException_(on_exception), ignoreInvalid_(ignore_invalid),
+        variables_(std::move(variables)) {}
 
   Status run(Exchange& ex) noexcept override {
     Producer* producer;
@@ -63,14 +74,33 @@ class EnrichStep final : public Step {
     }
     ExchangePtr reply = acquireExchange(&context_);
     try {
-      reply->resetAsCopyOf(ex, true);
-      reply->setPattern(Pattern::InOut);
+      reply->resetAsCopyOf(ex, !variables_.send);
+      if (variables_.pattern < 0) {
+        reply->setPattern(strategy_ || !variables_.receive ? Pattern::InOut : ex.pattern());
+      } else {
+        reply->setPattern(static_cast<Pattern>(variables_.pattern));
+      }
+      if (variables_.send) {
+        Value& body = reply->messageForEngine().body();
+        if (!detail::readVariable(ex, *variables_.send, body)) body.reset();
+      }
     } catch (...) {
       ex.setException(std::current_exception());
       return Status::Fail;
     }
     processAndWait(*reply, *producer);
-    return enrichWith(ex, *reply, strategy_.get(), onException_);
+    if (!variables_.receive) return enrichWith(ex, *reply, strategy_.get(), onException_);
+    if (reply->failed()) {
+      ex.mutableErrorForEngine() = std::move(reply->mutableErrorForEngine());
+      return Status::Fail;
+    }
+    try {
+      detail::setVariableFromMessage(ex, *variables_.receive, reply->message());
+    } catch (...) {
+      ex.setException(std::current_exception());
+      return Status::Fail;
+    }
+    return Status::Continue;
   }
 
  private:
@@ -79,7 +109,24 @@ class EnrichStep final : public Step {
   std::shared_ptr<AggregationStrategy> strategy_;
   bool onException_;
   bool ignoreInvalid_;
+  VariableOptions variables_;
 };
+
+Result<VariableOptions> variableOptions(RouteCompiler& compiler, const StepModel& step,
+                                        const std::string& send, const std::string& receive,
+                                        int pattern) {
+  VariableOptions o;
+  o.pattern = pattern;
+  for (auto [text, target] : {std::pair{&send, &o.send}, std::pair{&receive, &o.receive}}) {
+    if (text->empty()) continue;
+    auto resolved = compiler.context().resolvePlaceholders(*text);
+    if (!resolved) return compiler.error(step, resolved.error());
+    auto name = detail::parseVariableName(*resolved);
+    if (!name) return compiler.error(step, name.error());
+    *target = std::move(*name);
+  }
+  return o;
+}
 
 }  // namespace
 
@@ -89,9 +136,23 @@ Result<std::unique_ptr<Step>> EnrichModel::compile(RouteCompiler& compiler) cons
   if (!u) return compiler.error(*this, u.error());
   auto resolved = resolveStrategy(compiler, *this, strategy, strategyRef);
   if (!resolved) return resolved.error();
+  auto variables = variableOptions(compiler, *this, variableSend, variableReceive, -1);
+  if (!variables) return variables.error();
   return std::unique_ptr<Step>(new EnrichStep(compiler.context(), std::move(*u),
                                               *resolved, aggregateOnException,
-                                              ignoreInvalidEndpoint));
+                                              ignoreInvalidEndpoint, std::move(*variables)));
+}
+
+Result<std::unique_ptr<Step>> sendWithVariables(RouteCompiler& compiler, const StepModel& step,
+                                                const ExpressionDefinition& uri, int pattern,
+                                                const std::string& variable_send,
+                                                const std::string& variable_receive) {
+  auto u = uri.compile(compiler.context());
+  if (!u) return compiler.error(step, u.error());
+  auto variables = variableOptions(compiler, step, variable_send, variable_receive, pattern);
+  if (!variables) return variables.error();
+  return std::unique_ptr<Step>(new EnrichStep(compiler.context(), std::move(*u), nullptr, false,
+                                              false, std::move(*variables)));
 }
 
 // The file DSLs' schemas (eip_schema.h): what route files may write for this step.
@@ -105,6 +166,11 @@ constexpr AttributeSchema kEnrichAttributes[] = {
     {"ignoreInvalidEndpoint", AttributeType::Boolean, "false",
      "Skip a URI that names no endpoint rather than fail"},
     {"cacheSize", AttributeType::Integer, "1000", "Endpoints kept per thread (-1: no bound)"},
+    {"variableSend", AttributeType::Text, "",
+     "The variable whose value is sent as the body (Camel 4)"},
+    {"variableReceive", AttributeType::Text, "",
+     "The variable the answer's body goes to (its headers to header:NAME.KEY); the message "
+     "stays as it was"},
 };
 }  // namespace
 

@@ -137,7 +137,7 @@ Status FanOutStep::run(Exchange& input) noexcept {
                   s.copiedVersions[0] == std::as_const(input).message().headers().version() &&
                   s.copiedVersions[1] == input.properties().version() &&
                   s.copiedVersions[2] == std::as_const(sub).message().headers().version() &&
-                  s.copiedVersions[3] == sub.properties().version();
+                  s.copiedVersions[3] == sub.properties().version();  // and the variables
   try {
     if (s.copyCurrent && s.ranInPlace) {
       // Nothing outside the message can have moved but what this resets.
@@ -263,6 +263,9 @@ Status FanOutStep::finish(Exchange& input, FanOutState& s) noexcept {
     // Camel's copyResults: the result's message and properties become the input's.
     std::swap(input.message(), r.messageForEngine());
     for (const Headers::Entry& p : r.properties()) input.properties().set(p);
+    if (const Headers* vars = r.variablesIfAny()) {
+      for (const Headers::Entry& v : *vars) input.variables().set(v);
+    }
   } catch (...) {
     input.setException(std::current_exception());
   }

@@ -29,6 +29,7 @@ using detail::StepModel;
 struct ToModel final : StepModel {
   std::string uri;
   int pattern = -1;  ///< to(pattern, uri): this send's exchange pattern (a Pattern), restored after
+  std::string variableSend, variableReceive;  ///< Camel 4's (sendWithVariables)
   std::string_view kind() const override { return "to"; }
   std::string describe() const override { return "to[" + uri + "]"; }
   Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
@@ -38,10 +39,20 @@ struct ToDynamicModel final : StepModel {
   explicit ToDynamicModel(ExpressionDefinition e) : uri(std::move(e)) {}
   ExpressionDefinition uri;
   int pattern = -1;  ///< as ToModel::pattern
+  std::string variableSend, variableReceive;  ///< as ToModel's
   std::string_view kind() const override { return "toD"; }
   std::string describe() const override { return "toD[" + uri.describe() + "]"; }
   Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
 };
+
+/// A to / toD naming variables (Camel 4's variableSend / variableReceive), made as an enrich
+/// step of one endpoint (enrich.cc): a copy is sent, its body from `variable_send`, and the
+/// reply's body and headers go to `variable_receive` (without one, the reply becomes the
+/// message). `pattern` -1: the exchange's.
+Result<std::unique_ptr<Step>> sendWithVariables(RouteCompiler& compiler, const StepModel& step,
+                                                const ExpressionDefinition& uri, int pattern,
+                                                const std::string& variable_send,
+                                                const std::string& variable_receive);
 
 /// `send` with the exchange pattern set to `pattern` for it and restored after it, as Camel's
 /// to(ExchangePattern, uri) (used by to and toD when a pattern is given).
@@ -87,6 +98,30 @@ struct SetHeaderModel final : StepModel {
   Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
 };
 
+/// setVariable(name, expression) (variables.cc): the exchange's own variable, or a global or
+/// route one by its prefix; a name with ${...} is a Simple template evaluated per exchange.
+struct SetVariableModel final : StepModel {
+  bool failureAtomic() const override { return true; }
+  SetVariableModel(std::string n, ExpressionDefinition e)
+      : name(std::move(n)), value(std::move(e)) {}
+  std::string name;
+  ExpressionDefinition value;
+  std::string_view kind() const override { return "setVariable"; }
+  std::string describe() const override {
+    return "setVariable[" + name + "=" + value.describe() + "]";
+  }
+  Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
+};
+
+/// removeVariable(name): one variable, or with "*" all of its scope (variables.cc).
+struct RemoveVariableModel final : StepModel {
+  bool failureAtomic() const override { return true; }
+  std::string name;
+  std::string_view kind() const override { return "removeVariable"; }
+  std::string describe() const override { return "removeVariable[" + name + "]"; }
+  Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
+};
+
 /// removeHeader(s) and removeProperty/ies.
 struct RemoveHeadersModel final : StepModel {
   bool failureAtomic() const override { return true; }
@@ -102,13 +137,17 @@ struct RemoveHeadersModel final : StepModel {
   Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
 };
 
+/// convertHeaderTo, and convertVariableTo (`variable`: the exchange's own variables).
 struct ConvertHeaderModel final : StepModel {
   bool failureAtomic() const override { return true; }
   std::string header, type, toName;
   std::string charset;  // empty: UTF-8
   bool mandatory = true;
-  std::string_view kind() const override { return "convertHeaderTo"; }
-  std::string describe() const override { return "convertHeaderTo[" + header + "]"; }
+  bool variable = false;
+  std::string_view kind() const override {
+    return variable ? "convertVariableTo" : "convertHeaderTo";
+  }
+  std::string describe() const override { return std::string(kind()) + "[" + header + "]"; }
   Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
 };
 
@@ -473,6 +512,7 @@ struct EnrichModel final : StepModel {
   bool aggregateOnException = booleanDefault(kEnrichSchema, "aggregateOnException");
   bool ignoreInvalidEndpoint = booleanDefault(kEnrichSchema, "ignoreInvalidEndpoint");
   bool poll = false;
+  std::string variableSend, variableReceive;  ///< enrich only (Camel 4)
   // pollEnrich: negative = wait for ever, 0 = no wait
   int64_t timeoutMillis = integerDefault(kPollEnrichSchema, "timeout");
   std::string_view kind() const override { return poll ? "pollEnrich" : "enrich"; }

@@ -71,6 +71,10 @@ Result<std::unique_ptr<Step>> sendWithPattern(RouteCompiler& compiler, Pattern p
 }
 
 Result<std::unique_ptr<Step>> ToModel::compile(RouteCompiler& compiler) const {
+  if (!variableSend.empty() || !variableReceive.empty()) {
+    return sendWithVariables(compiler, *this, constant(Value(uri)), pattern, variableSend,
+                             variableReceive);
+  }
   auto producer = compiler.producer(uri);
   if (!producer) return compiler.error(*this, producer.error());
   std::unique_ptr<Step> send(new ToStep(**producer, uri));
@@ -85,6 +89,11 @@ constexpr AttributeSchema kToAttributes[] = {
     {"uri", AttributeType::Text, "", "The endpoint URI", true},
     {"pattern", AttributeType::Enum, "", "This send's exchange pattern; default: the exchange's",
      false, kPatterns},
+    {"variableSend", AttributeType::Text, "",
+     "The variable whose value is sent as the body (Camel 4)"},
+    {"variableReceive", AttributeType::Text, "",
+     "The variable the reply's body goes to (its headers to header:NAME.KEY); the message "
+     "stays as it was"},
 };
 }  // namespace
 

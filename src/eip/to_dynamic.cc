@@ -42,6 +42,9 @@ class ToDynamicStep final : public Step {
 }  // namespace
 
 Result<std::unique_ptr<Step>> ToDynamicModel::compile(RouteCompiler& compiler) const {
+  if (!variableSend.empty() || !variableReceive.empty()) {
+    return sendWithVariables(compiler, *this, uri, pattern, variableSend, variableReceive);
+  }
   auto e = uri.compile(compiler.context());
   if (!e) return compiler.error(*this, e.error());
   std::unique_ptr<Step> send(new ToDynamicStep(compiler.context(), std::move(*e)));
@@ -57,6 +60,11 @@ constexpr AttributeSchema kToDAttributes[] = {
     {"uri", AttributeType::Text, "", "The endpoint URI, as Simple", true},
     {"pattern", AttributeType::Enum, "", "This send's exchange pattern; default: the exchange's",
      false, kPatterns},
+    {"variableSend", AttributeType::Text, "",
+     "The variable whose value is sent as the body (Camel 4)"},
+    {"variableReceive", AttributeType::Text, "",
+     "The variable the reply's body goes to (its headers to header:NAME.KEY); the message "
+     "stays as it was"},
 };
 }  // namespace
 

@@ -22,6 +22,7 @@
 #include "engine/route_model.h"
 #include "engine/statistics.h"
 #include "engine/timer_loop.h"
+#include "engine/variables.h"
 #include "engine/worker_pool.h"
 
 namespace dromedary {
@@ -284,6 +285,19 @@ Result<void> compileRoute(Context& context, Route& route) {
   auto top = compiler.compileBlock(route.model->body);
   if (!top) return top.error();
   const_cast<detail::Block*>(*top)->route = &route;
+  if (!route.model->variableReceive.empty()) {
+    auto receive = detail::makeFromVariableReceive(context, route.model->variableReceive);
+    if (!receive) {
+      Error e = receive.error();
+      e.message += fmt::format(" (in route '{}', from[{}] variableReceive)", route.id,
+                               route.fromUri);
+      if (e.where.line == 0) e.where = route.model->where;
+      return e;
+    }
+    auto& steps = const_cast<detail::Block*>(*top)->steps;
+    steps.insert(steps.begin(), receive->get());
+    route.steps.push_back(std::move(*receive));
+  }
   route.top = *top;
   if (auto handling = detail::compileErrorHandling(compiler, route); !handling) {
     return handling.error();

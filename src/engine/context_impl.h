@@ -65,6 +65,11 @@ struct ContextImpl {
   mutable std::shared_mutex routesMutex;
   std::vector<std::unique_ptr<Route>> removedRoutes;
   std::map<std::string, int, std::less<>> nodeCounters;
+  // Camel 4's global variables, and route variables under "ROUTEID:name" (engine/variables.h):
+  // shared by every exchange, so under a lock; exchanges' own variables are not here.
+  mutable std::mutex variablesMutex;
+  std::map<std::string, Value, std::less<>> globalVariables;
+  std::map<std::string, Value, std::less<>> routeVariables;
   int routeCounter = 0;
   bool started = false;
   std::atomic<bool> stopping{false};

@@ -10,6 +10,7 @@
 
 #include "engine/context_impl.h"
 #include "engine/tracer.h"
+#include "engine/variables.h"
 
 namespace dromedary::detail {
 
@@ -126,6 +127,7 @@ Result<void> Context::applyMainProperties() {
   }
   DROMEDARY_TRY(options, detail::tracingOptionsFromProperties(*this));
   DROMEDARY_TRY_VOID(setTracing(std::move(options)));
+  DROMEDARY_TRY_VOID(detail::applyVariableProperties(*this));
   setMessageHistory(history);
   setFlightRecorderSize(recorded);
   return {};

@@ -57,6 +57,7 @@ struct RouteModel {
   ShutdownRunningTask shutdownRunningTask = ShutdownRunningTask::CompleteAllTasks;
   std::optional<bool> trace;  // Camel's route `trace`: unset follows the context's tracing
   std::string nodePrefixId;   // Camel's: put before every generated node id (not given ones)
+  std::string variableReceive;  // Camel 4's from variableReceive: the body into this variable
   BlockModel body;
   std::vector<std::string> misuse;  // DSL chain mistakes, reported by addRoutes
   SourceRef where;

@@ -323,7 +323,7 @@ TEST_F(YamlRoutesTest, UnknownLanguage) {
             groovy: "1+1"
 )"),
             "unknown language 'groovy' at routes.yaml:6:13; expected one of: simple, constant, "
-            "header, exchangeProperty, jsonpath, jq");
+            "header, exchangeProperty, variable, jsonpath, jq");
 }
 
 TEST_F(YamlRoutesTest, UnknownTopLevelEntry) {

@@ -56,7 +56,7 @@ TEST(RouteBuilderTest, UnknownLanguageIsReportedAtStart) {
   ASSERT_FALSE(started);
   EXPECT_EQ(started.error().message,
             "unknown language 'groovy' in expression '1+1'; known languages: constant, "
-            "exchangeProperty, header, jq, jsonpath, simple (in route 'r', step setBody[groovy{1+1}])");
+            "exchangeProperty, header, jq, jsonpath, simple, variable (in route 'r', step setBody[groovy{1+1}])");
 }
 
 TEST(RouteBuilderTest, RouteIdsAreGeneratedWhenNotGiven) {

@@ -133,6 +133,35 @@ class Exchange {
   void setProperty(std::string_view name, const Value& value) { properties_.set(name, value); }
   bool removeProperty(std::string_view name) noexcept { return properties_.remove(name); }
 
+  /// Camel 4's exchange variables: values of the exchange's own that no EIP or component uses
+  /// (properties are also the engine's). Kept apart, made on first use, so an exchange that
+  /// has none pays nothing. These are the exchange's own: `global:` and `route:` variables
+  /// live in the context (engine/variables.h resolves the prefixes).
+  /// (Each call moves properties().version() on: a copy whose properties' version has not
+  /// moved has the same variables too, which is how split skips copying an unchanged item.)
+  Headers& variables() {
+    properties_.touch();
+    if (!variables_) variables_ = std::make_unique<Headers>();
+    return *variables_;
+  }
+  /// The variables, or null when none was ever set.
+  const Headers* variablesIfAny() const noexcept { return variables_.get(); }
+  bool hasVariables() const noexcept { return variables_ && !variables_->empty(); }
+  const Value* getVariable(std::string_view name) const noexcept {
+    return variables_ ? variables_->get(name) : nullptr;
+  }
+  void setVariable(std::string_view name, const Value& value) { variables().set(name, value); }
+  bool removeVariable(std::string_view name) noexcept {
+    properties_.touch();
+    return variables_ && variables_->remove(name);
+  }
+  void clearVariables() noexcept {
+    if (variables_) [[unlikely]] {
+      properties_.touch();
+      variables_->clear();
+    }
+  }
+
   /// The unique id, created on first use (never on the hot path unless asked for): as Camel
   /// 4's default generator, a prefix random per process and a 16-digit hex counter
   /// ("3F9C1A2B7D4E5F6-000000000000002a"), unique across instances of the same routes.
@@ -188,7 +217,8 @@ class Exchange {
   /// suspended it. If the error slot was set before resuming, the exchange fails instead.
   void resume() noexcept;
 
-  /// Copies pattern, message and properties from `other` (not id, error or position).
+  /// Copies pattern, message, properties and variables from `other` (not id, error or
+  /// position).
   void copyFrom(const Exchange& other);
 
   /// Resets for reuse from a pool (keeps capacity).
@@ -229,6 +259,7 @@ class Exchange {
   void takeCheckpoint() noexcept;
   void resetExecution() noexcept;
   void copyMessageOf(const Exchange& input, bool with_body, bool with_headers_and_properties);
+  void copyVariablesOf(const Exchange& other);
   /// resetForReuse for an exchange from the pool, whose message and properties the recycler
   /// has already emptied.
   void resetPooled(Context* context) noexcept;
@@ -238,6 +269,7 @@ class Exchange {
   Pattern pattern_ = Pattern::InOnly;
   Message message_;
   Headers properties_;
+  std::unique_ptr<Headers> variables_;  // null until a variable is set
   ExchangeError error_;
   mutable std::string id_;
   int64_t created_ms_;

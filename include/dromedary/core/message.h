@@ -196,6 +196,9 @@ class Headers {
   /// but the ones returning nothing mutable): equal numbers of the same object mean equal
   /// contents, so a copy made earlier can be known to be still current without comparing.
   uint32_t version() const noexcept { return version_; }
+  /// Moves version() on without a change here: for what travels with these headers and may
+  /// change apart from them (an exchange's variables move its properties' version).
+  void touch() noexcept { ++version_; }
 
  private:
   const Value* lookup(std::string_view name, uint32_t hash) const noexcept {

@@ -305,6 +305,14 @@ class Context {
   /// before the routes start.
   void setMessageHistory(bool enabled);
 
+  // --- variables (Camel 4's global and route variables) -------------------------------------
+  /// A variable of the context: `name` or `global:name` (global), `route:ROUTEID:name` (a
+  /// route's); nullopt when not set. Exchanges read them with `${variable.global:name}`.
+  std::optional<Value> variable(std::string_view name) const;
+  /// Sets one; an exchange's own variables (no prefix inside a route) are not the context's.
+  /// A prefix other than global: and route: fails (Camel's "VariableRepository with id").
+  Result<void> setVariable(std::string_view name, Value value);
+
   // --- the flight recorder (flight_recorder.h) -----------------------------------------------
   /// How many completed and how many failed exchanges each route keeps (10 by default; 0:
   /// none). Set before the routes compile.

@@ -82,6 +82,9 @@ ExpressionDefinition constant(Value value);
 ExpressionDefinition header(std::string name);
 /// The value of an exchange property; null when absent.
 ExpressionDefinition exchangeProperty(std::string name);
+/// The value of a variable (Camel 4: the exchange's own, global:NAME or route:NAME); null
+/// when absent.
+ExpressionDefinition variable(std::string name);
 /// The message body.
 ExpressionDefinition body();
 /// Text in a named language, compiled at route start (e.g. language("simple", "${body}")).

@@ -85,6 +85,9 @@ class RouteDefinition {
   /// automatically (`tpl-to1`), not before ids set with id(); keeps ids apart in routes made
   /// from one template.
   RouteDefinition& nodePrefixId(std::string prefix);
+  /// Camel 4's from variableReceive (Java's fromV): each exchange's incoming body goes to the
+  /// variable `name` (its headers to header:NAME.KEY) and the body becomes null.
+  RouteDefinition& fromVariableReceive(std::string name);
   /// Sets the id of the last step added (Camel's `.id("myNode")`); node ids show in
   /// statistics and errors. Steps without one get `<kind><n>`, e.g. `to3`.
   RouteDefinition& id(std::string node_id);
@@ -131,6 +134,24 @@ class RouteDefinition {
   /// into itself or into the header `to_name`; an absent header is left absent.
   RouteDefinition& convertHeaderTo(std::string name, std::string type, std::string to_name = {},
                                    std::string charset = {}, bool mandatory = true);
+  /// Camel 4's variableSend / variableReceive on the last to, toD or enrich: the variable
+  /// whose value is sent as the body, and the variable the reply's body goes to (its headers
+  /// to `header:NAME.KEY`), leaving the message as it was. Such a send runs on a copy of the
+  /// exchange, as enrich does.
+  RouteDefinition& variableSend(std::string name);
+  RouteDefinition& variableReceive(std::string name);
+  /// Camel's toV(uri, variableSend, variableReceive); either may be empty.
+  RouteDefinition& toV(std::string uri, std::string variable_send, std::string variable_receive);
+  /// Camel 4's variables (docs/variables.md): the exchange's own variable `name`, a global one
+  /// (`global:name`) or a route's (`route:name`, `route:ROUTEID:name`) set to the value; a
+  /// name holding ${...} is a Simple template evaluated per exchange.
+  RouteDefinition& setVariable(std::string name, ExpressionDefinition value);
+  /// Removes a variable; "*" removes all the exchange's (`global:*`, `route:*` theirs).
+  RouteDefinition& removeVariable(std::string name);
+  /// convertHeaderTo for the exchange's own variables.
+  RouteDefinition& convertVariableTo(std::string name, std::string type,
+                                     std::string to_name = {}, std::string charset = {},
+                                     bool mandatory = true);
   /// Camel's marshal / unmarshal: the body through the data format registered as `format`
   /// ("json": maps, lists and values to JSON text and back), made from `options` (as route
   /// files write them: {{"prettyPrint", "true"}}) when the route starts.

@@ -413,6 +413,28 @@ class HeaderLanguage final : public Language {
   bool property_;
 };
 
+// Camel's variable language (`setBody: {variable: myKey}`): the variable NAME, as Simple's
+// ${variable:NAME} reads it (global:, route: prefixes included).
+class VariableLanguage final : public Language {
+ public:
+  Result<std::unique_ptr<Expression>> createExpression(std::string_view text,
+                                                       Context& context) override {
+    return simpleOf(text, context)->createExpression(wrapped(text), context);
+  }
+  Result<std::unique_ptr<Predicate>> createPredicate(std::string_view text,
+                                                     Context& context) override {
+    return simpleOf(text, context)->createPredicate(wrapped(text), context);
+  }
+
+ private:
+  static Language* simpleOf(std::string_view, Context& context) {
+    return context.language("simple");
+  }
+  static std::string wrapped(std::string_view text) {
+    return "${variable:" + std::string(trim(text)) + "}";
+  }
+};
+
 }  // namespace
 
 bool isTruthy(const Value& v) noexcept {
@@ -446,6 +468,7 @@ void registerBuiltinLanguages(Context& context) {
   context.addLanguage("constant", std::make_unique<ConstantLanguage>());
   context.addLanguage("header", std::make_unique<HeaderLanguage>(false));
   context.addLanguage("exchangeProperty", std::make_unique<HeaderLanguage>(true));
+  context.addLanguage("variable", std::make_unique<VariableLanguage>());
   context.addLanguage("simple", simplelang::makeSimpleLanguage());
 }
 
@@ -508,6 +531,9 @@ ExpressionDefinition header(std::string name) {
 }
 ExpressionDefinition exchangeProperty(std::string name) {
   return ExpressionDefinition(std::make_shared<HeaderSpec>(std::move(name), true));
+}
+ExpressionDefinition variable(std::string name) {
+  return language("variable", std::move(name));
 }
 ExpressionDefinition body() { return ExpressionDefinition(std::make_shared<BodySpec>()); }
 ExpressionDefinition language(std::string name, std::string text) {

@@ -48,6 +48,11 @@ RouteDefinition& RouteDefinition::trace(bool enabled) {
   return *this;
 }
 
+RouteDefinition& RouteDefinition::fromVariableReceive(std::string name) {
+  model_->variableReceive = std::move(name);
+  return *this;
+}
+
 RouteDefinition& RouteDefinition::nodePrefixId(std::string prefix) {
   model_->nodePrefixId = std::move(prefix);
   return *this;
@@ -208,6 +213,68 @@ RouteDefinition& RouteDefinition::convertHeaderTo(std::string name, std::string 
   step->charset = std::move(charset);
   step->mandatory = mandatory;
   return add(std::move(step));
+}
+
+namespace {
+// The variableSend / variableReceive slots of a to, toD or enrich; null for other steps.
+std::pair<std::string*, std::string*> variableSlots(StepModel* step) {
+  if (auto* to = dynamic_cast<eip::ToModel*>(step)) return {&to->variableSend, &to->variableReceive};
+  if (auto* d = dynamic_cast<eip::ToDynamicModel*>(step)) {
+    return {&d->variableSend, &d->variableReceive};
+  }
+  if (auto* e = dynamic_cast<eip::EnrichModel*>(step); e && !e->poll) {
+    return {&e->variableSend, &e->variableReceive};
+  }
+  return {nullptr, nullptr};
+}
+}  // namespace
+
+RouteDefinition& RouteDefinition::variableSend(std::string name) {
+  if (std::string* slot = variableSlots(lastStepForEngine()).first) {
+    *slot = std::move(name);
+  } else {
+    misuse("variableSend() applies to the to, toD or enrich before it");
+  }
+  return *this;
+}
+
+RouteDefinition& RouteDefinition::variableReceive(std::string name) {
+  if (std::string* slot = variableSlots(lastStepForEngine()).second) {
+    *slot = std::move(name);
+  } else {
+    misuse("variableReceive() applies to the to, toD or enrich before it");
+  }
+  return *this;
+}
+
+RouteDefinition& RouteDefinition::toV(std::string uri, std::string variable_send,
+                                      std::string variable_receive) {
+  auto step = std::make_unique<eip::ToModel>();
+  step->uri = std::move(uri);
+  step->variableSend = std::move(variable_send);
+  step->variableReceive = std::move(variable_receive);
+  return add(std::move(step));
+}
+
+RouteDefinition& RouteDefinition::setVariable(std::string name, ExpressionDefinition value) {
+  return add(std::make_unique<eip::SetVariableModel>(std::move(name), std::move(value)));
+}
+
+RouteDefinition& RouteDefinition::removeVariable(std::string name) {
+  auto step = std::make_unique<eip::RemoveVariableModel>();
+  step->name = std::move(name);
+  return add(std::move(step));
+}
+
+RouteDefinition& RouteDefinition::convertVariableTo(std::string name, std::string type,
+                                                    std::string to_name, std::string charset,
+                                                    bool mandatory) {
+  convertHeaderTo(std::move(name), std::move(type), std::move(to_name), std::move(charset),
+                  mandatory);
+  if (auto* step = dynamic_cast<eip::ConvertHeaderModel*>(lastStepForEngine())) {
+    step->variable = true;
+  }
+  return *this;
 }
 
 RouteDefinition& RouteDefinition::convertBodyTo(std::string type, std::string charset,

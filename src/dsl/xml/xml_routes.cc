@@ -559,9 +559,11 @@ class XmlReader {
         r.from = Scalar{uri.value(), at(child, uri)};
         for (pugi::xml_attribute a : child.attributes()) {
           std::string_view an = a.name();
-          if (an != "uri" && an != "id" && !an.starts_with("xmlns")) {
+          if (an == "variableReceive") {
+            r.fromVariableReceive = Scalar{a.value(), at(child, a)};
+          } else if (an != "uri" && an != "id" && !an.starts_with("xmlns")) {
             return fileError(at(child, a), fmt::format("unknown attribute '{}' in from", an),
-                             suggestion(an, {"uri", "id"}));
+                             suggestion(an, {"uri", "id", "variableReceive"}));
           }
         }
       } else if (name == "onException" || name == "onCompletion") {

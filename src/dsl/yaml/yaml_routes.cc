@@ -370,11 +370,14 @@ class YamlReader final : public YamlRouteReader {
         DROMEDARY_TRY_VOID(parameters(kv.second, r.parameters));
       } else if (key == "steps") {
         DROMEDARY_TRY_VOID(stepList(kv.second, r.steps));
+      } else if (key == "variableReceive" || key == "variable-receive") {
+        DROMEDARY_TRY(name, scalar(kv.second, key));
+        r.fromVariableReceive = std::move(name);
       } else if (key == "id" || key == "description") {
         // Camel allows them on from; they name nothing here.
       } else {
         return fileError(at(kv.first), fmt::format("unknown key '{}' in from", key),
-                         suggestion(key, {"uri", "parameters", "steps"}));
+                         suggestion(key, {"uri", "parameters", "steps", "variableReceive"}));
       }
     }
     if (!has_uri) return fileError(at(node), "from needs 'uri'");
@@ -444,14 +447,17 @@ class YamlReader final : public YamlRouteReader {
         DROMEDARY_TRY_VOID(stepList(kv.second, s.steps));
       } else if (key == "parameters") {
         DROMEDARY_TRY_VOID(parameters(kv.second, s.parameters));
-      } else if (s.kind == "setHeaders" && key == "headers") {
-        // Camel 4's setHeaders: a list of {name, <language>: text}, each a setHeader.
+      } else if ((s.kind == "setHeaders" && key == "headers") ||
+                 (s.kind == "setVariables" && key == "variables")) {
+        // Camel 4's setHeaders (setVariables): a list of {name, <language>: text}, each a
+        // setHeader (setVariable).
         if (!kv.second.IsSequence()) {
-          return fileError(at(kv.second), "headers must be a list of a name and an expression");
+          return fileError(at(kv.second),
+                           fmt::format("{} must be a list of a name and an expression", key));
         }
         for (const YAML::Node& item : kv.second) {
           StepSource h;
-          h.kind = "setHeader";
+          h.kind = key == "headers" ? "setHeader" : "setVariable";
           h.where = at(item);
           DROMEDARY_TRY_VOID(stepBody(item, h));
           s.steps.push_back(std::move(h));

@@ -3,6 +3,7 @@
 
 #include "language/simple/date_functions.h"
 #include "language/simple/exception_functions.h"
+#include "language/simple/variable_functions.h"
 #include "language/simple/file_functions.h"
 
 #include <sys/utsname.h>
@@ -331,7 +332,7 @@ constexpr std::string_view kFunctionNames[] = {
     "jsonpath", "jq",
     "sysenv", "env", "properties", "propertiesExist", "null", "empty", "createEmpty", "length",
     "size", "isEmpty", "uppercase", "lowercase", "trim", "iif", "not", "convertTo", "val",
-    "type", "messageTimestamp",
+    "type", "messageTimestamp", "variable", "variables", "variableAs",
 };
 
 // Camel functions that cannot mean anything here, with the reason shown to the user.
@@ -343,9 +344,6 @@ constexpr Unsupported kUnsupported[] = {
     {"bean", "calls a Java bean; Dromedary has no bean registry (use process() with a C++ "
              "processor)"},
     {"ref", "looks up a Java bean; Dromedary has no bean registry"},
-    {"variable", "exchange variables are not supported yet (use exchangeProperty)"},
-    {"variables", "exchange variables are not supported yet (use exchangeProperty)"},
-    {"variableAs", "exchange variables are not supported yet (use exchangeProperty)"},
     {"camelContext", "invokes Java methods on the CamelContext; use camelId for its name"},
     {"messageHistory", "message history is not recorded"},
     {"logExchange", "not supported yet"},
@@ -590,6 +588,24 @@ ExprPtr parseFunction(Parser& parser, std::string_view fn) {
   if (auto access = namedAccess(parser, fn, {"exchangeProperty", "exchangeProperties"},
                                 "a property name")) {
     return chained(std::make_unique<PropertyNode>(std::string(access->name)), access->chain);
+  }
+
+  // Variables (Camel 4).
+  if (fn == "variables") return variablesNode();
+  if (fn == "variables.size" || fn == "variables.size()") {
+    return chained(variablesNode(), ".size()");
+  }
+  if (auto access = namedAccess(parser, fn, {"variable", "variables"}, "a variable name")) {
+    return chained(variableNode(parser, access->name), access->chain);
+  }
+  if (auto call = callOf(parser, fn, "variableAs")) {
+    expectArgs(parser, fn, *call, 2, 2);
+    std::string_view name = call->args[0];
+    if (auto q = unquote(name)) name = *q;
+    ExprPtr node = std::make_unique<ConvertNode>(variableNode(parser, trim(name)),
+                                                 conversionTarget(parser, call->args[1]), false,
+                                                 source, std::string(trim(call->args[1])));
+    return chained(std::move(node), call->rest);
   }
 
   // The exchange, its ids and its failure.
