@@ -141,6 +141,34 @@ class Typical final : public RoutingRun {
   Headers headers_{{"type", "order"}, {"amount", 500}, {"region", "EU"}};
 };
 DROMEDARY_SCENARIO("typical", Typical);
+
+// circuit_breaker: direct_1 with its processor inside a closed circuitBreaker (#25): the copy
+// the call runs on, the breaker's lock and window, the properties Camel sets. Against
+// direct_1, the breaker's own cost per exchange.
+class CircuitBreakerRun final : public RoutingRun {
+ public:
+  CircuitBreakerRun()
+      : RoutingRun([this](RouteBuilder& b) {
+          b.from("direct:guarded").circuitBreaker().process(noop_).onFallback().stop().end();
+        }) {}
+  void once() override {
+    check(producer_.sendBody("direct:guarded", "order-1").has_value(), "send");
+  }
+};
+DROMEDARY_SCENARIO("circuit_breaker", CircuitBreakerRun);
+
+// variables: direct_1 with a setVariable and a Simple template reading it (#25).
+class VariablesRun final : public RoutingRun {
+ public:
+  VariablesRun()
+      : RoutingRun([](RouteBuilder& b) {
+          b.from("direct:vars")
+              .setVariable("order", body())
+              .setHeader("seen", simple("${variable.order}"));
+        }) {}
+  void once() override { check(producer_.sendBody("direct:vars", "order-1").has_value(), "send"); }
+};
+DROMEDARY_SCENARIO("variables", VariablesRun);
 ScenarioRegistrar typical_stats_registrar("typical_stats", [] {
   return std::unique_ptr<ScenarioRun>(new Typical(10, 0));
 });

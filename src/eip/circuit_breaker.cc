@@ -156,10 +156,10 @@ class CircuitBreakerStep final : public Step {
       outcome = classify(input, sub->error());
       if (outcome != State::Outcome::Failure) sub->clearError();
     }
-    breaker_.record(outcome, elapsed, clock.now());
+    const State::State state = breaker_.record(outcome, elapsed, clock.now());
     try {
       Headers& p = input.properties();
-      p.slot(kState) = std::string(State::name(breaker_.state(clock.now())));
+      p.slot(kState).setString(State::name(state));
       if (outcome == State::Outcome::Ignored) {
         setFlags(p, false, false, false);
         p.slot(kIgnored) = true;
@@ -173,7 +173,7 @@ class CircuitBreakerStep final : public Step {
           if (const Headers* vars = sub->variablesIfAny()) {
             for (const Headers::Entry& v : *vars) input.variables().set(v);
           }
-          p.slot(kState) = std::string(State::name(breaker_.state(clock.now())));
+          p.slot(kState).setString(State::name(state));
         }
         setFlags(p, true, false, false);
         return Status::Continue;

@@ -33,7 +33,7 @@ std::string_view CircuitBreakerState::name(State state) noexcept {
 void CircuitBreakerState::clearWindow() {
   std::fill(window_.begin(), window_.end(), Bucket{});
   next_ = 0;
-  recorded_ = 0;
+  calls_ = failures_ = slow_ = 0;
 }
 
 void CircuitBreakerState::toState(State state, TimePoint now) {
@@ -53,9 +53,14 @@ void CircuitBreakerState::openIfDue(TimePoint now) {
 
 void CircuitBreakerState::addToWindow(bool failure, bool slow, TimePoint now) {
   if (!config_.timeBasedSlidingWindow) {
-    window_[next_] = Bucket{0, 1, failure ? 1u : 0u, slow ? 1u : 0u};
-    next_ = (next_ + 1) % window_.size();
-    ++recorded_;
+    // Count based: the running totals lose the call that leaves the window and gain this one,
+    // so a call costs the same whatever the window's size.
+    Bucket& b = window_[next_];
+    calls_ = calls_ + 1 - b.calls;  // (each total holds the bucket's count: no wrap)
+    failures_ = failures_ + (failure ? 1 : 0) - b.failures;
+    slow_ = slow_ + (slow ? 1 : 0) - b.slow;
+    b = Bucket{0, 1, failure ? 1u : 0u, slow ? 1u : 0u};
+    next_ = next_ + 1 == window_.size() ? 0 : next_ + 1;
     return;
   }
   const int64_t second = secondOf(now);
@@ -68,10 +73,17 @@ void CircuitBreakerState::addToWindow(bool failure, bool slow, TimePoint now) {
 
 void CircuitBreakerState::windowTotals(TimePoint now, uint64_t& calls, uint64_t& failures,
                                        uint64_t& slow) const {
+  if (!config_.timeBasedSlidingWindow) {
+    calls = calls_;
+    failures = failures_;
+    slow = slow_;
+    return;
+  }
+  // Time based: the buckets of the last slidingWindowSize seconds (a sweep of that many).
   calls = failures = slow = 0;
   const int64_t oldest = secondOf(now) - static_cast<int64_t>(window_.size());
   for (const Bucket& b : window_) {
-    if (config_.timeBasedSlidingWindow && b.second <= oldest) continue;
+    if (b.second <= oldest) continue;
     calls += b.calls;
     failures += b.failures;
     slow += b.slow;
@@ -104,14 +116,16 @@ CircuitBreakerState::Permit CircuitBreakerState::acquire(TimePoint now) {
   return Permit::Allowed;
 }
 
-void CircuitBreakerState::record(Outcome outcome, std::chrono::nanoseconds elapsed, TimePoint now) {
+CircuitBreakerState::State CircuitBreakerState::record(Outcome outcome,
+                                                       std::chrono::nanoseconds elapsed,
+                                                       TimePoint now) {
   std::lock_guard lock(mutex_);
   if (concurrent_ > 0) --concurrent_;
   const bool failure = outcome == Outcome::Failure;
   const bool slow = elapsed > slowAfter_;
   switch (state_) {
     case State::Closed: {
-      if (outcome == Outcome::Ignored) return;
+      if (outcome == Outcome::Ignored) return state_;
       addToWindow(failure, slow, now);
       uint64_t calls, failures, slows;
       windowTotals(now, calls, failures, slows);
@@ -119,25 +133,26 @@ void CircuitBreakerState::record(Outcome outcome, std::chrono::nanoseconds elaps
       uint64_t minimum = static_cast<uint64_t>(std::max(1, config_.minimumNumberOfCalls));
       if (!config_.timeBasedSlidingWindow) minimum = std::min<uint64_t>(minimum, window_.size());
       if (overThreshold(calls, failures, slows, minimum)) toState(State::Open, now);
-      return;
+      return state_;
     }
     case State::HalfOpen: {
       if (outcome == Outcome::Ignored) {
         if (trialsIssued_ > 0) --trialsIssued_;  // its trial goes back
-        return;
+        return state_;
       }
       ++trialsDone_;
       trialFailures_ += failure ? 1 : 0;
       trialSlow_ += slow ? 1 : 0;
       const auto permitted = static_cast<uint32_t>(config_.permittedNumberOfCallsInHalfOpenState);
-      if (trialsDone_ < permitted) return;
+      if (trialsDone_ < permitted) return state_;
       const bool reopen = overThreshold(trialsDone_, trialFailures_, trialSlow_, permitted);
       toState(reopen ? State::Open : State::Closed, now);
-      return;
+      return state_;
     }
     case State::Open:
-      return;  // a call let in before the breaker opened: too late to count
+      break;  // a call let in before the breaker opened: too late to count
   }
+  return state_;
 }
 
 CircuitBreakerState::State CircuitBreakerState::state(TimePoint now) {

@@ -48,8 +48,8 @@ class CircuitBreakerState {
 
   /// Whether a call may go in now; Allowed must be followed by exactly one record().
   Permit acquire(TimePoint now);
-  /// The end of an allowed call that took `elapsed`.
-  void record(Outcome outcome, std::chrono::nanoseconds elapsed, TimePoint now);
+  /// The end of an allowed call that took `elapsed`; the state it leaves the breaker in.
+  State record(Outcome outcome, std::chrono::nanoseconds elapsed, TimePoint now);
 
   State state(TimePoint now);
   Snapshot snapshot(TimePoint now);
@@ -78,7 +78,7 @@ class CircuitBreakerState {
   TimePoint openedAt_{};
   std::vector<Bucket> window_;  // a ring: slidingWindowSize calls or seconds
   size_t next_ = 0;             // count based: where the next call goes
-  uint64_t recorded_ = 0;       // count based: calls recorded since the window was cleared
+  uint64_t calls_ = 0, failures_ = 0, slow_ = 0;  // count based: the window's running totals
   // HALF_OPEN: trial calls let in, and the outcomes of those done
   uint32_t trialsIssued_ = 0, trialsDone_ = 0, trialFailures_ = 0, trialSlow_ = 0;
   uint64_t notPermitted_ = 0;
