@@ -137,5 +137,24 @@ TEST(VariablesTest, AnUnknownRepositoryIsAnErrorAtStart) {
       << started.error().message;
 }
 
+TEST(VariablesTest, ADynamicNameIsEvaluatedPerExchangeAndABadOneFailsIt) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) {
+    b.from("direct:in")
+        .setVariable("${header.scope}:${header.name}", body())
+        .setBody(simple("${variable.global:x}"))
+        .to("mock:out");
+  });
+  ASSERT_TRUE(h.producer.sendBodyAndHeaders("direct:in", "one",
+                                            Headers{{"scope", "global"}, {"name", "x"}}));
+  EXPECT_EQ(bodyOf(h, "mock:out"), "one");
+  auto bad = h.producer.sendBodyAndHeaders("direct:in", "two",
+                                           Headers{{"scope", "cache"}, {"name", "x"}});
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("VariableRepository with id: cache does not exist"),
+            std::string::npos)
+      << bad.error().message;
+}
+
 }  // namespace
 }  // namespace dromedary::testing
