@@ -79,6 +79,37 @@ Result<void> removeVariable(Translator& t, RouteDefinition& def, const StepSourc
   return {};
 }
 
+Result<void> claimCheck(Translator& t, RouteDefinition& def, const StepSource& s, const Expr&) {
+  DROMEDARY_TRY(op, t.text(s, "operation"));
+  static constexpr std::pair<std::string_view, ClaimCheckOperation> kOps[] = {
+      {"Get", ClaimCheckOperation::Get},   {"GetAndRemove", ClaimCheckOperation::GetAndRemove},
+      {"Set", ClaimCheckOperation::Set},   {"Push", ClaimCheckOperation::Push},
+      {"Pop", ClaimCheckOperation::Pop}};
+  const ClaimCheckOperation* found = nullptr;
+  for (const auto& [name, value] : kOps) {
+    if (name == op) found = &value;
+  }
+  if (!found) {
+    return fileError(attribute(s.attributes, "operation")->where,
+                     fmt::format("claimCheck operation must be Get, GetAndRemove, Set, Push or "
+                                 "Pop, not '{}'",
+                                 op));
+  }
+  if (const Scalar* m = attribute(s.attributes, "aggregationStrategyMethodName")) {
+    return fileError(m->where, "aggregationStrategyMethodName calls a Java bean's method, which "
+                               "Dromedary does not have");
+  }
+  std::string key, filter;
+  if (attribute(s.attributes, "key")) DROMEDARY_TRY_ASSIGN(key, t.text(s, "key"));
+  if (attribute(s.attributes, "filter")) DROMEDARY_TRY_ASSIGN(filter, t.text(s, "filter"));
+  def.claimCheck(*found, key, filter);
+  if (const Scalar* a = attribute(s.attributes, "aggregationStrategy")) {
+    DROMEDARY_TRY(name, t.strategyName(*a));
+    def.aggregationStrategyRef(name);
+  }
+  return {};
+}
+
 Result<void> removeHeader(Translator& t, RouteDefinition& def, const StepSource& s, const Expr&) {
   DROMEDARY_TRY(name, t.text(s, "name"));
   def.removeHeader(name);
@@ -308,6 +339,7 @@ constexpr StepTranslation kBasic[] = {
     {"setVariables", setHeaders},
     {"removeVariable", removeVariable},
     {"convertVariableTo", convertHeaderTo},
+    {"claimCheck", claimCheck},
     {"marshal", marshal},
     {"unmarshal", marshal},
     {"log", log},

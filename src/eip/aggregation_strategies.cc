@@ -30,7 +30,14 @@ class GroupedBody final : public AggregationStrategy {
       body = Value(ValueList{std::move(first)});
       return &ex;
     }
-    old->message().body().mutableList().push_back(std::move(body));
+    // An `old` this strategy did not start (enrich's or claimCheck's exchange) becomes the
+    // list's first element.
+    Value& group = old->message().body();
+    if (!group.isList()) {
+      Value first = std::move(group);
+      group = Value(ValueList{std::move(first)});
+    }
+    group.mutableList().push_back(std::move(body));
     return old;
   }
 };
@@ -48,8 +55,17 @@ class GroupedExchange final : public AggregationStrategy {
       ex.clearError();
       return &ex;
     }
-    // The group is only ever shared with this result: it grows in place.
+    // The group is only ever shared with this result: it grows in place. An `old` this
+    // strategy did not start (enrich's exchange) becomes the group's first exchange.
     const auto* group = old->message().body().getIf<GroupedExchanges>();
+    if (!group) {
+      auto first = std::make_shared<Exchange>(old->context());
+      first->copyFrom(*old);
+      auto made = std::make_shared<GroupedExchanges>();
+      made->exchanges.push_back(std::move(first));
+      group = made.get();
+      old->message().setBody(Value::object<GroupedExchanges>(std::move(made)));
+    }
     const_cast<GroupedExchanges*>(group)->exchanges.push_back(std::move(copy));
     return old;
   }

@@ -58,6 +58,7 @@ constexpr const EipSchema* kSchemas[] = {
     &kPipelineSchema,
     &kLoadBalanceSchema,
     &kSortSchema,
+    &kClaimCheckSchema,
     &kResequenceSchema,
     &kEnrichSchema,
     &kPollEnrichSchema,

@@ -50,6 +50,7 @@ extern const EipSchema kLoopSchema;
 extern const EipSchema kPipelineSchema;
 extern const EipSchema kLoadBalanceSchema;
 extern const EipSchema kSortSchema;
+extern const EipSchema kClaimCheckSchema;
 extern const EipSchema kResequenceSchema;
 extern const EipSchema kEnrichSchema;
 extern const EipSchema kPollEnrichSchema;

@@ -479,6 +479,21 @@ struct LoadBalanceModel final : StepModel {
   Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
 };
 
+/// claimCheck(operation, key, filter): Camel's Claim Check (claim_check.cc). Set and Push keep
+/// a copy of the message (body and headers) in the exchange's claim check repository; Get,
+/// GetAndRemove and Pop merge one back, as `filter` says or through a strategy.
+struct ClaimCheckModel final : StepModel {
+  using Operation = ClaimCheckOperation;
+  Operation operation = Operation::Get;
+  std::string key;  ///< Get, GetAndRemove, Set; ${...} is Simple
+  std::string filter;
+  std::shared_ptr<AggregationStrategy> strategy;
+  std::string strategyRef;
+  std::string_view kind() const override { return "claimCheck"; }
+  std::string describe() const override;
+  Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
+};
+
 /// sort(expression): the expression's list (or comma-separated text), sorted, as the body.
 struct SortModel final : StepModel {
   bool failureAtomic() const override { return true; }

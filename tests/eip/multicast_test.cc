@@ -314,6 +314,31 @@ TEST(EnrichTest, TheStrategyCombinesTheExchangeAndTheReply) {
   EXPECT_EQ(*got[0]->message().getHeader("price"), Value(42));
 }
 
+// A grouping strategy given an exchange it did not start (enrich's own) groups it first,
+// rather than assume a list or a group is already there (it crashed before).
+TEST(EnrichTest, GroupingStrategiesTakeTheExchangeAsTheirFirstPart) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) {
+    b.from("direct:resource").setBody(constant("reply"));
+    b.from("direct:body")
+        .enrich("direct:resource", AggregationStrategies::groupedBody())
+        .to("mock:body");
+    b.from("direct:exchange")
+        .enrich("direct:resource", AggregationStrategies::groupedExchange())
+        .to("mock:exchange");
+  });
+  ASSERT_TRUE(h.producer.sendBody("direct:body", "mine"));
+  EXPECT_EQ(h.mock("mock:body").receivedExchanges().at(0)->message().body().toString(),
+            "[\"mine\",\"reply\"]");
+  ASSERT_TRUE(h.producer.sendBody("direct:exchange", "mine"));
+  const auto* group =
+      h.mock("mock:exchange").receivedExchanges().at(0)->message().body().getIf<GroupedExchanges>();
+  ASSERT_NE(group, nullptr);
+  ASSERT_EQ(group->exchanges.size(), 2u);
+  EXPECT_EQ(group->exchanges[0]->message().body().as<std::string>(), "mine");
+  EXPECT_EQ(group->exchanges[1]->message().body().as<std::string>(), "reply");
+}
+
 TEST(EnrichTest, AnUnresolvableUriIsSkippedWithIgnoreInvalidEndpoints) {
   RouteHarness h;
   h.start([](RouteBuilder& b) {

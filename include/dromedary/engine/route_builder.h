@@ -63,6 +63,9 @@ enum class ShutdownRoute : uint8_t { Default, Defer };
 enum class ShutdownRunningTask : uint8_t { CompleteAllTasks, CompleteCurrentTaskOnly };
 
 
+/// Camel's Claim Check operations (RouteDefinition::claimCheck).
+enum class ClaimCheckOperation : uint8_t { Get, GetAndRemove, Set, Push, Pop };
+
 /// One route under construction. Every DSL method returns *this for chaining.
 class RouteDefinition {
  public:
@@ -134,6 +137,13 @@ class RouteDefinition {
   /// into itself or into the header `to_name`; an absent header is left absent.
   RouteDefinition& convertHeaderTo(std::string name, std::string type, std::string to_name = {},
                                    std::string charset = {}, bool mandatory = true);
+  /// Camel's Claim Check: Set (under `key`) and Push (on a stack) keep a copy of the message's
+  /// body and headers in the exchange's claim check repository; Get, GetAndRemove (by `key`)
+  /// and Pop merge it back, everything or what `filter` says (`body`, `headers`,
+  /// `header:PATTERN`, each with +, - or --; docs/eip.md). A key holding ${...} is Simple.
+  /// aggregationStrategy()/aggregationStrategyRef() after it merge through a strategy instead.
+  RouteDefinition& claimCheck(ClaimCheckOperation operation, std::string key = {},
+                              std::string filter = {});
   /// Camel 4's variableSend / variableReceive on the last to, toD or enrich: the variable
   /// whose value is sent as the body, and the variable the reply's body goes to (its headers
   /// to `header:NAME.KEY`), leaving the message as it was. Such a send runs on a copy of the

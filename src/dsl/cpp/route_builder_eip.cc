@@ -131,6 +131,9 @@ RouteDefinition& RouteDefinition::aggregationStrategy(
   } else if (auto* a = dynamic_cast<eip::AggregateModel*>(lastEip_)) {
     a->strategy = std::move(strategy);
     a->strategyRef.clear();
+  } else if (auto* c = dynamic_cast<eip::ClaimCheckModel*>(lastEip_)) {
+    c->strategy = std::move(strategy);
+    c->strategyRef.clear();
   } else if (auto* o = optionsOf(lastEip_)) {
     o->strategy = std::move(strategy);
     o->strategyRef.clear();
@@ -147,6 +150,9 @@ RouteDefinition& RouteDefinition::aggregationStrategyRef(std::string name) {
   } else if (auto* a = dynamic_cast<eip::AggregateModel*>(lastEip_)) {
     a->strategyRef = std::move(name);
     a->strategy = nullptr;
+  } else if (auto* c = dynamic_cast<eip::ClaimCheckModel*>(lastEip_)) {
+    c->strategyRef = std::move(name);
+    c->strategy = nullptr;
   } else if (auto* o = optionsOf(lastEip_)) {
     o->strategyRef = std::move(name);
     o->strategy = nullptr;
@@ -309,6 +315,16 @@ RouteDefinition& RouteDefinition::pollEnrich(ExpressionDefinition uri, int64_t t
   step->poll = true;
   step->timeoutMillis = timeout_ms;
   return *this;
+}
+
+RouteDefinition& RouteDefinition::claimCheck(ClaimCheckOperation operation, std::string key,
+                                             std::string filter) {
+  auto step = std::make_unique<eip::ClaimCheckModel>();
+  step->operation = operation;
+  step->key = std::move(key);
+  step->filter = std::move(filter);
+  lastEip_ = step.get();
+  return add(std::move(step));
 }
 
 RouteDefinition& RouteDefinition::aggregateOnException(bool on) {
