@@ -10,6 +10,7 @@
 #include "core/scratch.h"
 #include "core/text.h"
 #include "eip/eip_schema.h"
+#include "eip/aggregation.h"
 #include "eip/fan_out.h"
 #include "eip/models.h"
 #include "engine/compiled_route.h"
@@ -222,15 +223,8 @@ class ClaimCheckStep final : public Step {
     hm.headers().clear();
     for (const auto& [name, value] : headers) hm.headers().set(name, value);
     hm.setBody(body);
-    Exchange* got = strategy_->aggregate(&ex, *held);
-    if (got == held.get()) {
-      std::swap(ex.message(), hm);
-    } else if (got != &ex) {
-      ex.fail(ErrorCode::InvalidRoute,
-              "The aggregation strategy returned an exchange other than the two it was given");
-      return Status::Fail;
-    }
-    return Status::Continue;
+    // As enrich merges its reply: the strategy's choice goes on, the stored message or not.
+    return enrichWith(ex, *held, strategy_.get(), false);
   }
 
   Operation op_;

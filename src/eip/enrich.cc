@@ -49,7 +49,7 @@ namespace {
 // and headers into variables, the message left as it was.
 struct VariableOptions {
   std::optional<detail::VariableName> send, receive;
-  int pattern = -1;  // to / toD: the send's pattern (-1: the exchange's); enrich: InOut
+  int pattern = -1;  // the copy's pattern (-1: the exchange's; enrich gives InOut)
 };
 
 class EnrichStep final : public Step {
@@ -75,11 +75,8 @@ class EnrichStep final : public Step {
     ExchangePtr reply = acquireExchange(&context_);
     try {
       reply->resetAsCopyOf(ex, !variables_.send);
-      if (variables_.pattern < 0) {
-        reply->setPattern(strategy_ || !variables_.receive ? Pattern::InOut : ex.pattern());
-      } else {
-        reply->setPattern(static_cast<Pattern>(variables_.pattern));
-      }
+      reply->setPattern(variables_.pattern < 0 ? ex.pattern()
+                                               : static_cast<Pattern>(variables_.pattern));
       if (variables_.send) {
         Value& body = reply->messageForEngine().body();
         if (!detail::readVariable(ex, *variables_.send, body)) body.reset();
@@ -136,7 +133,9 @@ Result<std::unique_ptr<Step>> EnrichModel::compile(RouteCompiler& compiler) cons
   if (!u) return compiler.error(*this, u.error());
   auto resolved = resolveStrategy(compiler, *this, strategy, strategyRef);
   if (!resolved) return resolved.error();
-  auto variables = variableOptions(compiler, *this, variableSend, variableReceive, -1);
+  // enrich is request-reply, whatever the exchange's pattern.
+  auto variables = variableOptions(compiler, *this, variableSend, variableReceive,
+                                   static_cast<int>(Pattern::InOut));
   if (!variables) return variables.error();
   return std::unique_ptr<Step>(new EnrichStep(compiler.context(), std::move(*u),
                                               *resolved, aggregateOnException,

@@ -114,6 +114,22 @@ TEST(VariablesTest, VariableReceiveKeepsTheMessageAndStoresTheReply) {
   EXPECT_EQ(bodyOf(h, "mock:sent"), "echo: from a variable");
 }
 
+// enrich is request-reply even for an InOnly exchange: the reply of a seda consumer comes back
+// into the variable (a to with variableReceive keeps the exchange's pattern instead).
+TEST(VariablesTest, EnrichWithVariableReceiveWaitsForTheReplyOfAnInOnlyExchange) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) {
+    b.from("seda:stock").setBody(simple("stock for ${body}"));
+    b.from("direct:in")
+        .setExchangePattern(Pattern::InOnly)
+        .enrich("seda:stock").variableReceive("stock")
+        .setBody(simple("${body} / ${variable.stock}"))
+        .to("mock:out");
+  });
+  ASSERT_TRUE(h.producer.sendBody("direct:in", "o-1"));
+  EXPECT_EQ(bodyOf(h, "mock:out"), "o-1 / stock for o-1");
+}
+
 TEST(VariablesTest, FromVariableReceiveMovesTheBodyIntoAVariable) {
   RouteHarness h;
   h.start([](RouteBuilder& b) {
