@@ -61,9 +61,10 @@ Result<void> refuseUnknownKey(std::string_view kind, std::string_view key, const
   if (!schema || key == "id" || key == "description" || schema->attribute(key)) return {};
   std::vector<std::string_view> names;
   for (const eip::AttributeSchema& a : schema->attributes) names.push_back(a.name);
-  if (names.empty() && !schema->clauseSchemas.empty()) {
-    return fileError(where, fmt::format("unknown key '{}' in {}", key, kind),
-                     fmt::format("{} holds {}", kind, schema->clauses));
+  if (!schema->clauseSchemas.empty() && closestMatch(key, names).empty()) {
+    std::string hint = fmt::format("{} holds {}", kind, schema->clauses);
+    if (!names.empty()) hint += fmt::format("; its other keys: {}", joinNames(names));
+    return fileError(where, fmt::format("unknown key '{}' in {}", key, kind), hint);
   }
   return fileError(where, fmt::format("unknown key '{}' in {}", key, kind),
                    names.empty() ? fmt::format("{} takes no keys but id and description", kind)
@@ -96,6 +97,13 @@ const std::vector<std::string_view>& expressionLanguages() {
   static const std::vector<std::string_view> languages = {
       "simple", "constant", "header", "exchangeProperty", "variable", "jsonpath", "jq", "tokenize"};
   return languages;
+}
+
+bool isJvmLanguage(std::string_view language) {
+  static constexpr std::string_view kJvm[] = {
+      "groovy", "javascript", "js", "mvel", "ognl", "python", "spel", "java", "joor",
+      "datasonnet", "xpath", "xquery", "kotlin", "bean", "method", "wasm", "jexl"};
+  return std::find(std::begin(kJvm), std::end(kJvm), language) != std::end(kJvm);
 }
 
 bool languageTakesOptions(std::string_view language) {

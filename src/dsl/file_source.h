@@ -65,6 +65,7 @@ struct RouteSource {
   std::vector<StepSource> steps;
   std::vector<StepSource> onExceptions;   ///< route-scoped (XML)
   std::vector<StepSource> onCompletions;  ///< route-scoped (XML)
+  std::vector<StepSource> intercepts;     ///< route-scoped (XML): intercept, interceptFrom ...
   /// Set on a route made from a Kamelet (kamelet_expansion.cc), saying which and where it is
   /// used ("Kamelet 'log-sink' used at routes.yaml:5:9"), for errors. Such a route has no error
   /// handler and none of the load's routeConfigurations, so a failure goes back to the route
@@ -80,6 +81,19 @@ struct RouteConfigurationSource {
   std::vector<StepSource> errorHandler;  ///< none or one: its kind is the handler's name
   std::vector<StepSource> onExceptions;
   std::vector<StepSource> onCompletions;
+  /// intercept, interceptFrom and interceptSendToEndpoint clauses (kind says which).
+  std::vector<StepSource> intercepts;
+
+  /// Where a clause of this kind goes (onException, onCompletion or an interceptor), or null
+  /// for another kind.
+  std::vector<StepSource>* clausesOf(std::string_view kind) {
+    if (kind == "onException") return &onExceptions;
+    if (kind == "onCompletion") return &onCompletions;
+    if (kind == "intercept" || kind == "interceptFrom" || kind == "interceptSendToEndpoint") {
+      return &intercepts;
+    }
+    return nullptr;
+  }
 };
 
 /// A `beans:` entry of a YAML file: a name a route refers to (process: {ref: name}), or a
@@ -215,6 +229,9 @@ const std::vector<std::string_view>& expressionLanguages();
 /// resultType ...): the readers keep them in ExpressionSource::options for the language to
 /// check when the route starts.
 bool languageTakesOptions(std::string_view language);
+/// Camel's languages that run on the JVM (groovy, javascript, mvel, ...): read as expressions
+/// so that the error names the language and says why it cannot run here.
+bool isJvmLanguage(std::string_view language);
 
 /// Everything read from a set of route files.
 struct FileSources {

@@ -67,6 +67,7 @@ class Writer {
     steps(r.steps);
     steps(r.onExceptions);
     steps(r.onCompletions);
+    steps(r.intercepts);
     text(r.kameletUse.empty() ? "" : "kamelet");
   }
   uint64_t hash(uint64_t seed) const {
@@ -87,6 +88,7 @@ uint64_t sharedFingerprint(Context& context, const FileSources& sources) {
     w.steps(c.errorHandler);
     w.steps(c.onExceptions);
     w.steps(c.onCompletions);
+    w.steps(c.intercepts);
   }
   for (const BeanSource& b : sources.beans) {
     w.text(b.name.value);

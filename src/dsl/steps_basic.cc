@@ -49,6 +49,11 @@ Result<void> setBody(Translator&, RouteDefinition& def, const StepSource&, const
   return {};
 }
 
+Result<void> script(Translator&, RouteDefinition& def, const StepSource&, const Expr& e) {
+  def.script(*e);
+  return {};
+}
+
 Result<void> transform(Translator&, RouteDefinition& def, const StepSource&, const Expr& e) {
   def.transform(*e);
   return {};
@@ -251,7 +256,7 @@ Result<void> dataFormatStep(Translator& t, RouteDefinition& def, const StepSourc
   } else {
     def.unmarshal(f.kind, std::move(options));
   }
-  return {};
+  return sendVariables(t, def, s);
 }
 
 Result<void> marshal(Translator& t, RouteDefinition& def, const StepSource& s, const Expr&) {
@@ -293,7 +298,7 @@ Result<void> process(Translator& t, RouteDefinition& def, const StepSource& s, c
 Result<void> wireTap(Translator& t, RouteDefinition& def, const StepSource& s, const Expr&) {
   DROMEDARY_TRY(uri, t.text(s, "uri"));
   def.wireTap(uri);
-  return {};
+  return sendVariables(t, def, s);
 }
 
 Result<void> sort(Translator&, RouteDefinition& def, const StepSource&, const Expr& e) {
@@ -341,6 +346,7 @@ constexpr StepTranslation kBasic[] = {
     {"convertVariableTo", convertHeaderTo},
     {"claimCheck", claimCheck},
     {"marshal", marshal},
+    {"script", script},
     {"unmarshal", marshal},
     {"log", log},
     {"stop", stop},

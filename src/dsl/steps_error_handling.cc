@@ -7,6 +7,7 @@
 
 #include "core/text.h"
 #include "dsl/translator.h"
+#include "engine/intercept.h"
 #include "engine/failure_path.h"
 #include "eip/eip_schemas.h"
 
@@ -465,6 +466,48 @@ Result<void> Translator::onCompletionBody(RouteDefinition& d, const StepSource& 
   return {};
 }
 
+Result<void> Translator::intercept(RouteBuilder* builder, RouteDefinition* def,
+                                   const StepSource& s) {
+  const bool send = s.kind == "interceptSendToEndpoint";
+  std::vector<std::string_view> keys = {"id", "description", "disabled"};
+  if (s.kind != "intercept") keys.push_back("uri");
+  if (send) keys.insert(keys.end(), {"skipSendToOriginalEndpoint", "afterUri"});
+  DROMEDARY_TRY_VOID(checkKeys(s, keys, {"onWhen"}, false));
+  DROMEDARY_TRY(disabled, flag(s, "disabled"));
+  if (disabled) return {};
+  std::string uri;
+  if (const Scalar* u = attribute(s.attributes, "uri")) {
+    DROMEDARY_TRY(v, resolve(*u));
+    uri = std::move(v);
+  }
+  if (send && uri.empty()) {
+    return fileError(s.where, "interceptSendToEndpoint needs 'uri'",
+                     "the endpoint (or a pattern such as 'kafka*') whose sends it intercepts");
+  }
+  RouteDefinition* d = nullptr;
+  if (s.kind == "intercept") {
+    d = builder ? &builder->intercept() : &def->intercept();
+  } else if (s.kind == "interceptFrom") {
+    d = builder ? &builder->interceptFrom(uri) : &def->interceptFrom(uri);
+  } else {
+    d = builder ? &builder->interceptSendToEndpoint(uri) : &def->interceptSendToEndpoint(uri);
+  }
+  d->modelForEngine().intercepts.back()->where = s.where;  // errors name the clause
+  if (send) {
+    DROMEDARY_TRY(skip, flag(s, "skipSendToOriginalEndpoint"));
+    if (skip) d->skipSendToOriginalEndpoint();
+    if (const Scalar* a = attribute(s.attributes, "afterUri")) {
+      DROMEDARY_TRY(v, resolve(*a));
+      d->afterUri(v);
+    }
+  }
+  DROMEDARY_TRY(when, predicateOf(s, "onWhen"));
+  if (when) d->onWhen(std::move(*when));
+  DROMEDARY_TRY_VOID(steps(*d, s.steps));
+  d->end();
+  return {};
+}
+
 // routeConfigurationId="a,b": those configurations, route-scoped.
 Result<void> Translator::namedConfigurations(RouteDefinition& def, const Scalar& ids,
                                              const std::vector<RouteConfigurationSource>& configs) {
@@ -498,6 +541,9 @@ Result<void> Translator::namedConfigurations(RouteDefinition& def, const Scalar&
     }
     for (const StepSource& clause : found->onCompletions) {
       DROMEDARY_TRY_VOID(onCompletionBody(def.onCompletion(), clause));
+    }
+    for (const StepSource& clause : found->intercepts) {
+      DROMEDARY_TRY_VOID(intercept(nullptr, &def, clause));
     }
   }
   return {};

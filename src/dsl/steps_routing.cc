@@ -122,6 +122,19 @@ Result<void> resequence(Translator& t, RouteDefinition& def, const StepSource& s
   return t.resequence(def, s, *e);
 }
 
+// poll: Camel 4's simpler pollEnrich (uri with parameters, timeout, variableReceive).
+Result<void> poll(Translator& t, RouteDefinition& def, const StepSource& s, const Expr&) {
+  DROMEDARY_TRY(uri, t.withParameters(*attribute(s.attributes, "uri"), s.parameters));
+  DROMEDARY_TRY(timeout, t.number(s, "timeout"));
+  def.poll(uri, timeout);
+  t.place(def, s);
+  if (attribute(s.attributes, "variableReceive")) {
+    DROMEDARY_TRY(name, t.text(s, "variableReceive"));
+    def.variableReceive(name);
+  }
+  return {};
+}
+
 constexpr StepTranslation kRouting[] = {
     {"filter", filter, true},
     {"validate", validate},
@@ -133,6 +146,7 @@ constexpr StepTranslation kRouting[] = {
     {"dynamicRouter", dynamicRouter, true},
     {"enrich", enrich, true},
     {"pollEnrich", enrich, true},
+    {"poll", poll, true},
     {"idempotentConsumer", idempotentConsumer, true},
     {"loadBalance", loadBalance, true},
     {"resequence", resequence, true},
@@ -217,6 +231,8 @@ Result<void> Translator::loadBalance(RouteDefinition& def, const StepSource& s) 
       def.roundRobin();
     } else if (k == "random") {
       def.random();
+    } else if (k == "topic") {
+      def.topic();
     } else if (k == "failover") {
       DROMEDARY_TRY(types, exceptionNames(p));
       DROMEDARY_TRY(attempts, number(p, "maximumFailoverAttempts",

@@ -51,6 +51,7 @@ void forEach(RouteSource& route, const Visit& visit) {
   forEach(route.steps, visit);
   forEach(route.onExceptions, visit);
   forEach(route.onCompletions, visit);
+  forEach(route.intercepts, visit);
 }
 
 // The name a placeholder's inside names: "name" of "name", "name:default" and "?name".

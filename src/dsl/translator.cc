@@ -115,6 +115,9 @@ Result<void> Translator::globalConfigurations(
     for (const StepSource& clause : c.onCompletions) {
       DROMEDARY_TRY_VOID(onCompletionBody(builder.onCompletion(), clause));
     }
+    for (const StepSource& clause : c.intercepts) {
+      DROMEDARY_TRY_VOID(intercept(&builder, nullptr, clause));
+    }
   }
   return {};
 }
@@ -197,6 +200,9 @@ Result<void> Translator::route(RouteBuilder& builder, const RouteSource& source,
   for (const StepSource& clause : source.onCompletions) {
     DROMEDARY_TRY_VOID(onCompletionBody(def.onCompletion(), clause));
   }
+  for (const StepSource& clause : source.intercepts) {
+    DROMEDARY_TRY_VOID(intercept(nullptr, &def, clause));
+  }
   return steps(def, source.steps);
 }
 
@@ -272,6 +278,12 @@ Result<std::string> Translator::withParameters(
 }
 
 Result<ExpressionDefinition> Translator::expression(const ExpressionSource& e) {
+  if (isJvmLanguage(e.language)) {
+    return fileError(e.where,
+                     fmt::format("language '{}' runs on the JVM; Dromedary cannot run it",
+                                 e.language),
+                     "write it in simple, jq or jsonpath, or as a C++ processor (process)");
+  }
   const auto& languages = expressionLanguages();
   if (std::find(languages.begin(), languages.end(), e.language) == languages.end()) {
     std::vector<std::string_view> general(languages.begin(), languages.end());
@@ -358,7 +370,7 @@ Result<void> Translator::validate(const StepSource& s, const EipSchema& schema) 
     return fileError(s.where,
                      fmt::format("doCatch and doFinally belong in a doTry, not {}", s.kind));
   }
-  if (!s.parameters.empty() && s.kind != "to" && s.kind != "toD") {
+  if (!s.parameters.empty() && s.kind != "to" && s.kind != "toD" && s.kind != "poll") {
     return fileError(s.parameters.front().second.where,
                      fmt::format("{} takes no endpoint parameters", s.kind));
   }

@@ -121,6 +121,9 @@ class Translator {
   Result<ErrorHandlerDefinition> errorHandler(const StepSource& s);
   Result<void> onExceptionBody(RouteDefinition& d, const StepSource& s);
   Result<void> onCompletionBody(RouteDefinition& d, const StepSource& s);
+  /// An intercept, interceptFrom or interceptSendToEndpoint clause of a routeConfiguration,
+  /// on the route (named configurations) or on every route of `builder` (def null).
+  Result<void> intercept(RouteBuilder* builder, RouteDefinition* def, const StepSource& s);
   Result<void> namedConfigurations(RouteDefinition& def, const Scalar& ids,
                                    const std::vector<RouteConfigurationSource>& configs);
   Result<void> doTry(RouteDefinition& def, const StepSource& s);

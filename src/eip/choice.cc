@@ -61,10 +61,19 @@ Result<std::unique_ptr<Step>> ChoiceModel::compile(RouteCompiler& compiler) cons
 }
 
 // The file DSLs' schemas (eip_schema.h): what route files may write for this step.
+namespace {
+constexpr AttributeSchema kChoiceAttributes[] = {
+    {"precondition", AttributeType::Boolean, "false",
+     "Accepted: Camel picks the branch once, at start; here the predicates are evaluated per "
+     "message, which gives the same branch for predicates on properties (Kamelets' use)"},
+};
+}  // namespace
+
 extern const EipSchema kChoiceSchema{
     .key = "choice",
     .description = "Runs the steps of the first when whose predicate matches, else those of "
                    "otherwise",
+    .attributes = kChoiceAttributes,
     .clauses = "when (a predicate and steps; one or more), otherwise (steps)",
 };
 

@@ -62,6 +62,8 @@ constexpr const EipSchema* kSchemas[] = {
     &kResequenceSchema,
     &kEnrichSchema,
     &kPollEnrichSchema,
+    &kPollSchema,
+    &kScriptSchema,
     &kSampleSchema,
     &kIdempotentConsumerSchema,
     &kAggregateSchema,

@@ -54,6 +54,8 @@ extern const EipSchema kClaimCheckSchema;
 extern const EipSchema kResequenceSchema;
 extern const EipSchema kEnrichSchema;
 extern const EipSchema kPollEnrichSchema;
+extern const EipSchema kPollSchema;
+extern const EipSchema kScriptSchema;
 extern const EipSchema kSampleSchema;
 extern const EipSchema kIdempotentConsumerSchema;
 extern const EipSchema kAggregateSchema;

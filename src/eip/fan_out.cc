@@ -72,12 +72,19 @@ void takeFailure(Exchange& to, Exchange& from) noexcept {
 std::vector<const detail::Block*> stepBranches(RouteCompiler& compiler, const detail::Block& all) {
   std::vector<const detail::Block*> branches;
   detail::Route& route = compiler.route();
+  // A branch is a step of the model with the steps the engine put before it (an intercept's):
+  // those have no model of their own.
+  detail::Block* open = nullptr;
   for (Step* step : all.steps) {
-    auto branch = std::make_unique<detail::Block>();
-    branch->steps.push_back(step);
-    branch->route = &route;
-    branches.push_back(branch.get());
-    route.blocks.push_back(std::move(branch));
+    if (!open) {
+      auto branch = std::make_unique<detail::Block>();
+      branch->route = &route;
+      open = branch.get();
+      branches.push_back(open);
+      route.blocks.push_back(std::move(branch));
+    }
+    open->steps.push_back(step);
+    if (step->model) open = nullptr;
   }
   return branches;
 }

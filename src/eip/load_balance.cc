@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // loadBalance(): each exchange goes to one branch (each step of the block). roundRobin,
 // random, weighted (by a distribution ratio, in turn or at random) and sticky (by a
-// correlation key's hash) run the chosen branch on the exchange itself, like a choice.
+// correlation key's hash) run the chosen branch on the exchange itself, like a choice; topic
+// runs every branch on a copy.
 // failover tries the branches in order on copies of the exchange, moving on when an attempt
 // fails (with one of the listed exception types, if any), until one succeeds or the attempts
 // run out; the last failure is then the exchange's, for the route's error handler.
@@ -67,6 +68,7 @@ class BalanceStep final : public Step {
         break;
       }
       case Policy::Failover:
+      case Policy::Topic:
         break;
     }
     return detail::pushBlock(ex, *branches_[pick]) ? Status::Continue : Status::Fail;
@@ -154,6 +156,35 @@ class FailoverStep final : public FanOutStep {
   std::atomic<size_t> last_{0};
 };
 
+// topic: every branch in turn on a copy of the exchange, as Camel's TopicLoadBalancer; the
+// exchange keeps its message, and the first failing copy stops the rest and fails it.
+class TopicStep final : public FanOutStep {
+ public:
+  explicit TopicStep(std::vector<const detail::Block*> branches)
+      : FanOutStep(options()), branches_(std::move(branches)) {}
+
+ protected:
+  Status begin(Exchange&, FanOutState& s) noexcept override {
+    s.size = branches_.size();
+    s.sized = true;
+    return Status::Continue;
+  }
+  FanOutWork next(Exchange&, FanOutState& s, Exchange&) noexcept override {
+    if (s.index >= branches_.size()) return {};
+    return {branches_[s.index++]};
+  }
+
+ private:
+  static FanOutOptions options() {
+    FanOutOptions o;
+    o.useOriginal = true;
+    o.propagateException = true;
+    o.stopOnException = true;
+    return o;
+  }
+  std::vector<const detail::Block*> branches_;
+};
+
 }  // namespace
 
 Result<std::unique_ptr<Step>> LoadBalanceModel::compile(RouteCompiler& compiler) const {
@@ -174,6 +205,7 @@ Result<std::unique_ptr<Step>> LoadBalanceModel::compile(RouteCompiler& compiler)
     return std::unique_ptr<Step>(new FailoverStep(std::move(branches), std::move(*types),
                                                   maximumFailoverAttempts, roundRobin, sticky));
   }
+  if (policy == Policy::Topic) return std::unique_ptr<Step>(new TopicStep(std::move(branches)));
   std::vector<uint32_t> slots;
   if (policy == Policy::Weighted) {
     std::vector<uint32_t> weights;
@@ -251,6 +283,7 @@ constexpr std::string_view kRandomAliases[] = {"randomLoadBalancer"};
 constexpr std::string_view kFailoverAliases[] = {"failoverLoadBalancer"};
 constexpr std::string_view kWeightedAliases[] = {"weightedLoadBalancer"};
 constexpr std::string_view kStickyAliases[] = {"stickyLoadBalancer"};
+constexpr std::string_view kTopicAliases[] = {"topicLoadBalancer"};
 constexpr ClauseSchema kLoadBalanceClauses[] = {
     {"roundRobin", "Each branch in turn (the default)", {}, {}, kRoundRobinAliases},
     {"random", "A branch at random", {}, {}, kRandomAliases},
@@ -261,6 +294,7 @@ constexpr ClauseSchema kLoadBalanceClauses[] = {
      kWeightedAliases},
     {"sticky", "The same branch for the same correlation key", {}, kStickyExpressions,
      kStickyAliases},
+    {"topic", "Every branch, each on a copy of the exchange", {}, {}, kTopicAliases},
 };
 }  // namespace
 
@@ -270,7 +304,7 @@ extern const EipSchema kLoadBalanceSchema{
     .description = "Sends each exchange to one of the nested steps, chosen by the policy",
     .attributes = kLoadBalanceAttributes,
     .steps = true,
-    .clauses = "one of roundRobin (the default), random, failover, weighted, sticky",
+    .clauses = "one of roundRobin (the default), random, failover, weighted, sticky, topic",
     .clauseSchemas = kLoadBalanceClauses,
 };
 

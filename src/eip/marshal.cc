@@ -11,12 +11,13 @@
 #include "eip/eip_schema.h"
 #include "eip/models.h"
 #include "engine/compiled_route.h"
+#include "engine/variables.h"
 
 namespace dromedary::eip {
 
 namespace {
 
-class MarshalStep final : public Step {
+class MarshalStep : public Step {
  public:
   MarshalStep(std::unique_ptr<DataFormat> format, bool unmarshal)
       : format_(std::move(format)), unmarshal_(unmarshal) {}
@@ -27,9 +28,44 @@ class MarshalStep final : public Step {
   }
   bool mayBlock() const noexcept override { return false; }
 
- private:
+ protected:
   std::unique_ptr<DataFormat> format_;
   bool unmarshal_;
+};
+
+// Camel 4's variableSend / variableReceive: the format reads the variable instead of the body,
+// and its result goes to the other variable, the body left as it was. The data format works
+// on the message's body, so the step swaps the values in and out (shares, not copies).
+class MarshalVariablesStep final : public MarshalStep {
+ public:
+  MarshalVariablesStep(std::unique_ptr<DataFormat> format, bool unmarshal,
+                       std::optional<detail::VariableName> send,
+                       std::optional<detail::VariableName> receive)
+      : MarshalStep(std::move(format), unmarshal), send_(std::move(send)),
+        receive_(std::move(receive)) {}
+
+  Status run(Exchange& ex) noexcept override {
+    try {
+      Value original = ex.message().body();
+      if (send_) {
+        Value input;
+        detail::readVariable(ex, *send_, input);
+        ex.message().setBody(std::move(input));
+      }
+      const bool ok = unmarshal_ ? format_->unmarshal(ex) : format_->marshal(ex);
+      if (receive_) {
+        if (ok) detail::writeVariable(ex, *receive_, ex.message().body());
+        ex.message().setBody(std::move(original));
+      }
+      return ok ? Status::Continue : Status::Fail;
+    } catch (...) {
+      ex.setException(std::current_exception());
+      return Status::Fail;
+    }
+  }
+
+ private:
+  std::optional<detail::VariableName> send_, receive_;
 };
 
 }  // namespace
@@ -50,7 +86,18 @@ Result<std::unique_ptr<Step>> MarshalModel::compile(RouteCompiler& compiler) con
   }
   auto made = factory->create(compiler.context(), options);
   if (!made) return compiler.error(*this, made.error());
-  return std::unique_ptr<Step>(new MarshalStep(std::move(*made), unmarshal));
+  if (variableSend.empty() && variableReceive.empty()) {
+    return std::unique_ptr<Step>(new MarshalStep(std::move(*made), unmarshal));
+  }
+  std::optional<detail::VariableName> send, receive;
+  for (auto [text, slot] : {std::pair{&variableSend, &send}, {&variableReceive, &receive}}) {
+    if (text->empty()) continue;
+    auto name = detail::parseVariableName(*text);
+    if (!name) return compiler.error(*this, name.error());
+    *slot = std::move(*name);
+  }
+  return std::unique_ptr<Step>(
+      new MarshalVariablesStep(std::move(*made), unmarshal, std::move(send), std::move(receive)));
 }
 
 // The file DSLs' schemas: a marshal or unmarshal holds one data format, a clause with its
@@ -77,11 +124,18 @@ constexpr AttributeSchema kJsonAttributes[] = {
 constexpr ClauseSchema kDataFormatClauses[] = {
     {"json", "JSON text to maps, lists and values, and back", kJsonAttributes, {}, kJsonAliases},
 };
+constexpr AttributeSchema kMarshalAttributes[] = {
+    {"variableSend", AttributeType::Text, "",
+     "The variable read instead of the body (Camel 4)"},
+    {"variableReceive", AttributeType::Text, "",
+     "The variable the result goes to; the body stays as it was (Camel 4)"},
+};
 }  // namespace
 
 extern const EipSchema kMarshalSchema{
     .key = "marshal",
     .description = "Turns the body into text or bytes through a data format (json)",
+    .attributes = kMarshalAttributes,
     .clauses = "one data format: json (or Camel's jackson, gson, jsonb, fastjson)",
     .clauseSchemas = kDataFormatClauses,
 };
@@ -89,6 +143,7 @@ extern const EipSchema kMarshalSchema{
 extern const EipSchema kUnmarshalSchema{
     .key = "unmarshal",
     .description = "Turns text or bytes into a body through a data format (json: maps and lists)",
+    .attributes = kMarshalAttributes,
     .clauses = "one data format: json (or Camel's jackson, gson, jsonb, fastjson)",
     .clauseSchemas = kDataFormatClauses,
 };

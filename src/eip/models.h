@@ -83,6 +83,16 @@ struct SetBodyModel final : StepModel {
   Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
 };
 
+/// script(expr): the expression evaluated for its effects; the message stays (script.cc).
+struct ScriptModel final : StepModel {
+  bool failureAtomic() const override { return true; }
+  explicit ScriptModel(ExpressionDefinition e) : script(std::move(e)) {}
+  ExpressionDefinition script;
+  std::string_view kind() const override { return "script"; }
+  std::string describe() const override { return "script[" + script.describe() + "]"; }
+  Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
+};
+
 /// setHeader and setProperty.
 struct SetHeaderModel final : StepModel {
   bool failureAtomic() const override { return true; }
@@ -168,6 +178,8 @@ struct MarshalModel final : StepModel {
   bool unmarshal = false;
   std::string format;
   std::map<std::string, std::string, std::less<>> options;
+  std::string variableSend;     ///< Camel 4: the input from this variable instead of the body
+  std::string variableReceive;  ///< Camel 4: the result into this variable; the body stays
   std::string_view kind() const override { return unmarshal ? "unmarshal" : "marshal"; }
   std::string describe() const override { return std::string(kind()) + "[" + format + "]"; }
   Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
@@ -390,6 +402,7 @@ struct WireTapModel final : StepModel {
   bool failureAtomic() const override { return true; }
   std::string uri;
   bool dynamicUri = booleanDefault(kWireTapSchema, "dynamicUri");  // toD templates, as Camel's
+  std::string variableSend;  ///< Camel 4: the tap's body from this variable
   std::string_view kind() const override { return "wireTap"; }
   std::string describe() const override { return "wireTap[" + uri + "]"; }
   Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;
@@ -460,7 +473,7 @@ struct IdempotentConsumerModel final : StepModel {
 
 /// loadBalance(): each exchange goes to one of the steps of `body` (load_balance.cc).
 struct LoadBalanceModel final : StepModel {
-  enum class Policy { RoundRobin, Random, Failover, Weighted, Sticky };
+  enum class Policy { RoundRobin, Random, Failover, Weighted, Sticky, Topic };
   Policy policy = Policy::RoundRobin;
   // failover: -1 = no limit (each branch once unless roundRobin), 0 = none
   int maximumFailoverAttempts =
@@ -527,10 +540,14 @@ struct EnrichModel final : StepModel {
   bool aggregateOnException = booleanDefault(kEnrichSchema, "aggregateOnException");
   bool ignoreInvalidEndpoint = booleanDefault(kEnrichSchema, "ignoreInvalidEndpoint");
   bool poll = false;
-  std::string variableSend, variableReceive;  ///< enrich only (Camel 4)
+  bool pollOnly = false;  ///< Camel 4's poll: a pollEnrich with a static endpoint, no strategy
+  std::string variableSend;     ///< enrich only (Camel 4)
+  std::string variableReceive;  ///< the reply's (polled) body goes here; the message stays
   // pollEnrich: negative = wait for ever, 0 = no wait
   int64_t timeoutMillis = integerDefault(kPollEnrichSchema, "timeout");
-  std::string_view kind() const override { return poll ? "pollEnrich" : "enrich"; }
+  std::string_view kind() const override {
+    return pollOnly ? "poll" : poll ? "pollEnrich" : "enrich";
+  }
   std::string describe() const override {
     return std::string(kind()) + "[" + uri.describe() + "]";
   }

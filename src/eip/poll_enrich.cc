@@ -18,6 +18,7 @@
 #include "eip/fan_out.h"
 #include "eip/models.h"
 #include "engine/expression_spec.h"
+#include "engine/variables.h"
 #include "eip/eip_schema.h"
 
 namespace dromedary::eip {
@@ -63,10 +64,11 @@ class PollEnrichStep final : public Step {
  public:
   PollEnrichStep(Context& context, std::unique_ptr<Expression> uri, PollingConsumer* fixed,
                  std::chrono::milliseconds timeout, std::shared_ptr<AggregationStrategy> strategy,
-                 bool on_exception, bool ignore_invalid)
+                 bool on_exception, bool ignore_invalid,
+                 std::optional<detail::VariableName> receive)
       : context_(context), uri_(std::move(uri)), fixed_(fixed), timeout_(timeout),
         strategy_(std::move(strategy)), onException_(on_exception),
-        ignoreInvalid_(ignore_invalid) {}
+        ignoreInvalid_(ignore_invalid), receive_(std::move(receive)) {}
 
   Status run(Exchange& ex) noexcept override {
     PollingConsumer* consumer = fixed_;
@@ -79,6 +81,7 @@ class PollEnrichStep final : public Step {
       if (!consumer) return ex.failed() ? Status::Fail : Status::Continue;
     }
     ExchangePtr polled = consumer->receive(timeout_);
+    if (receive_) return receiveIntoVariable(ex, polled.get());
     if (polled) return enrichWith(ex, *polled, strategy_.get(), onException_);
     try {
       if (strategy_) {
@@ -93,6 +96,26 @@ class PollEnrichStep final : public Step {
   }
 
  private:
+  // Camel 4's variableReceive: the polled body into the variable (its headers to
+  // header:NAME.KEY), nothing polled: null; the message stays as it was.
+  Status receiveIntoVariable(Exchange& ex, Exchange* polled) noexcept {
+    try {
+      if (polled && polled->failed()) {
+        ex.mutableErrorForEngine() = std::move(polled->mutableErrorForEngine());
+        return Status::Fail;
+      }
+      if (polled) {
+        detail::setVariableFromMessage(ex, *receive_, polled->message());
+      } else {
+        detail::writeVariable(ex, *receive_, Value());
+      }
+    } catch (...) {
+      ex.setException(std::current_exception());
+      return Status::Fail;
+    }
+    return Status::Continue;
+  }
+
   Context& context_;
   std::unique_ptr<Expression> uri_;
   PollingConsumer* fixed_;
@@ -100,6 +123,7 @@ class PollEnrichStep final : public Step {
   std::shared_ptr<AggregationStrategy> strategy_;
   bool onException_;
   bool ignoreInvalid_;
+  std::optional<detail::VariableName> receive_;
 };
 
 }  // namespace
@@ -110,6 +134,12 @@ Result<std::unique_ptr<Step>> EnrichModel::compilePoll(RouteCompiler& compiler) 
   if (!u) return compiler.error(*this, u.error());
   auto resolved = resolveStrategy(compiler, *this, strategy, strategyRef);
   if (!resolved) return resolved.error();
+  std::optional<detail::VariableName> receive;
+  if (!variableReceive.empty()) {
+    auto name = detail::parseVariableName(variableReceive);
+    if (!name) return compiler.error(*this, name.error());
+    receive = std::move(*name);
+  }
   PollingConsumer* fixed = nullptr;
   if (uri.spec()->isConstant()) {
     ExchangePtr probe = acquireExchange(&context);
@@ -126,7 +156,7 @@ Result<std::unique_ptr<Step>> EnrichModel::compilePoll(RouteCompiler& compiler) 
   }
   return std::unique_ptr<Step>(new PollEnrichStep(
       context, std::move(*u), fixed, std::chrono::milliseconds(timeoutMillis), *resolved,
-      aggregateOnException, ignoreInvalidEndpoint));
+      aggregateOnException, ignoreInvalidEndpoint, std::move(receive)));
 }
 
 // The file DSLs' schemas (eip_schema.h): what route files may write for this step.
@@ -143,8 +173,27 @@ constexpr AttributeSchema kPollEnrichAttributes[] = {
     {"ignoreInvalidEndpoint", AttributeType::Boolean, "false",
      "Skip a URI that names no endpoint rather than fail"},
     {"cacheSize", AttributeType::Integer, "1000", "Endpoints kept per thread (-1: no bound)"},
+    {"variableReceive", AttributeType::Text, "",
+     "The variable the polled body goes to (its headers to header:NAME.KEY); the message "
+     "stays as it was (Camel 4)"},
+};
+constexpr AttributeSchema kPollAttributes[] = {
+    {"uri", AttributeType::Text, "", "The endpoint to poll (Simple when it holds ${...})", true},
+    {"timeout", AttributeType::Duration, "20000",
+     "How long to wait for a message: -1 until one comes, 0 not at all"},
+    {"variableReceive", AttributeType::Text, "",
+     "The variable the polled body goes to (its headers to header:NAME.KEY); the message "
+     "stays as it was"},
 };
 }  // namespace
+
+extern const EipSchema kPollSchema{
+    .key = "poll",
+    .description = "Takes a message from the endpoint and makes it the exchange's message (Camel "
+                   "4's simpler pollEnrich)",
+    .attributes = kPollAttributes,
+    .shorthand = "uri",
+};
 
 extern const EipSchema kPollEnrichSchema{
     .key = "pollEnrich",

@@ -77,9 +77,10 @@ Result<std::unique_ptr<Step>> ToModel::compile(RouteCompiler& compiler) const {
   }
   auto producer = compiler.producer(uri);
   if (!producer) return compiler.error(*this, producer.error());
-  std::unique_ptr<Step> send(new ToStep(**producer, uri));
-  if (pattern < 0) return send;
-  return sendWithPattern(compiler, static_cast<Pattern>(pattern), std::move(send));
+  auto send = compiler.interceptSend(uri, std::make_unique<ToStep>(**producer, uri));
+  if (!send) return compiler.error(*this, send.error());
+  if (pattern < 0) return std::move(*send);
+  return sendWithPattern(compiler, static_cast<Pattern>(pattern), std::move(*send));
 }
 
 // The file DSLs' schemas (eip_schema.h): what route files may write for this step.

@@ -6,6 +6,7 @@
 #include "eip/models.h"
 #include "engine/producer_cache.h"
 #include "engine/executor.h"
+#include "engine/intercept.h"
 #include "eip/eip_schema.h"
 
 namespace dromedary::eip {
@@ -14,8 +15,9 @@ namespace {
 
 class ToDynamicStep final : public Step {
  public:
-  ToDynamicStep(Context& context, std::unique_ptr<Expression> uri)
-      : context_(context), uri_(std::move(uri)) {}
+  ToDynamicStep(Context& context, std::unique_ptr<Expression> uri,
+                std::unique_ptr<detail::DynamicSendInterception> intercept)
+      : context_(context), uri_(std::move(uri)), intercept_(std::move(intercept)) {}
 
   Status run(Exchange& ex) noexcept override {
     Producer* producer;
@@ -28,7 +30,11 @@ class ToDynamicStep final : public Step {
         return Status::Fail;
       }
       thread_local std::string buffer;
-      producer = cachedProducer(context_, stringForm(*v, buffer), ex);
+      std::string_view text = stringForm(*v, buffer);
+      if (intercept_) {
+        if (std::optional<Status> intercepted = intercept_->run(ex, text)) return *intercepted;
+      }
+      producer = cachedProducer(context_, text, ex);
     }
     if (!producer) return Status::Fail;
     return detail::callProducer(ex, *producer);
@@ -37,6 +43,7 @@ class ToDynamicStep final : public Step {
  private:
   Context& context_;
   std::unique_ptr<Expression> uri_;
+  std::unique_ptr<detail::DynamicSendInterception> intercept_;  // interceptSendToEndpoint
 };
 
 }  // namespace
@@ -47,7 +54,10 @@ Result<std::unique_ptr<Step>> ToDynamicModel::compile(RouteCompiler& compiler) c
   }
   auto e = uri.compile(compiler.context());
   if (!e) return compiler.error(*this, e.error());
-  std::unique_ptr<Step> send(new ToDynamicStep(compiler.context(), std::move(*e)));
+  auto intercept = compiler.dynamicSendInterception();
+  if (!intercept) return compiler.error(*this, intercept.error());
+  std::unique_ptr<Step> send(
+      new ToDynamicStep(compiler.context(), std::move(*e), std::move(*intercept)));
   if (pattern < 0) return send;
   return sendWithPattern(compiler, static_cast<Pattern>(pattern), std::move(send));
 }

@@ -15,6 +15,7 @@
 #include "eip/models.h"
 #include "engine/exec_state.h"
 #include "engine/producer_cache.h"
+#include "engine/variables.h"
 #include "eip/eip_schema.h"
 
 namespace dromedary::eip {
@@ -47,8 +48,9 @@ void sendTap(void* arg) noexcept {
 class WireTapStep final : public Step {
  public:
   WireTapStep(Context& context, Producer* producer, std::string uri,
-              std::unique_ptr<Expression> dynamic)
-      : context_(context), producer_(producer), uri_(std::move(uri)), dynamic_(std::move(dynamic)) {}
+              std::unique_ptr<Expression> dynamic, std::optional<detail::VariableName> send)
+      : context_(context), producer_(producer), uri_(std::move(uri)), dynamic_(std::move(dynamic)),
+        send_(std::move(send)) {}
 
   Status run(Exchange& ex) noexcept override {
     Producer* producer = producer_;
@@ -63,6 +65,11 @@ class WireTapStep final : public Step {
     ExchangePtr tap = acquireExchange(&context_);
     try {
       tap->copyFrom(ex);
+      if (send_) {  // Camel 4's variableSend: the tap's body is the variable's value
+        Value body;
+        detail::readVariable(ex, *send_, body);
+        tap->message().setBody(std::move(body));
+      }
       tap->setPattern(Pattern::InOnly);
       detail::FanOutState& s = detail::fanOutState(*tap);
       s.sendTarget = producer;
@@ -80,20 +87,28 @@ class WireTapStep final : public Step {
   Producer* producer_;
   const std::string uri_;
   std::unique_ptr<Expression> dynamic_;
+  std::optional<detail::VariableName> send_;
 };
 
 }  // namespace
 
 Result<std::unique_ptr<Step>> WireTapModel::compile(RouteCompiler& compiler) const {
+  std::optional<detail::VariableName> send;
+  if (!variableSend.empty()) {
+    auto name = detail::parseVariableName(variableSend);
+    if (!name) return compiler.error(*this, name.error());
+    send = std::move(*name);
+  }
   if (uri.find("${") != std::string::npos) {
     auto e = simple(uri).compile(compiler.context());
     if (!e) return compiler.error(*this, e.error());
     return std::unique_ptr<Step>(
-        new WireTapStep(compiler.context(), nullptr, uri, std::move(*e)));
+        new WireTapStep(compiler.context(), nullptr, uri, std::move(*e), std::move(send)));
   }
   auto producer = compiler.producer(uri);
   if (!producer) return compiler.error(*this, producer.error());
-  return std::unique_ptr<Step>(new WireTapStep(compiler.context(), *producer, uri, nullptr));
+  return std::unique_ptr<Step>(
+      new WireTapStep(compiler.context(), *producer, uri, nullptr, std::move(send)));
 }
 
 // The file DSLs' schemas (eip_schema.h): what route files may write for this step.
@@ -103,6 +118,8 @@ constexpr AttributeSchema kWireTapAttributes[] = {
     {"uri", AttributeType::Text, "", "The endpoint URI, as Simple", true},
     {"copy", AttributeType::Boolean, "true", "Accepted: the tap always gets a copy"},
     {"dynamicUri", AttributeType::Boolean, "true", "Accepted: the URI is always Simple"},
+    {"variableSend", AttributeType::Text, "",
+     "The variable whose value is the tap's body (Camel 4)"},
 };
 }  // namespace
 

@@ -16,6 +16,7 @@
 #include "engine/expression_spec.h"
 #include "engine/context_impl.h"
 #include "engine/flight_recorder.h"
+#include "engine/intercept.h"
 #include "engine/failure_path.h"
 #include "engine/compiled_route.h"
 #include "engine/rest_routes.h"
@@ -235,6 +236,15 @@ Result<detail::Block*> RouteCompiler::compileBlock(const detail::BlockModel& mod
       id = kind_name + std::to_string(++counters[kind_name]);
       if (route_.model) id.insert(0, route_.model->nodePrefixId);
     }
+    if (interception && interceptSteps) {
+      // Camel's intercept: its steps run before every step of the route, at any depth.
+      std::vector<std::unique_ptr<Step>> before;
+      detail::interceptStep(*interception, before);
+      for (auto& b : before) {
+        raw->steps.push_back(b.get());
+        route_.steps.push_back(std::move(b));
+      }
+    }
     auto step = step_model->compile(*this);
     if (!step) return step.error();
     std::unique_ptr<Step> s = std::move(*step);
@@ -256,6 +266,18 @@ Result<detail::Block*> RouteCompiler::compileBlock(const detail::BlockModel& mod
 
 Result<Producer*> RouteCompiler::producer(const std::string& uri) {
   return context_.producer(uri);
+}
+
+Result<std::unique_ptr<Step>> RouteCompiler::interceptSend(const std::string& uri,
+                                                           std::unique_ptr<Step> send) {
+  if (!interception) return send;
+  return detail::interceptedSend(*this, *interception, uri, std::move(send));
+}
+
+Result<std::unique_ptr<detail::DynamicSendInterception>>
+RouteCompiler::dynamicSendInterception() {
+  if (!interception) return std::unique_ptr<detail::DynamicSendInterception>();
+  return detail::dynamicSendInterception(*this, *interception);
 }
 
 Error RouteCompiler::error(const detail::StepModel& step, const Error& cause) const {
@@ -282,9 +304,24 @@ Result<void> compileRoute(Context& context, Route& route) {
     return e;
   }
   route.from = *from;
+  // Interceptors' own steps first (they are not intercepted), then the route's.
+  auto interception = detail::prepareInterception(compiler, *route.model);
+  if (!interception) return interception.error();
+  compiler.interception = std::move(*interception);
+  compiler.interceptSteps = true;
   auto top = compiler.compileBlock(route.model->body);
+  compiler.interceptSteps = false;
   if (!top) return top.error();
   const_cast<detail::Block*>(*top)->route = &route;
+  if (compiler.interception) {
+    std::vector<std::unique_ptr<Step>> first;
+    detail::interceptFromSteps(*compiler.interception, route.fromUri, first);
+    auto& steps = const_cast<detail::Block*>(*top)->steps;
+    for (size_t i = 0; i < first.size(); ++i) {
+      steps.insert(steps.begin() + static_cast<std::ptrdiff_t>(i), first[i].get());
+      route.steps.push_back(std::move(first[i]));
+    }
+  }
   if (!route.model->variableReceive.empty()) {
     auto receive = detail::makeFromVariableReceive(context, route.model->variableReceive);
     if (!receive) {
@@ -363,18 +400,22 @@ Result<void> Context::addRoutes(RouteBuilder& builder) {
   // Builder-wide onException / onCompletion: shared by every route of the builder.
   std::vector<std::shared_ptr<detail::OnExceptionModel>> builder_clauses;
   std::vector<std::shared_ptr<detail::OnCompletionModel>> builder_completions;
+  std::vector<std::shared_ptr<detail::InterceptModel>> builder_intercepts;
   if (RouteDefinition* config = builder.configurationForEngine()) {
     detail::RouteModel& cm = config->modelForEngine();
     if (!cm.misuse.empty() || !cm.body.steps.empty()) {
       return makeError(ErrorCode::InvalidRoute,
-                       fmt::format("{} (in the RouteBuilder's onException/onCompletion)",
-                                   cm.misuse.empty() ? "steps outside onException()/onCompletion(); "
-                                                       "close the clause with end() and start "
+                       fmt::format("{} (in the RouteBuilder's onException/onCompletion/"
+                                   "intercept)",
+                                   cm.misuse.empty() ? "steps outside a clause (onException, "
+                                                       "onCompletion, intercept ...); close "
+                                                       "the clause with end() and start "
                                                        "routes with from()"
                                                      : cm.misuse.front()));
     }
     builder_clauses = cm.onExceptions;
     builder_completions = cm.onCompletions;
+    builder_intercepts = cm.intercepts;
   }
   std::vector<std::unique_ptr<Route>> added;
   for (auto& definition : builder.routesForEngine()) {
@@ -383,6 +424,7 @@ Result<void> Context::addRoutes(RouteBuilder& builder) {
       model.builderErrorHandler = builder.errorHandlerForEngine();
       model.builderOnExceptions = builder_clauses;
       model.builderOnCompletions = builder_completions;
+      model.builderIntercepts = builder_intercepts;
     }
     std::string id = model.id.empty() ? fmt::format("route{}", ++impl_->routeCounter) : model.id;
     if (!model.misuse.empty()) {

@@ -25,6 +25,9 @@ enum class BlockKind : uint8_t;
 struct ErrorHandlerModel;
 struct OnExceptionModel;
 struct OnCompletionModel;
+struct InterceptModel;
+struct Interception;
+class DynamicSendInterception;
 
 struct StepModel {
   virtual ~StepModel() = default;
@@ -72,6 +75,10 @@ struct RouteModel {
   std::shared_ptr<const ErrorHandlerModel> builderErrorHandler;
   std::vector<std::shared_ptr<OnExceptionModel>> builderOnExceptions;
   std::vector<std::shared_ptr<OnCompletionModel>> builderOnCompletions;
+  /// intercept / interceptFrom / interceptSendToEndpoint (intercept.h): the route's own, then
+  /// its RouteBuilder's (or file's routeConfigurations').
+  std::vector<std::shared_ptr<InterceptModel>> intercepts;
+  std::vector<std::shared_ptr<InterceptModel>> builderIntercepts;
 };
 
 }  // namespace detail
@@ -91,6 +98,17 @@ class RouteCompiler {
                                       std::vector<std::unique_ptr<Step>> trailing);
   /// A started, shared producer for `uri`.
   Result<Producer*> producer(const std::string& uri);
+  /// `send` (a step sending to `uri`), wrapped in the route's interceptSendToEndpoint clauses
+  /// that match `uri`; `send` itself when none does.
+  Result<std::unique_ptr<Step>> interceptSend(const std::string& uri, std::unique_ptr<Step> send);
+  /// For a send whose URI is computed per exchange (toD): the route's interceptSendToEndpoint
+  /// clauses, or null when it has none (intercept.h).
+  Result<std::unique_ptr<detail::DynamicSendInterception>> dynamicSendInterception();
+
+  /// The route's interceptors while it compiles (set by compileRoute once their own steps are
+  /// compiled); `intercept` goes before each step of the blocks compiled while interceptSteps.
+  std::shared_ptr<detail::Interception> interception;
+  bool interceptSteps = false;
   /// An error about `step`, prefixed with the route and step, keeping its source position.
   Error error(const detail::StepModel& step, const Error& cause) const;
 

@@ -315,6 +315,12 @@ TEST_F(EipRoutesTest, Camel4LoadBalancerNames) {
       - loadBalance:
           weightedLoadBalancer: {distributionRatio: "2,1", roundRobin: true}
           steps: [{to: mock:a}, {to: mock:b}]
+- from:
+    uri: direct:t
+    steps:
+      - load-balance:
+          topicLoadBalancer: {}
+          steps: [{to: mock:t1}, {to: mock:t2}]
 )");
   loadXml(R"(<routes>
   <route>
@@ -331,6 +337,27 @@ TEST_F(EipRoutesTest, Camel4LoadBalancerNames) {
   for (int i = 0; i < 4; ++i) ASSERT_TRUE(h.producer.sendBody("direct:x", "x"));
   EXPECT_EQ(h.mock("mock:c").receivedCount(), 2u);
   EXPECT_EQ(h.mock("mock:d").receivedCount(), 2u);
+  ASSERT_TRUE(h.producer.sendBody("direct:t", "x"));
+  EXPECT_EQ(h.mock("mock:t1").receivedCount(), 1u);
+  EXPECT_EQ(h.mock("mock:t2").receivedCount(), 1u);
+}
+
+// script evaluates its expression for its effects: the message stays; a failure fails it.
+TEST_F(EipRoutesTest, ScriptLeavesTheMessageAndFailsWithItsExpression) {
+  loadYaml(R"(
+- from:
+    uri: direct:script
+    steps:
+      - script:
+          simple: "${mandatoryBodyAs(Integer)}"
+      - to: mock:script
+)");
+  ASSERT_TRUE(h.producer.sendBody("direct:script", "42"));
+  ASSERT_EQ(h.mock("mock:script").receivedCount(), 1u);
+  EXPECT_EQ(h.mock("mock:script").receivedExchanges()[0]->message().body().as<std::string>(),
+            "42");
+  EXPECT_FALSE(h.producer.sendBody("direct:script", Value()));
+  EXPECT_EQ(h.mock("mock:script").receivedCount(), 1u);
 }
 
 TEST_F(EipRoutesTest, TwoBalancerPoliciesAreReported) {

@@ -233,10 +233,35 @@ TEST_F(JqRoutesTest, AResultTypeThatCannotBeMadeFailsTheStart) {
   EXPECT_NE(bad.find("jq resultType 'com.acme.Order' cannot be made here"), std::string::npos) << bad;
 }
 
-TEST_F(JqRoutesTest, ASourceOtherThanBodyHeaderOrPropertyFailsTheStart) {
+TEST_F(JqRoutesTest, AVariableSourceReadsTheExchangesOwnVariable) {
+  loadYaml(R"(
+- from:
+    uri: direct:in
+    steps:
+      - setVariable: {name: order, simple: "${body}"}
+      - setBody: {constant: "replaced"}
+      - setHeader: {name: id, jq: {expression: .id, source: "variable:order"}}
+      - setHeader: {name: qty, jsonpath: {expression: $.qty, source: order, resultType: Long}}
+      - setVariable:
+          name: alc
+          expression:
+            jq: {expression: '.alcohol | rtrimstr("%")', source: order, resultType: float}
+      - setHeader: {name: text, simple: "${jq(variable:order,.id)} at ${variable.alc}%"}
+      - to: mock:out
+)");
+  ASSERT_TRUE(h.producer.sendBody("direct:in", R"({"id": "o-1", "qty": 3, "alcohol": "5.5%"})"));
+  const auto& ex = *h.mock("mock:out").receivedExchanges().at(0);
+  EXPECT_EQ(*ex.message().getHeader("id"), Value("o-1"));
+  EXPECT_EQ(*ex.message().getHeader("qty"), Value(int64_t{3}));
+  EXPECT_EQ(*ex.message().getHeader("text"), Value("o-1 at 5.5%"));
+}
+
+TEST_F(JqRoutesTest, AGlobalOrRouteVariableSourceFailsTheStart) {
   std::string bad = yamlError(
-      "- from: {uri: direct:in, steps: [{setBody: {jsonpath: {expression: $.a, source: 'variable:v'}}}]}");
-  EXPECT_NE(bad.find("jsonpath source must be body, header:NAME or property:NAME, not 'variable:v'"),
+      "- from: {uri: direct:in, steps: [{setBody: {jsonpath: {expression: $.a, source: "
+      "'variable:global:v'}}}]}");
+  EXPECT_NE(bad.find("jsonpath source 'variable:global:v': body, header:NAME, property:NAME or "
+                     "variable:NAME"),
             std::string::npos)
       << bad;
 }

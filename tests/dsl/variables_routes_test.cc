@@ -97,6 +97,78 @@ TEST_F(VariablesRoutesTest, VariableSendOnToDAndEnrich) {
   EXPECT_EQ(bodies("mock:out"), std::vector<std::string>{"kept stock of o-1 price of o-1"});
 }
 
+TEST_F(VariablesRoutesTest, PollAndPollEnrichReceiveIntoVariables) {
+  loadYaml(R"~(
+- from:
+    uri: direct:in
+    steps:
+      - pollEnrich:
+          constant: seda:stock
+          timeout: 1000
+          variableReceive: stock
+      - poll:
+          uri: seda:price
+          timeout: 1000
+          variable-receive: price
+      - setBody:
+          simple: "${body} ${variable.stock} ${variable.price} ${variable:header:price.unit}"
+      - to: mock:out
+)~");
+  ASSERT_TRUE(h.producer.sendBody("seda:stock", "12 left"));
+  ASSERT_TRUE(h.producer.sendBodyAndHeader("seda:price", "9.50", "unit", "EUR"));
+  ASSERT_TRUE(h.producer.sendBody("direct:in", "kept"));
+  EXPECT_EQ(bodies("mock:out"), std::vector<std::string>{"kept 12 left 9.50 EUR"});
+}
+
+TEST_F(VariablesRoutesTest, PollReplacesTheMessageAndGivesNullWhenNothingCame) {
+  loadXml(R"~(<routes>
+  <route>
+    <from uri="direct:in"/>
+    <poll uri="seda:${header.queue}" timeout="0"/>
+    <to uri="mock:out"/>
+  </route>
+</routes>)~");
+  ASSERT_TRUE(h.producer.sendBody("seda:q1", "from the queue"));
+  ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:in", "x", "queue", "q1"));
+  ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:in", "y", "queue", "q1"));
+  auto got = h.mock("mock:out").receivedExchanges();
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0]->message().body().as<std::string>(), "from the queue");
+  EXPECT_TRUE(got[1]->message().body().isNull()) << "timeout 0 and an empty queue: null";
+}
+
+TEST_F(VariablesRoutesTest, MarshalAndWireTapUseVariables) {
+  loadYaml(R"~(
+- from:
+    uri: direct:in
+    steps:
+      - setVariable: {name: order, simple: "${body}"}
+      - setBody: {constant: "kept"}
+      - unmarshal:
+          json: {}
+          variableSend: order
+          variableReceive: parsed
+      - marshal:
+          json: {}
+          variableSend: parsed
+          variableReceive: text
+      - wireTap:
+          uri: mock:tap
+          variableSend: text
+      - setHeader: {name: id, simple: "${variable.parsed[id]}"}
+      - to: mock:out
+)~");
+  h.mock("mock:tap").expectedMessageCount(1);
+  ASSERT_TRUE(h.producer.sendBody("direct:in", R"({"id": "o-1"})"));
+  auto out = h.mock("mock:out").receivedExchanges();
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0]->message().body().as<std::string>(), "kept");
+  EXPECT_EQ(*out[0]->message().getHeader("id"), Value("o-1"));
+  ASSERT_TRUE(h.mock("mock:tap").assertIsSatisfied());
+  EXPECT_EQ(h.mock("mock:tap").receivedExchanges()[0]->message().body().as<std::string>(),
+            R"({"id":"o-1"})");
+}
+
 TEST_F(VariablesRoutesTest, CamelVariablePropertiesSetGlobalAndRouteVariables) {
   h.context.properties().set("camel.variable.greeting", "Random number");
   h.context.properties().set("camel.variable.random", "999");

@@ -320,10 +320,31 @@ TEST_F(YamlRoutesTest, UnknownLanguage) {
     steps:
       - setBody:
           expression:
-            groovy: "1+1"
+            simpel: "1+1"
 )"),
-            "unknown language 'groovy' at routes.yaml:6:13; expected one of: simple, constant, "
-            "header, exchangeProperty, variable, jsonpath, jq");
+            "unknown language 'simpel' at routes.yaml:6:13; did you mean 'simple'?");
+}
+
+TEST_F(YamlRoutesTest, AJvmLanguageIsNamedAsOneThatCannotRunHere) {
+  const std::string expected =
+      "language 'groovy' runs on the JVM; Dromedary cannot run it at routes.yaml:6:13; write "
+      "it in simple, jq or jsonpath, or as a C++ processor (process)";
+  EXPECT_EQ(error(R"(- from:
+    uri: direct:a
+    steps:
+      - script:
+          expression:
+            groovy: "body.level = variable.level"
+)"),
+            expected);
+  EXPECT_EQ(error(R"(- from:
+    uri: direct:a
+    steps:
+      - script:
+          groovy: "body.level = variable.level"
+)"),
+            "language 'groovy' runs on the JVM; Dromedary cannot run it at routes.yaml:5:11; "
+            "write it in simple, jq or jsonpath, or as a C++ processor (process)");
 }
 
 TEST_F(YamlRoutesTest, UnknownTopLevelEntry) {

@@ -49,6 +49,47 @@ TEST(LoadBalanceTest, StickySendsAKeyToTheSameBranch) {
   EXPECT_TRUE((a == 5 && b == 0) || (a == 0 && b == 5));
 }
 
+TEST(LoadBalanceTest, TopicSendsACopyToEveryBranchAndKeepsTheMessage) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) {
+    b.from("direct:in")
+        .loadBalance()
+        .topic()
+        .to("direct:change")
+        .to("mock:b")
+        .end()
+        .to("mock:after");
+    b.from("direct:change").setBody(constant("changed")).to("mock:a");
+  });
+  ASSERT_TRUE(h.producer.sendBody("direct:in", "x"));
+  ASSERT_EQ(h.mock("mock:a").receivedCount(), 1u);
+  EXPECT_EQ(h.mock("mock:a").receivedExchanges()[0]->message().body().as<std::string>(), "changed");
+  ASSERT_EQ(h.mock("mock:b").receivedCount(), 1u);
+  EXPECT_EQ(h.mock("mock:b").receivedExchanges()[0]->message().body().as<std::string>(), "x")
+      << "each branch gets a copy of the exchange as it came in";
+  ASSERT_EQ(h.mock("mock:after").receivedCount(), 1u);
+  EXPECT_EQ(h.mock("mock:after").receivedExchanges()[0]->message().body().as<std::string>(), "x");
+}
+
+TEST(LoadBalanceTest, TopicStopsAtAFailingBranchAndFailsTheExchange) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) {
+    b.from("direct:in")
+        .loadBalance()
+        .topic()
+        .to("mock:a")
+        .to("direct:fail")
+        .to("mock:c")
+        .end()
+        .to("mock:after");
+    b.from("direct:fail").throwException("java.lang.IllegalStateException", "branch down");
+  });
+  EXPECT_FALSE(h.producer.sendBody("direct:in", "x"));
+  EXPECT_EQ(h.mock("mock:a").receivedCount(), 1u);
+  EXPECT_EQ(h.mock("mock:c").receivedCount(), 0u);
+  EXPECT_EQ(h.mock("mock:after").receivedCount(), 0u);
+}
+
 TEST(LoadBalanceTest, FailoverMovesToTheNextEndpoint) {
   RouteHarness h;
   h.start([](RouteBuilder& b) {

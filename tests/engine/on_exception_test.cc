@@ -297,8 +297,8 @@ TEST_F(OnExceptionTest, MisplacedClausesAreReportedByAddRoutes) {
   EXPECT_EQ(first_error([](RouteBuilder& b) {
               b.from("direct:a").routeId("r").onWhen(constant(true));
             }),
-            "onWhen() outside onException(), doCatch() or onCompletion() (in route 'r' from "
-            "'direct:a')");
+            "onWhen() outside onException(), doCatch(), onCompletion() or intercept() (in "
+            "route 'r' from 'direct:a')");
 }
 
 TEST_F(OnExceptionTest, HandledAndContinuedTogetherFailAtStart) {

@@ -30,7 +30,8 @@ namespace {
 constexpr OptionSpec kOptions[] = {
     {"headerName", OptionType::String, "", "Read this header instead of the body"},
     {"propertyName", OptionType::String, "", "Read this exchange property instead of the body"},
-    {"source", OptionType::String, "", "Camel 4: body, header:NAME or property:NAME"},
+    {"source", OptionType::String, "",
+     "Camel 4: body, header:NAME, property:NAME or variable:NAME"},
     {"resultType", OptionType::String, "",
      "Convert the result: String, Integer, Long, Double, Boolean; a map or list type (or "
      "JsonNode) leaves it as it is"},

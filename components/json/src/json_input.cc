@@ -26,9 +26,17 @@ Result<InputSource> inputSource(const EndpointOptions& o, std::string_view langu
     s.kind = InputSource::Kind::Property;
     s.name = src.substr(src.find(':') + 1);
   } else {
-    return makeError(ErrorCode::InvalidExpression,
-                     fmt::format("{} source must be body, header:NAME or property:NAME, not '{}'",
-                                 language, src));
+    // variable:NAME, or a bare NAME: Camel reads anything else as a variable's name.
+    s.kind = InputSource::Kind::Variable;
+    s.name = src.starts_with("variable:") ? src.substr(9) : src;
+    if (s.name.empty() || s.name.starts_with("global:") || s.name.starts_with("route:") ||
+        s.name.find(':') != std::string::npos) {
+      return makeError(ErrorCode::InvalidExpression,
+                       fmt::format("{} source '{}': body, header:NAME, property:NAME or "
+                                   "variable:NAME (the exchange's own variables; global: and "
+                                   "route: ones cannot be read here)",
+                                   language, src));
+    }
   }
   return s;
 }
@@ -40,9 +48,15 @@ Result<ResultType> resultType(const std::string& name, std::string_view language
       type.find("List") != std::string_view::npos || type.find("JsonNode") != std::string_view::npos) {
     return ResultType::None;
   }
-  if (type == "String") return ResultType::String;
-  if (type == "Integer" || type == "Long" || type == "int" || type == "long") return ResultType::Long;
-  if (type == "Double" || type == "Float" || type == "double") return ResultType::Double;
+  // Java's class names and the primitive names Camel's type resolver also takes.
+  if (type == "String" || type == "string") return ResultType::String;
+  if (type == "Integer" || type == "Long" || type == "Short" || type == "int" || type == "long" ||
+      type == "short" || type == "integer") {
+    return ResultType::Long;
+  }
+  if (type == "Double" || type == "Float" || type == "double" || type == "float") {
+    return ResultType::Double;
+  }
   if (type == "Boolean" || type == "boolean") return ResultType::Boolean;
   return makeError(ErrorCode::InvalidExpression,
                    fmt::format("{} resultType '{}' cannot be made here: String, Integer, Long, "
@@ -54,6 +68,7 @@ const Value* selectInput(const Exchange& ex, const InputSource& s) noexcept {
   switch (s.kind) {
     case InputSource::Kind::Header: return ex.message().getHeader(s.name);
     case InputSource::Kind::Property: return ex.getProperty(s.name);
+    case InputSource::Kind::Variable: return ex.getVariable(s.name);
     case InputSource::Kind::Body: break;
   }
   return &ex.message().body();
@@ -61,8 +76,10 @@ const Value* selectInput(const Exchange& ex, const InputSource& s) noexcept {
 
 std::string missingInput(const InputSource& s) {
   if (s.kind == InputSource::Kind::Body) return "the body is null";
-  return fmt::format("there is no {} '{}'", s.kind == InputSource::Kind::Header ? "header" : "property",
-                     s.name);
+  const char* kind = s.kind == InputSource::Kind::Header     ? "header"
+                     : s.kind == InputSource::Kind::Property ? "property"
+                                                             : "variable";
+  return fmt::format("there is no {} '{}'", kind, s.name);
 }
 
 Result<void> convertResult(Value& v, ResultType type) {

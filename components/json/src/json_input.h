@@ -14,14 +14,15 @@
 namespace dromedary::component::json {
 
 struct InputSource {
-  enum class Kind { Body, Header, Property } kind = Kind::Body;
-  std::string name;  ///< the header's or property's
+  enum class Kind { Body, Header, Property, Variable } kind = Kind::Body;
+  std::string name;  ///< the header's, property's or (the exchange's own) variable's
 };
 
 enum class ResultType { None, String, Long, Double, Boolean };
 
 /// The source from the options headerName, propertyName and Camel 4's source (body,
-/// header:NAME, property:NAME); `language` names it in errors.
+/// header:NAME, property:NAME, variable:NAME, or a bare NAME: a variable, as Camel's);
+/// `language` names it in errors.
 Result<InputSource> inputSource(const EndpointOptions& options, std::string_view language);
 
 /// resultType's target: String, Integer/Long, Double/Float, Boolean (java.lang.* too); a map or

@@ -26,7 +26,8 @@ constexpr OptionSpec kOptions[] = {
      "A definite path that does not match gives null instead of failing"},
     {"headerName", OptionType::String, "", "Read this header instead of the body"},
     {"propertyName", OptionType::String, "", "Read this exchange property instead of the body"},
-    {"source", OptionType::String, "", "Camel 4: body, header:NAME or property:NAME"},
+    {"source", OptionType::String, "",
+     "Camel 4: body, header:NAME, property:NAME or variable:NAME"},
     {"resultType", OptionType::String, "",
      "Convert the result: String, Integer, Long, Double, Boolean (java.lang.* too); a map or "
      "list type leaves it as it is"},

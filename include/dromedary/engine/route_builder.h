@@ -297,6 +297,12 @@ class RouteDefinition {
   /// The same with the URI computed per exchange (e.g. simple("seda:${header.queue}")).
   RouteDefinition& pollEnrich(ExpressionDefinition uri, int64_t timeout_ms = -1,
                               std::shared_ptr<AggregationStrategy> strategy = {});
+  /// Camel's script: evaluates `expression` for its effects; the message stays as it was.
+  RouteDefinition& script(ExpressionDefinition expression);
+  /// Camel 4's poll: the next message of `uri` (Simple when it holds ${...}) replaces the
+  /// exchange's, waiting up to `timeout_ms` (Camel's default 20 s; negative: until one comes;
+  /// 0: not at all); none came: the body becomes null.
+  RouteDefinition& poll(std::string uri, int64_t timeout_ms = 20000);
 
   /// Exchanges run the steps up to end() in the order of the expression's values: in batches
   /// (batch(): sorted groups of batchSize, or what came within batchTimeout) or as a stream of
@@ -326,7 +332,7 @@ class RouteDefinition {
 
   /// Each exchange goes to one of the steps up to end() (each a branch), chosen by the
   /// policy that follows: roundRobin() (the default), random(), failover(), weighted(),
-  /// sticky().
+  /// sticky(), topic().
   RouteDefinition& loadBalance();
   RouteDefinition& roundRobin();
   RouteDefinition& random();
@@ -341,6 +347,9 @@ class RouteDefinition {
                             std::string delimiter = ",");
   /// The same key always goes to the same branch.
   RouteDefinition& sticky(ExpressionDefinition correlation);
+  /// Every branch, in order, each on a copy of the exchange (the exchange itself goes on
+  /// unchanged); a failing branch stops the others and fails the exchange.
+  RouteDefinition& topic();
 
   // Options of the last split, multicast, recipientList, routingSlip, loop or aggregate:
   RouteDefinition& aggregationStrategy(std::shared_ptr<AggregationStrategy> strategy);
@@ -447,6 +456,24 @@ class RouteDefinition {
   RouteDefinition& onCompleteOnly();
   RouteDefinition& onFailureOnly();
 
+  // --- interceptors (docs/eip.md "intercept") ------------------------------------------
+  /// Opens an intercept clause (up to end()): its steps run before every step of the route
+  /// (of every route, given on a RouteBuilder). onWhen() limits it; a stop() in it ends the
+  /// exchange.
+  RouteDefinition& intercept();
+  /// An intercept clause run once, before the first step, for routes whose `from` endpoint
+  /// matches `uri_pattern` (Camel's: the exact URI, a prefix ending in '*', or a regular
+  /// expression; empty: every route). The endpoint is in CamelInterceptedEndpoint.
+  RouteDefinition& interceptFrom(std::string uri_pattern = {});
+  /// An intercept clause run before each send (to, toD) to an endpoint matching
+  /// `uri_pattern`; the send follows unless skipSendToOriginalEndpoint().
+  RouteDefinition& interceptSendToEndpoint(std::string uri_pattern);
+  /// The open interceptSendToEndpoint does not send to the endpoint (when its onWhen holds).
+  RouteDefinition& skipSendToOriginalEndpoint(bool skip = true);
+  /// The open interceptSendToEndpoint sends to `uri` after the endpoint (when its onWhen held
+  /// and the send was not skipped).
+  RouteDefinition& afterUri(std::string uri);
+
   detail::RouteModel& modelForEngine() noexcept { return *model_; }
   /// The last step added (as id() names it), or nullptr: how file loaders record positions.
   detail::StepModel* lastStepForEngine() noexcept;
@@ -484,6 +511,11 @@ class RouteBuilder {
   RouteDefinition& onException(std::vector<std::string> exception_types = {});
   /// An onCompletion for every route of this builder that has none of its own.
   RouteDefinition& onCompletion();
+  /// Interceptors for every route of this builder (RouteDefinition::intercept ...); continue
+  /// the chain with their options and steps, then end().
+  RouteDefinition& intercept();
+  RouteDefinition& interceptFrom(std::string uri_pattern = {});
+  RouteDefinition& interceptSendToEndpoint(std::string uri_pattern);
 
   /// REST services under `path` (Camel's REST DSL): rest_definition.h.
   RestDefinition& rest(std::string path = {});
@@ -494,7 +526,8 @@ class RouteBuilder {
   std::shared_ptr<const detail::ErrorHandlerModel> errorHandlerForEngine() const {
     return error_handler_;
   }
-  /// Where builder-wide onException/onCompletion collect, or nullptr when none was given.
+  /// Where builder-wide onException/onCompletion/intercept collect, or nullptr when none was
+  /// given.
   RouteDefinition* configurationForEngine() noexcept { return configuration_.get(); }
   const std::vector<std::unique_ptr<RestDefinition>>& restsForEngine() const noexcept {
     return rests_;

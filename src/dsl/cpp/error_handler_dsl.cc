@@ -185,7 +185,8 @@ RouteDefinition& RouteDefinition::onWhen(PredicateDefinition predicate) {
     case Scope::OnException: top.onException->onWhen = std::move(predicate); break;
     case Scope::Catch: top.doCatch->onWhen = std::move(predicate); break;
     case Scope::OnCompletion: top.onCompletion->onWhen = std::move(predicate); break;
-    default: misuse("onWhen() outside onException(), doCatch() or onCompletion()");
+    case Scope::Intercept: top.intercept->onWhen = std::move(predicate); break;
+    default: misuse("onWhen() outside onException(), doCatch(), onCompletion() or intercept()");
   }
   return *this;
 }

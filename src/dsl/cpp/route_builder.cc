@@ -222,8 +222,13 @@ std::pair<std::string*, std::string*> variableSlots(StepModel* step) {
   if (auto* d = dynamic_cast<eip::ToDynamicModel*>(step)) {
     return {&d->variableSend, &d->variableReceive};
   }
-  if (auto* e = dynamic_cast<eip::EnrichModel*>(step); e && !e->poll) {
-    return {&e->variableSend, &e->variableReceive};
+  if (auto* w = dynamic_cast<eip::WireTapModel*>(step)) return {&w->variableSend, nullptr};
+  if (auto* m = dynamic_cast<eip::MarshalModel*>(step)) {
+    return {&m->variableSend, &m->variableReceive};
+  }
+  if (auto* e = dynamic_cast<eip::EnrichModel*>(step)) {
+    // pollEnrich and poll receive into a variable; they send nothing.
+    return {e->poll ? nullptr : &e->variableSend, &e->variableReceive};
   }
   return {nullptr, nullptr};
 }
@@ -233,7 +238,8 @@ RouteDefinition& RouteDefinition::variableSend(std::string name) {
   if (std::string* slot = variableSlots(lastStepForEngine()).first) {
     *slot = std::move(name);
   } else {
-    misuse("variableSend() applies to the to, toD or enrich before it");
+    misuse(
+        "variableSend() applies to the to, toD, enrich, wireTap, marshal or unmarshal before it");
   }
   return *this;
 }
@@ -242,7 +248,8 @@ RouteDefinition& RouteDefinition::variableReceive(std::string name) {
   if (std::string* slot = variableSlots(lastStepForEngine()).second) {
     *slot = std::move(name);
   } else {
-    misuse("variableReceive() applies to the to, toD or enrich before it");
+    misuse("variableReceive() applies to the to, toD, enrich, pollEnrich, poll, marshal or "
+            "unmarshal before it");
   }
   return *this;
 }
@@ -370,7 +377,8 @@ RouteDefinition& RouteDefinition::end() {
     case Scope::Block:
     case Scope::Choice:
     case Scope::OnException:
-    case Scope::OnCompletion: scopes_.pop_back(); break;
+    case Scope::OnCompletion:
+    case Scope::Intercept: scopes_.pop_back(); break;
     case Scope::Catch:
     case Scope::Finally:
     case Scope::Fallback:

@@ -317,6 +317,17 @@ RouteDefinition& RouteDefinition::pollEnrich(ExpressionDefinition uri, int64_t t
   return *this;
 }
 
+RouteDefinition& RouteDefinition::script(ExpressionDefinition expression) {
+  return add(std::make_unique<eip::ScriptModel>(std::move(expression)));
+}
+
+RouteDefinition& RouteDefinition::poll(std::string uri, int64_t timeout_ms) {
+  const bool dynamic = uri.find("${") != std::string::npos;
+  pollEnrich(dynamic ? simple(std::move(uri)) : constant(Value(std::move(uri))), timeout_ms);
+  static_cast<eip::EnrichModel*>(lastEip_)->pollOnly = true;
+  return *this;
+}
+
 RouteDefinition& RouteDefinition::claimCheck(ClaimCheckOperation operation, std::string key,
                                              std::string filter) {
   auto step = std::make_unique<eip::ClaimCheckModel>();
@@ -430,6 +441,13 @@ RouteDefinition& RouteDefinition::weighted(bool round_robin, std::string distrib
     m->weightedRoundRobin = round_robin;
     m->distributionRatio = std::move(distribution_ratio);
     m->distributionRatioDelimiter = std::move(delimiter);
+  }
+  return *this;
+}
+
+RouteDefinition& RouteDefinition::topic() {
+  if (auto* m = lastOf<eip::LoadBalanceModel>("topic")) {
+    m->policy = eip::LoadBalanceModel::Policy::Topic;
   }
   return *this;
 }

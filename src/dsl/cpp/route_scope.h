@@ -7,13 +7,14 @@
 
 #include "eip/models.h"
 #include "engine/error_handler_model.h"
+#include "engine/intercept.h"
 
 namespace dromedary {
 
 struct RouteDefinition::Scope {
   enum Kind {
     Root, Filter, Choice, When, Otherwise, OnException, Try, Catch, Finally, OnCompletion,
-    CircuitBreaker, Fallback,
+    CircuitBreaker, Fallback, Intercept,
     Block  // split, multicast, loop, pipeline: end() closes it
   } kind;
   detail::BlockModel* block;  // where steps go (null for Choice)
@@ -23,6 +24,7 @@ struct RouteDefinition::Scope {
   eip::TryModel::CatchModel* doCatch = nullptr;
   detail::OnCompletionModel* onCompletion = nullptr;
   eip::CircuitBreakerModel* circuitBreaker = nullptr;  // for CircuitBreaker and Fallback
+  detail::InterceptModel* intercept = nullptr;
 };
 
 }  // namespace dromedary

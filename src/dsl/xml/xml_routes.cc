@@ -32,6 +32,7 @@ std::string_view localName(const pugi::xml_node& node) {
 }
 
 bool isLanguage(std::string_view name) {
+  if (isJvmLanguage(name)) return true;
   for (std::string_view l : expressionLanguages()) {
     if (l == name) return true;
   }
@@ -184,10 +185,10 @@ class XmlReader {
           DROMEDARY_TRY_VOID(routeTemplate(child));
         } else if ((name == "camelContext" || name == "camel") && cn == "templatedRoute") {
           DROMEDARY_TRY_VOID(templatedRoute(child));
-        } else if (name == "camelContext" && (cn == "onException" || cn == "onCompletion")) {
+        } else if (name == "camelContext" && context_wide.clausesOf(cn)) {
+          // onException, onCompletion, intercept, interceptFrom, interceptSendToEndpoint
           DROMEDARY_TRY(clause, step(child));
-          (cn == "onException" ? context_wide.onExceptions : context_wide.onCompletions)
-              .push_back(std::move(clause));
+          context_wide.clausesOf(cn)->push_back(std::move(clause));
         } else if (name == "camelContext" && cn == "errorHandler") {
           // <errorHandler id="x" type="DeadLetterChannel" ...>: chosen by errorHandlerRef
           // (context) or by a route's errorHandlerRef.
@@ -204,11 +205,14 @@ class XmlReader {
         } else {
           return fileError(at(child), fmt::format("unknown element <{}> in <{}>", cn, name),
                            suggestion(cn, {"route", "routeConfiguration", "onException",
-                                           "onCompletion", "errorHandler", "routeTemplate",
-                                           "templatedRoute", "rest", "restConfiguration"}));
+                                           "onCompletion", "intercept", "interceptFrom",
+                                           "interceptSendToEndpoint", "errorHandler",
+                                           "routeTemplate", "templatedRoute", "rest",
+                                           "restConfiguration"}));
         }
       }
-      if (!context_wide.onExceptions.empty() || !context_wide.onCompletions.empty()) {
+      if (!context_wide.onExceptions.empty() || !context_wide.onCompletions.empty() ||
+          !context_wide.intercepts.empty()) {
         out_.configurations.push_back(std::move(context_wide));
       }
       return {};
@@ -420,12 +424,14 @@ class XmlReader {
       if (cn == "errorHandler") {
         DROMEDARY_TRY(h, errorHandler(child));
         c.errorHandler.push_back(std::move(h));
-      } else if (cn == "onException" || cn == "onCompletion") {
+      } else if (c.clausesOf(cn)) {
         DROMEDARY_TRY(clause, step(child));
-        (cn == "onException" ? c.onExceptions : c.onCompletions).push_back(std::move(clause));
+        c.clausesOf(cn)->push_back(std::move(clause));
       } else {
         return fileError(at(child), fmt::format("unknown element <{}> in <routeConfiguration>", cn),
-                         suggestion(cn, {"errorHandler", "onException", "onCompletion"}));
+                         suggestion(cn, {"errorHandler", "onException", "onCompletion",
+                                         "intercept", "interceptFrom",
+                                         "interceptSendToEndpoint"}));
       }
     }
     out_.configurations.push_back(std::move(c));
@@ -569,6 +575,10 @@ class XmlReader {
       } else if (name == "onException" || name == "onCompletion") {
         DROMEDARY_TRY(clause, step(child));
         (name == "onException" ? r.onExceptions : r.onCompletions).push_back(std::move(clause));
+      } else if (name == "intercept" || name == "interceptFrom" ||
+                 name == "interceptSendToEndpoint") {
+        DROMEDARY_TRY(clause, step(child));
+        r.intercepts.push_back(std::move(clause));
       } else {
         if (!has_from) return fileError(at(child), "a route starts with <from>");
         DROMEDARY_TRY(s, step(child));

@@ -121,16 +121,15 @@ class YamlReader final : public YamlRouteReader {
         c.where = at(entry.first);
         DROMEDARY_TRY_VOID(errorHandler(entry.second, c));
         out_.configurations.push_back(std::move(c));
-      } else if (key == "onException" || key == "onCompletion") {
-        // At the top of a file, as Camel's YAML DSL allows: a clause for every route, as if in a
-        // routeConfiguration without an id.
-        RouteConfigurationSource c;
+      } else if (RouteConfigurationSource c; c.clausesOf(key)) {
+        // onException, onCompletion, intercept ... at the top of a file, as Camel's YAML DSL
+        // allows: a clause for every route, as if in a routeConfiguration without an id.
         c.where = at(entry.first);
         StepSource clause;
         clause.kind = key;
         clause.where = at(entry.first);
         DROMEDARY_TRY_VOID(stepBody(entry.second, clause));
-        (key == "onException" ? c.onExceptions : c.onCompletions).push_back(std::move(clause));
+        c.clausesOf(key)->push_back(std::move(clause));
         out_.configurations.push_back(std::move(c));
       } else if (key == "routeTemplate") {
         DROMEDARY_TRY_VOID(routeTemplate(entry.first, entry.second));
@@ -143,7 +142,8 @@ class YamlReader final : public YamlRouteReader {
       } else {
         return fileError(at(entry.first), fmt::format("unknown entry '{}'", key),
                          suggestion(key, {"route", "from", "routeConfiguration", "errorHandler",
-                                          "onException", "onCompletion", "beans",
+                                          "onException", "onCompletion", "intercept",
+                                          "interceptFrom", "interceptSendToEndpoint", "beans",
                                           "routeTemplate", "templatedRoute", "rest",
                                           "restConfiguration"}));
       }
@@ -531,7 +531,7 @@ class YamlReader final : public YamlRouteReader {
   }
 
   static bool isExpressionKey(std::string_view key) {
-    if (key == "expression") return true;
+    if (key == "expression" || isJvmLanguage(key)) return true;
     for (std::string_view l : expressionLanguages()) {
       if (l == key) return true;
     }
@@ -619,37 +619,41 @@ class YamlReader final : public YamlRouteReader {
   //     errorHandler: {...}
   //     onException: [{onException: {...}}]
   //     onCompletion: [{onCompletion: {...}}]
+  //     intercept: [{intercept: {...}}]          (interceptFrom, interceptSendToEndpoint too)
   Result<void> routeConfiguration(const YAML::Node& key, const YAML::Node& node) {
     RouteConfigurationSource c;
     c.where = at(key);
     if (!node.IsMap()) return fileError(at(node), "routeConfiguration must be a map");
     for (const auto& kv : node) {
-      std::string k = kv.first.as<std::string>();
+      std::string k = eip::camelCaseOf(kv.first.as<std::string>());
       if (k == "id") {
         DROMEDARY_TRY(id, scalar(kv.second, k));
         c.id = std::move(id);
       } else if (k == "errorHandler") {
         DROMEDARY_TRY_VOID(errorHandler(kv.second, c));
-      } else if (k == "onException" || k == "onCompletion") {
+      } else if (c.clausesOf(k)) {
         if (!kv.second.IsSequence()) {
           return fileError(at(kv.second), fmt::format("{} must be a list", k),
                            fmt::format("write '- {}:' followed by its keys", k));
         }
         for (const YAML::Node& item : kv.second) {
-          if (!item.IsMap() || item.size() != 1 || item.begin()->first.as<std::string>() != k) {
+          if (!item.IsMap() || item.size() != 1 ||
+              eip::camelCaseOf(item.begin()->first.as<std::string>()) != k) {
             return fileError(at(item), fmt::format("each entry of {} must be '{}:'", k, k));
           }
           StepSource clause;
           clause.kind = k;
           clause.where = at(item.begin()->first);
           DROMEDARY_TRY_VOID(stepBody(item.begin()->second, clause));
-          (k == "onException" ? c.onExceptions : c.onCompletions).push_back(std::move(clause));
+          c.clausesOf(k)->push_back(std::move(clause));
         }
       } else if (k == "description" || k == "precondition") {
         // documentation only
       } else {
         return fileError(at(kv.first), fmt::format("unknown key '{}' in routeConfiguration", k),
-                         suggestion(k, {"id", "errorHandler", "onException", "onCompletion"}));
+                         suggestion(k, {"id", "errorHandler", "onException", "onCompletion",
+                                        "intercept", "interceptFrom",
+                                        "interceptSendToEndpoint"}));
       }
     }
     out_.configurations.push_back(std::move(c));

@@ -3,6 +3,7 @@
 
 #include "language/simple/date_functions.h"
 #include "language/simple/exception_functions.h"
+#include "language/simple/string_functions.h"
 #include "language/simple/variable_functions.h"
 #include "language/simple/file_functions.h"
 
@@ -332,7 +333,8 @@ constexpr std::string_view kFunctionNames[] = {
     "jsonpath", "jq",
     "sysenv", "env", "properties", "propertiesExist", "null", "empty", "createEmpty", "length",
     "size", "isEmpty", "uppercase", "lowercase", "trim", "iif", "not", "convertTo", "val",
-    "type", "messageTimestamp", "variable", "variables", "variableAs",
+    "type", "messageTimestamp", "variable", "variables", "variableAs", "substringBefore",
+    "substringAfter", "substringBetween", "concat", "join",
 };
 
 // Camel functions that cannot mean anything here, with the reason shown to the user.
@@ -413,23 +415,6 @@ std::optional<NamedAccess> namedAccess(Parser& parser, std::string_view fn,
   return std::nullopt;
 }
 
-// "name(args)rest": the arguments text and the rest; nullopt when `fn` is not a call of name.
-struct Call {
-  std::vector<std::string_view> args;
-  std::string_view rest;
-};
-std::optional<Call> callOf(Parser& parser, std::string_view fn, std::string_view name) {
-  if (!fn.starts_with(name) || fn.size() == name.size() || fn[name.size()] != '(') {
-    return std::nullopt;
-  }
-  size_t close = findCloseParen(fn, name.size());
-  if (close == std::string_view::npos) {
-    parser.fail(fn.substr(name.size()), "'(' is not closed: missing ')'");
-  }
-  return Call{splitArguments(fn.substr(name.size() + 1, close - name.size() - 1)),
-              fn.substr(close + 1)};
-}
-
 ValueType conversionTarget(Parser& parser, std::string_view type) {
   std::string_view t = trim(type);
   if (auto q = unquote(t)) t = *q;
@@ -438,17 +423,6 @@ ValueType conversionTarget(Parser& parser, std::string_view type) {
   parser.fail(type, fmt::format("unknown type '{}'", t),
               meant.empty() ? "known types: String, Integer, Long, Double, Float, Boolean, byte[]"
                             : fmt::format("did you mean '{}'?", meant));
-}
-
-void expectArgs(Parser& parser, std::string_view fn, const Call& call, size_t min, size_t max) {
-  if (call.args.size() >= min && call.args.size() <= max) return;
-  std::string expected = min == max ? std::to_string(min) : fmt::format("{} to {}", min, max);
-  parser.fail(fn, fmt::format("'{}' takes {} argument{}, not {}", leadingName(fn), expected,
-                              max == 1 ? "" : "s", call.args.size()));
-}
-
-void expectNoChain(Parser& parser, std::string_view rest) {
-  if (!rest.empty()) parser.fail(rest, fmt::format("unexpected '{}'", rest));
 }
 
 std::string sourceOf(std::string_view fn) { return fmt::format("${{{}}}", fn); }
@@ -526,6 +500,31 @@ ExprPtr parseHelper(Parser& parser, std::string_view fn, Helper helper, std::str
 }
 
 }  // namespace
+
+ExprPtr bodyNode() { return std::make_unique<BodyNode>(); }
+
+std::optional<Call> callOf(Parser& parser, std::string_view fn, std::string_view name) {
+  if (!fn.starts_with(name) || fn.size() == name.size() || fn[name.size()] != '(') {
+    return std::nullopt;
+  }
+  size_t close = findCloseParen(fn, name.size());
+  if (close == std::string_view::npos) {
+    parser.fail(fn.substr(name.size()), "'(' is not closed: missing ')'");
+  }
+  return Call{splitArguments(fn.substr(name.size() + 1, close - name.size() - 1)),
+              fn.substr(close + 1)};
+}
+
+void expectArgs(Parser& parser, std::string_view fn, const Call& call, size_t min, size_t max) {
+  if (call.args.size() >= min && call.args.size() <= max) return;
+  std::string expected = min == max ? std::to_string(min) : fmt::format("{} to {}", min, max);
+  parser.fail(fn, fmt::format("'{}' takes {} argument{}, not {}", leadingName(fn), expected,
+                              max == 1 ? "" : "s", call.args.size()));
+}
+
+void expectNoChain(Parser& parser, std::string_view rest) {
+  if (!rest.empty()) parser.fail(rest, fmt::format("unexpected '{}'", rest));
+}
 
 const HeaderKey* headerKeyOf(const Expression& e) noexcept {
   const auto* header = dynamic_cast<const HeaderNode*>(&e);
@@ -639,7 +638,20 @@ ExprPtr parseFunction(Parser& parser, std::string_view fn) {
       parser.fail(fn, fmt::format("{} is the json component's language, which this build leaves out",
                                   name));
     }
-    auto compiled = language->createExpression(text, parser.context());
+    // ${jq(input,exp)}: the input is header:KEY, exchangeProperty:KEY or variable:KEY.
+    LanguageOptions options;
+    if (size_t comma = text.find(','); comma != std::string_view::npos) {
+      std::string_view input = trim(text.substr(0, comma));
+      for (std::string_view kind : {"header:", "exchangeProperty:", "property:", "variable:"}) {
+        if (input.starts_with(kind) && input.size() > kind.size() &&
+            input.find_first_of(" \t\"'") == std::string_view::npos) {
+          options["source"] = std::string(input);
+          text = trim(text.substr(comma + 1));
+          break;
+        }
+      }
+    }
+    auto compiled = language->createExpression(text, parser.context(), options);
     if (!compiled) parser.fail(fn, compiled.error().message);
     return std::move(*compiled);
   }
@@ -747,6 +759,8 @@ ExprPtr parseFunction(Parser& parser, std::string_view fn) {
                                    : parser.parsePredicate(call->args[0]);
     return std::make_unique<PredicateValueNode>(makeNot(std::move(p)));
   }
+
+  if (ExprPtr node = parseStringFunction(parser, fn)) return node;
 
   // Not a function we know.
   std::string_view name = leadingName(fn);

@@ -4,7 +4,9 @@
 // Simple's built-in functions (`body`, `header.x`, `date:now:yyyyMMdd`, `random(1,10)` ...),
 // resolved to nodes when the expression is compiled.
 
+#include <optional>
 #include <string_view>
+#include <vector>
 
 #include "language/simple/nodes.h"
 
@@ -15,6 +17,22 @@ class Parser;
 /// The node for one function, `fn` being the text between `${` and `}` (trimmed, a view into
 /// the text being parsed, so errors can point at it).
 ExprPtr parseFunction(Parser& parser, std::string_view fn);
+
+/// The node for `${body}`.
+ExprPtr bodyNode();
+
+/// A function call in `fn`: "name(args)rest", its arguments split at top-level commas, and
+/// what follows the closing parenthesis (an OGNL chain).
+struct Call {
+  std::vector<std::string_view> args;
+  std::string_view rest;
+};
+/// `fn` as a call of `name`, or nullopt when it is not one; an unclosed '(' fails.
+std::optional<Call> callOf(Parser& parser, std::string_view fn, std::string_view name);
+/// Fails unless the call has min..max arguments, naming the function.
+void expectArgs(Parser& parser, std::string_view fn, const Call& call, size_t min, size_t max);
+/// Fails when something follows the call.
+void expectNoChain(Parser& parser, std::string_view rest);
 
 /// The header `e` reads when it is `${header.NAME}` (and its forms), else nullptr: a
 /// predicate comparing it looks the header up itself, without a call through the node.
