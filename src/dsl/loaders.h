@@ -23,4 +23,8 @@ Result<void> readYamlRoutes(std::string_view text, const std::string& file, File
 Result<void> readXmlRoutes(std::string_view text, const std::string& file, FileSources& out,
                            std::vector<std::string>& ignored);
 
+/// Adds a templatedRoute for each group of camel.route-template[N].* properties (Camel main's
+/// routes from templates by properties).
+Result<void> templatedRoutesFromProperties(Context& context, FileSources& out);
+
 }  // namespace dromedary::dsl

@@ -13,6 +13,7 @@
 #include <dromedary/engine/context.h>
 
 #include "dsl/loaders.h"
+#include "engine/resources.h"
 
 namespace dromedary {
 
@@ -174,6 +175,8 @@ Result<LoadReport> loadRoutes(Context& context, const std::vector<std::string>& 
       return makeError(ErrorCode::NotFound, fmt::format("no such file or directory: '{}'", p));
     }
   }
+  // Their folders are the classpath of resource:classpath: expressions (as Camel JBang's).
+  for (const fs::path& dir : property_dirs) detail::addClasspathFolder(context, dir.string());
   // application.properties beside the route files, before the routes that use them.
   for (const fs::path& dir : property_dirs) {
     fs::path props = dir / "application.properties";
@@ -187,6 +190,7 @@ Result<LoadReport> loadRoutes(Context& context, const std::vector<std::string>& 
     auto it = texts.find(f);
     DROMEDARY_TRY_VOID(readRoutes(f, it == texts.end() ? nullptr : &it->second, sources, report));
   }
+  DROMEDARY_TRY_VOID(dsl::templatedRoutesFromProperties(context, sources));
   return add(context, sources, std::move(report), options);
 }
 

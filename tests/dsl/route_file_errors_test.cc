@@ -184,6 +184,81 @@ TEST_F(RoutePathsTest, AFolderIsReadForItsCamelFilesOnly) {
   EXPECT_NE(error((dir / "app" / "deployment.yaml").string()), "");
 }
 
+// Camel's resource:classpath: and resource:file: expressions: the text of a file, read when
+// the route starts; classpath: is the route files' folders. A missing one fails the start.
+TEST_F(RoutePathsTest, AnExpressionFromAResourceIsReadAtStart) {
+  std::filesystem::create_directories(dir / "app");
+  std::ofstream(dir / "app" / "greeting.txt") << "Hello ${body}";
+  std::ofstream(dir / "farewell.txt") << "Bye ${body}";
+  std::ofstream(dir / "app" / "routes.yaml")
+      << "- from:\n    uri: direct:a\n    steps:\n"
+         "      - setBody: {simple: \"resource:classpath:greeting.txt\"}\n"
+         "      - setHeader: {name: bye, simple: \"resource:file:"
+      << (dir / "farewell.txt").string() << "\"}\n      - to: mock:out\n";
+  RouteHarness h;
+  auto r = loadRoutes(h.context, {(dir / "app").string()});
+  ASSERT_TRUE(r) << r.error().toString();
+  ASSERT_TRUE(h.context.start());
+  ASSERT_TRUE(h.producer.sendBody("direct:a", "Camel"));
+  const auto& ex = *h.mock("mock:out").receivedExchanges().at(0);
+  EXPECT_EQ(ex.message().body().as<std::string>(), "Hello Camel");
+  EXPECT_EQ(ex.message().getHeader("bye")->as<std::string>(), "Bye Hello Camel");
+
+  std::filesystem::create_directories(dir / "bad");
+  std::ofstream(dir / "bad" / "routes.yaml")
+      << "- from:\n    uri: direct:b\n    steps:\n"
+         "      - setBody: {simple: \"resource:classpath:missing.txt\"}\n";
+  RouteHarness other;
+  auto loaded = loadRoutes(other.context, {(dir / "bad").string()});
+  std::string e;
+  if (!loaded) {
+    e = loaded.error().toString();
+  } else if (auto started = other.context.start(); !started) {
+    e = started.error().toString();
+  }
+  EXPECT_NE(e.find("resource:classpath:missing.txt is not in the route files' folders"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(e.find("routes.yaml:4:"), std::string::npos) << e;
+}
+
+// Camel main's camel.route-template[N].* properties make routes from a template; a missing
+// template-id or an unknown template is an error naming the property.
+TEST_F(RoutePathsTest, PropertiesMakeRoutesFromATemplate) {
+  std::filesystem::create_directories(dir / "app");
+  std::ofstream(dir / "app" / "template.yaml")
+      << "- routeTemplate:\n    id: mytemplate\n    parameters:\n      - name: input\n"
+         "      - name: result\n    from:\n      uri: \"direct:{{input}}\"\n      steps:\n"
+         "        - to: \"mock:{{result}}\"\n";
+  std::ofstream(dir / "app" / "application.properties")
+      << "camel.route-template[0].template-id=mytemplate\n"
+         "camel.route-template[0].input=foo\ncamel.route-template[0].result=cheese\n"
+         "camel.route-template[1].template-id=mytemplate\ncamel.route-template[1].route-id=bar\n"
+         "camel.route-template[1].input=bar\ncamel.route-template[1].result=wine\n";
+  RouteHarness h;
+  auto r = loadRoutes(h.context, {(dir / "app").string()});
+  ASSERT_TRUE(r) << r.error().toString();
+  ASSERT_TRUE(h.context.start());
+  ASSERT_TRUE(h.producer.sendBody("direct:foo", "1"));
+  ASSERT_TRUE(h.producer.sendBody("direct:bar", "2"));
+  EXPECT_EQ(h.mock("mock:cheese").receivedCount(), 1u);
+  EXPECT_EQ(h.mock("mock:wine").receivedCount(), 1u);
+  auto ids = h.context.routeIds();
+  EXPECT_NE(std::find(ids.begin(), ids.end(), "bar"), ids.end()) << "route-id names the route";
+  EXPECT_NE(std::find(ids.begin(), ids.end(), "0"), ids.end()) << "else the group's id does";
+
+  std::ofstream(dir / "app" / "application.properties")
+      << "camel.route-template[0].template-id=mytemplat\n";
+  RouteHarness other;
+  EXPECT_EQ(loadRoutes(other.context, {(dir / "app").string()}).error().message,
+            "unknown route template 'mytemplat' at property "
+            "camel.route-template[0].template-id; did you mean 'mytemplate'?");
+  std::ofstream(dir / "app" / "application.properties") << "camel.route-template[0].input=x\n";
+  RouteHarness third;
+  EXPECT_EQ(loadRoutes(third.context, {(dir / "app").string()}).error().message,
+            "camel.route-template[0]: no template-id: which routeTemplate to make a route from");
+}
+
 TEST_F(RoutePathsTest, AFolderOfOtherYamlSaysItHoldsNoRoutes) {
   std::ofstream(dir / "empty" / "values.yaml") << "replicas: 2\n";
   std::string path = (dir / "empty").string();

@@ -9,6 +9,7 @@
 #include "core/text.h"
 #include <dromedary/core/value_compare.h>
 #include "engine/expression_spec.h"
+#include "engine/resources.h"
 #include "language/simple/simple_language.h"
 
 namespace dromedary {
@@ -288,10 +289,18 @@ struct LanguageSpec final : detail::ExpressionSpec {
     return language;
   }
   // Property placeholders ({{key}}) are resolved before the language sees the text, as in
-  // Camel.
+  // Camel; text naming a resource (resource:file:x, resource:classpath:x) is that file's.
   Result<std::string> resolved(Context& context) const {
-    if (text.find("{{") == std::string::npos) return text;
-    return context.resolvePlaceholders(text);
+    std::string t = text;
+    if (t.find("{{") != std::string::npos) {
+      DROMEDARY_TRY(r, context.resolvePlaceholders(t));
+      t = std::move(r);
+    }
+    if (detail::isResourceText(t)) {
+      DROMEDARY_TRY(loaded, detail::readResource(context, t));
+      return loaded;
+    }
+    return t;
   }
   Result<std::unique_ptr<Expression>> compile(Context& context) const override {
     DROMEDARY_TRY(language, find(context));
