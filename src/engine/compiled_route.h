@@ -75,7 +75,7 @@ struct Route {
   std::unique_ptr<RouteModel> model;
 
   std::vector<std::unique_ptr<Step>> steps;    // every step of every block
-  std::vector<std::unique_ptr<Block>> blocks;  // blocks[0] is the top block
+  std::vector<std::unique_ptr<Block>> blocks;  // every block; `top` is the route's own
   const Block* top = nullptr;
   Endpoint* from = nullptr;
   std::unique_ptr<Consumer> consumer;

@@ -243,9 +243,25 @@ TEST_F(InterceptTest, XmlContextWideConfigurationAndRouteScopedInterceptors) {
     </intercept>
     <to uri="mock:b"/>
   </route>
+  <route>
+    <from uri="direct:c"/>
+    <intercept>
+      <onWhen>
+        <simple>${body} contains 'Hello'</simple>
+        <to uri="mock:hello"/>
+        <stop/>
+      </onWhen>
+    </intercept>
+    <to uri="mock:c"/>
+  </route>
 </camelContext>)~");
   ASSERT_TRUE(h.producer.sendBody("direct:a", "1"));
   ASSERT_TRUE(h.producer.sendBody("direct:b", "mark"));
+  ASSERT_TRUE(h.producer.sendBody("direct:c", "Hello there"));
+  ASSERT_TRUE(h.producer.sendBody("direct:c", "Bye"));
+  EXPECT_EQ(bodies("mock:hello"), std::vector<std::string>{"Hello there"})
+      << "steps inside <onWhen> run when it holds, as in Camel's examples";
+  EXPECT_EQ(bodies("mock:c"), std::vector<std::string>{"Bye"});
   EXPECT_EQ(bodies("mock:audited"), std::vector<std::string>{"1"});
   EXPECT_EQ(bodies("mock:before"), std::vector<std::string>{"1"});
   EXPECT_EQ(bodies("mock:kafka-a"), std::vector<std::string>{"1"});

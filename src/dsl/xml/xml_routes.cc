@@ -510,6 +510,37 @@ class XmlReader {
     return {};
   }
 
+  static bool isInterceptor(std::string_view kind) {
+    return kind == "intercept" || kind == "interceptFrom" || kind == "interceptSendToEndpoint";
+  }
+
+  // An interceptor's <onWhen> (Camel 3's <when>): its predicate, and the steps Camel's
+  // examples also put inside it (they run when it holds, as the interceptor's own do).
+  Result<void> interceptorWhen(const pugi::xml_node& node, StepSource& s) {
+    pugi::xml_node language;
+    for (pugi::xml_node child : node.children()) {
+      if (child.type() != pugi::node_element) continue;
+      if (!language && isLanguage(localName(child))) {
+        language = child;
+        continue;
+      }
+      if (!language) {
+        return fileError(at(child), fmt::format("<{}> starts with its predicate", localName(node)),
+                         "e.g. <simple>${body} contains 'Hello'</simple>");
+      }
+      DROMEDARY_TRY(inner, step(child));
+      s.steps.push_back(std::move(inner));
+    }
+    if (!language) {
+      return fileError(at(node), fmt::format("<{}> needs an expression", localName(node)),
+                       "e.g. <simple>${body} contains 'Hello'</simple>");
+    }
+    s.predicates.emplace_back("onWhen", ExpressionSource{std::string(localName(language)),
+                                                         language.child_value(), at(language),
+                                                         {}});
+    return {};
+  }
+
   static std::string ignoredNote(const std::string& element, const std::string& id,
                                  const SourceRef& where) {
     return fmt::format("ignored <{}{}> at {} (not a route element)", element,
@@ -607,6 +638,8 @@ class XmlReader {
       } else if (name == "exception" &&
                  (s.kind == "onException" || s.kind == "doCatch" || s.kind == "failover")) {
         s.exceptions.push_back(Scalar{child.child_value(), at(child)});
+      } else if ((name == "onWhen" || name == "when") && isInterceptor(s.kind)) {
+        DROMEDARY_TRY_VOID(interceptorWhen(child, s));
       } else if (name == "onWhen" || name == "handled" || name == "continued" ||
                  name == "retryWhile" || name == "correlationExpression" ||
                  name == "completionPredicate") {
