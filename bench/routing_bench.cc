@@ -170,25 +170,6 @@ class VariablesRun final : public RoutingRun {
 };
 DROMEDARY_SCENARIO("variables", VariablesRun);
 
-// intercept: direct_10 with an intercept before each of its 10 steps (a filter-like step
-// whose onWhen fails) and an interceptSendToEndpoint skipping a toD's send to mock: (#25).
-// Against direct_10: an interceptor's cost per step; and the dynamic send's pattern check.
-class InterceptRun final : public RoutingRun {
- public:
-  InterceptRun()
-      : RoutingRun([this](RouteBuilder& b) {
-          b.intercept().onWhen(header("trace").isNotNull()).to("mock:traced").end();
-          b.interceptSendToEndpoint("mock:audit*").skipSendToOriginalEndpoint().end();
-          direct10Route(b, noop_);
-          b.from("direct:audited").toD(simple("mock:audit-${header.kind}"));
-        }) {}
-  void once() override {
-    check(producer_.sendBody("direct:ten", "order-1").has_value(), "send");
-    check(producer_.sendBodyAndHeader("direct:audited", "order-1", "kind", "a").has_value(),
-          "send");
-  }
-};
-DROMEDARY_SCENARIO("intercept", InterceptRun);
 ScenarioRegistrar typical_stats_registrar("typical_stats", [] {
   return std::unique_ptr<ScenarioRun>(new Typical(10, 0));
 });
