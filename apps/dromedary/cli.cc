@@ -10,6 +10,9 @@ void addLoadOptions(CLI::App& command, RunOptions& options, const char* paths_he
   command.add_option("paths", options.paths, paths_help);
   command.add_option("--properties", options.properties,
                      "a .properties file, loaded before the routes (repeatable)");
+  command.add_option("--profile", options.profile,
+                     "the profile (Camel JBang's): application-PROFILE.properties beside the "
+                     "route files is loaded after application.properties; default dev");
   command
       .add_option("--kamelets", options.kamelets,
                   "a folder of Kamelet files (NAME.kamelet.yaml), searched before the shipped "

@@ -31,6 +31,7 @@ using Clock = std::chrono::steady_clock;
 RouteReloader::Setup setupFor(const RunOptions& options) {
   return [&options](Context& context, bool fresh) -> Result<void> {
     if (fresh) registerBuiltinComponents(context);
+    context.properties().set("camel.main.profile", options.profile);
     for (const std::string& file : options.properties) {
       DROMEDARY_TRY_VOID(context.properties().load(file));
     }

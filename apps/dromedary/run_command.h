@@ -17,6 +17,7 @@ struct RunOptions {
   std::vector<std::string> paths;       ///< route files and directories; none: "."
   std::vector<std::string> properties;  ///< extra .properties files, loaded first
   std::vector<std::string> kamelets;    ///< folders of Kamelet files, before the shipped ones
+  std::string profile = "dev";          ///< application-PROFILE.properties (Camel JBang's)
   uint64_t maxMessages = 0;            ///< 0: no limit
   double maxSeconds = 0;               ///< 0: no limit
   std::string logLevel = "INFO";

@@ -177,13 +177,18 @@ Result<LoadReport> loadRoutes(Context& context, const std::vector<std::string>& 
   }
   // Their folders are the classpath of resource:classpath: expressions (as Camel JBang's).
   for (const fs::path& dir : property_dirs) detail::addClasspathFolder(context, dir.string());
-  // application.properties beside the route files, before the routes that use them.
-  for (const fs::path& dir : property_dirs) {
-    fs::path props = dir / "application.properties";
-    std::error_code ec;
-    if (!fs::is_regular_file(props, ec)) continue;
-    DROMEDARY_TRY_VOID(context.properties().load(props.string()));
-    report.notes.push_back(fmt::format("loaded properties from {}", props.string()));
+  // application.properties beside the route files, before the routes that use them, then
+  // the profile's (camel.main.profile, Camel JBang's `dev` by default) over them.
+  const std::string profile = context.properties().get("camel.main.profile").value_or("dev");
+  for (const std::string& name :
+       {std::string("application.properties"), fmt::format("application-{}.properties", profile)}) {
+    for (const fs::path& dir : property_dirs) {
+      fs::path props = dir / name;
+      std::error_code ec;
+      if (!fs::is_regular_file(props, ec)) continue;
+      DROMEDARY_TRY_VOID(context.properties().load(props.string()));
+      report.notes.push_back(fmt::format("loaded properties from {}", props.string()));
+    }
   }
   dsl::FileSources sources;
   for (const fs::path& f : files) {

@@ -259,6 +259,28 @@ TEST_F(RoutePathsTest, PropertiesMakeRoutesFromATemplate) {
             "camel.route-template[0]: no template-id: which routeTemplate to make a route from");
 }
 
+// As Camel JBang: application-dev.properties (the default profile's) over
+// application.properties; camel.main.profile picks another profile.
+TEST_F(RoutePathsTest, TheProfilesPropertiesAreReadOverTheApplicationProperties) {
+  std::filesystem::create_directories(dir / "app");
+  std::ofstream(dir / "app" / "routes.yaml")
+      << "- from:\n    uri: direct:a\n    steps:\n"
+         "      - setBody: {constant: \"{{greeting}} {{name}}\"}\n      - to: mock:out\n";
+  std::ofstream(dir / "app" / "application.properties") << "greeting=hi\nname=all\n";
+  std::ofstream(dir / "app" / "application-dev.properties") << "greeting=hello\n";
+  std::ofstream(dir / "app" / "application-test.properties") << "greeting=testing\n";
+  for (auto [profile, expected] : {std::pair{"", "hello all"}, {"test", "testing all"}}) {
+    RouteHarness h;
+    if (*profile) h.context.properties().set("camel.main.profile", profile);
+    auto r = loadRoutes(h.context, {(dir / "app").string()});
+    ASSERT_TRUE(r) << r.error().toString();
+    ASSERT_TRUE(h.context.start());
+    ASSERT_TRUE(h.producer.sendBody("direct:a", "x"));
+    EXPECT_EQ(h.mock("mock:out").receivedExchanges().at(0)->message().body().as<std::string>(),
+              expected);
+  }
+}
+
 TEST_F(RoutePathsTest, AFolderOfOtherYamlSaysItHoldsNoRoutes) {
   std::ofstream(dir / "empty" / "values.yaml") << "replicas: 2\n";
   std::string path = (dir / "empty").string();
