@@ -352,12 +352,26 @@ TEST_F(EipRoutesTest, ScriptLeavesTheMessageAndFailsWithItsExpression) {
           simple: "${mandatoryBodyAs(Integer)}"
       - to: mock:script
 )");
+  loadXml(R"(<routes>
+  <route>
+    <from uri="direct:xml-script"/>
+    <script><simple>${mandatoryBodyAs(Integer)}</simple></script>
+    <loadBalance>
+      <topicLoadBalancer/>
+      <to uri="mock:t3"/>
+      <to uri="mock:t4"/>
+    </loadBalance>
+  </route>
+</routes>)");
   ASSERT_TRUE(h.producer.sendBody("direct:script", "42"));
   ASSERT_EQ(h.mock("mock:script").receivedCount(), 1u);
   EXPECT_EQ(h.mock("mock:script").receivedExchanges()[0]->message().body().as<std::string>(),
             "42");
   EXPECT_FALSE(h.producer.sendBody("direct:script", Value()));
   EXPECT_EQ(h.mock("mock:script").receivedCount(), 1u);
+  ASSERT_TRUE(h.producer.sendBody("direct:xml-script", "7"));
+  EXPECT_EQ(h.mock("mock:t3").receivedCount() + h.mock("mock:t4").receivedCount(), 2u)
+      << "topic: every branch";
 }
 
 TEST_F(EipRoutesTest, TwoBalancerPoliciesAreReported) {

@@ -30,6 +30,26 @@ TEST(PollEnrichTest, ThePolledMessageReplacesTheMessageWithoutAStrategy) {
   EXPECT_EQ(got[0]->message().getHeader("kept"), nullptr);
 }
 
+// Camel 4's poll: the polled message replaces the exchange's, from a static or Simple URI;
+// variableReceive keeps the message and puts the polled body in the variable.
+TEST(PollEnrichTest, PollTakesTheMessageAndVariableReceiveKeepsTheExchangesOwn) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) {
+    b.from("direct:in").poll("seda:${header.queue}", 1000).to("mock:out");
+    b.from("direct:var").poll("seda:q2", 1000).variableReceive("got").to("mock:var");
+  });
+  ASSERT_TRUE(h.producer.sendBody("seda:q1", "polled"));
+  ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:in", "x", "queue", "q1"));
+  EXPECT_EQ(bodyAt(h.mock("mock:out"), 0), Value("polled"));
+  ASSERT_TRUE(h.producer.sendBody("seda:q2", "into the variable"));
+  ASSERT_TRUE(h.producer.sendBody("direct:var", "kept"));
+  auto got = h.mock("mock:var").receivedExchanges();
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0]->message().body(), Value("kept"));
+  ASSERT_NE(got[0]->getVariable("got"), nullptr);
+  EXPECT_EQ(*got[0]->getVariable("got"), Value("into the variable"));
+}
+
 TEST(PollEnrichTest, NothingToPollGivesANullBodyAndKeepsTheHeaders) {
   RouteHarness h;
   h.start([](RouteBuilder& b) { b.from("direct:in").pollEnrich("seda:empty", 0).to("mock:out"); });
