@@ -172,6 +172,20 @@ TEST_F(InterceptTest, ARouteScopedInterceptorLeavesOtherRoutesAlone) {
   EXPECT_EQ(bodies("mock:intercepted"), std::vector<std::string>{"1"});
 }
 
+TEST_F(InterceptTest, AnAfterUriThatIsNoEndpointFailsTheStartNamingTheClause) {
+  auto added = h.context.addRoutes([](RouteBuilder& b) {
+    b.interceptSendToEndpoint("mock:*").afterUri("nosuch:x").end();
+    b.from("direct:a").routeId("r").to("mock:a");
+  });
+  ASSERT_TRUE(added);
+  auto started = h.context.start();
+  ASSERT_FALSE(started);
+  EXPECT_NE(started.error().message.find("unknown component 'nosuch'"), std::string::npos);
+  EXPECT_NE(started.error().message.find("(in interceptSendToEndpoint[mock:*] of route 'r')"),
+            std::string::npos)
+      << started.error().message;
+}
+
 TEST_F(InterceptTest, MisusedOptionsAreReportedWhenRoutesAreAdded) {
   auto added = h.context.addRoutes(
       [](RouteBuilder& b) { b.from("direct:a").to("mock:a").skipSendToOriginalEndpoint(); });

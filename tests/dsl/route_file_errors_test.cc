@@ -220,6 +220,22 @@ TEST_F(RoutePathsTest, AnExpressionFromAResourceIsReadAtStart) {
             std::string::npos)
       << e;
   EXPECT_NE(e.find("routes.yaml:4:"), std::string::npos) << e;
+
+  std::ofstream(dir / "bad" / "routes.yaml")
+      << "- from:\n    uri: direct:b\n    steps:\n"
+         "      - setBody: {simple: \"resource:http://example.com/x.txt\"}\n";
+  RouteHarness third;
+  auto http = loadRoutes(third.context, {(dir / "bad").string()});
+  std::string e2;
+  if (!http) {
+    e2 = http.error().toString();
+  } else if (auto started = third.context.start(); !started) {
+    e2 = started.error().toString();
+  }
+  EXPECT_NE(e2.find("resource:http://example.com/x.txt: only resource:file: and "
+                    "resource:classpath: can be read"),
+            std::string::npos)
+      << e2;
 }
 
 // Camel main's camel.route-template[N].* properties make routes from a template; a missing
@@ -257,6 +273,12 @@ TEST_F(RoutePathsTest, PropertiesMakeRoutesFromATemplate) {
   RouteHarness third;
   EXPECT_EQ(loadRoutes(third.context, {(dir / "app").string()}).error().message,
             "camel.route-template[0]: no template-id: which routeTemplate to make a route from");
+  std::ofstream(dir / "app" / "application.properties")
+      << "camel.route-template.one.template-id=mytemplate\n";
+  RouteHarness fourth;
+  EXPECT_EQ(loadRoutes(fourth.context, {(dir / "app").string()}).error().message,
+            "property 'camel.route-template.one.template-id': expected "
+            "camel.route-template[N].KEY (such as camel.route-template[0].template-id)");
 }
 
 // As Camel JBang: application-dev.properties (the default profile's) over
