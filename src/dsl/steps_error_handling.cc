@@ -5,6 +5,7 @@
 #include <dromedary/engine/context.h>
 #include <fmt/format.h>
 
+#include "core/name_pattern.h"
 #include "core/text.h"
 #include "dsl/translator.h"
 #include "engine/intercept.h"
@@ -516,6 +517,9 @@ Result<void> Translator::namedConfigurations(RouteDefinition& def, const Scalar&
   for (const RouteConfigurationSource& c : configs) {
     if (c.id) known.push_back(c.id->value);
   }
+  // Each id, or a pattern of ids as Camel's (`*`, `audit*`, a regular expression): every
+  // configuration it matches, once, in the order they were given.
+  std::vector<const RouteConfigurationSource*> chosen;
   size_t start = 0;
   while (start <= text.size()) {
     size_t comma = text.find(',', start);
@@ -523,14 +527,20 @@ Result<void> Translator::namedConfigurations(RouteDefinition& def, const Scalar&
     std::string_view id = trim(std::string_view(text).substr(start, comma - start));
     start = comma + 1;
     if (id.empty()) continue;
-    const RouteConfigurationSource* found = nullptr;
+    const bool pattern = id.find_first_of("*?[(|") != std::string_view::npos;
+    const NamePattern matcher{std::string(id)};
+    bool any = false;
     for (const RouteConfigurationSource& c : configs) {
-      if (c.id && c.id->value == id) found = &c;
+      if (!c.id || !(pattern ? matcher.matches(c.id->value) : c.id->value == id)) continue;
+      any = true;
+      if (std::find(chosen.begin(), chosen.end(), &c) == chosen.end()) chosen.push_back(&c);
     }
-    if (!found) {
+    if (!any && !pattern) {
       return fileError(ids.where, fmt::format("no routeConfiguration with id '{}'", id),
                        known.empty() ? std::string() : suggestion(id, known));
     }
+  }
+  for (const RouteConfigurationSource* found : chosen) {
     for (const StepSource& h : found->errorHandler) {
       DROMEDARY_TRY(handler, errorHandler(h));
       def.errorHandler(std::move(handler));

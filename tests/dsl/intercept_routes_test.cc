@@ -284,6 +284,47 @@ TEST_F(InterceptTest, XmlContextWideConfigurationAndRouteScopedInterceptors) {
   EXPECT_EQ(bodies("mock:b"), std::vector<std::string>{"mark"});
 }
 
+// routeConfigurationId takes Camel's patterns: `audit*` names every configuration whose id
+// starts so, `*` every one with an id; an exact id that names none is an error.
+TEST_F(InterceptTest, RouteConfigurationIdPatternsPickEveryMatchingConfiguration) {
+  loadYaml(R"~(
+- routeConfiguration:
+    id: audit-in
+    interceptFrom:
+      - interceptFrom: {steps: [{to: mock:audit-in}]}
+- routeConfiguration:
+    id: audit-out
+    interceptSendToEndpoint:
+      - interceptSendToEndpoint: {uri: "mock:out*", steps: [{to: mock:audit-out}]}
+- routeConfiguration:
+    id: other
+    intercept:
+      - intercept: {steps: [{to: mock:other}]}
+- route:
+    routeConfigurationId: "audit*"
+    from: {uri: direct:a, steps: [{to: mock:out-a}]}
+- route:
+    routeConfigurationId: "*"
+    from: {uri: direct:b, steps: [{to: mock:out-b}]}
+)~");
+  ASSERT_TRUE(h.producer.sendBody("direct:a", "a"));
+  ASSERT_TRUE(h.producer.sendBody("direct:b", "b"));
+  EXPECT_EQ(bodies("mock:audit-in"), (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(bodies("mock:audit-out"), (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(bodies("mock:other"), std::vector<std::string>{"b"});
+  RouteHarness fresh;
+  auto loaded = loadYamlRoutes(fresh.context, R"~(
+- routeConfiguration: {id: audit-in}
+- route:
+    routeConfigurationId: "audit-inn"
+    from: {uri: direct:a, steps: [{to: mock:a}]}
+)~", "routes.yaml");
+  ASSERT_FALSE(loaded);
+  EXPECT_NE(loaded.error().message.find("no routeConfiguration with id 'audit-inn'"),
+            std::string::npos)
+      << loaded.error().message;
+}
+
 TEST_F(InterceptTest, MistakesInRouteFilesAreRefusedWithTheirPlace) {
   EXPECT_NE(yamlError(R"~(
 - routeConfiguration:
