@@ -245,6 +245,37 @@ TEST(EipSchemaTest, CamelsKebabCaseStepsAndKeysLoadFromYaml) {
   EXPECT_NE(received[0]->message().getHeader("TmpKeep"), nullptr);
 }
 
+// Expression keys, predicate keys and top-level entries in kebab-case too: exchange-property,
+// on-when, route-configuration, on-exception.
+TEST(EipSchemaTest, KebabCaseLanguagesPredicatesAndEntriesLoadFromYaml) {
+  RouteHarness h;
+  auto loaded = loadYamlRoutes(h.context, R"(
+- route-configuration:
+    on-exception:
+      - on-exception:
+          on-when: {simple: "${body} == 'boom'"}
+          handled: {constant: true}
+          steps: [{set-body: {constant: handled}}]
+- from:
+    uri: direct:in
+    steps:
+      - set-property: {name: p, constant: yes}
+      - filter:
+          expression:
+            exchange-property: p
+          steps:
+            - set-header: {name: seen, exchange-property: p}
+      - to: mock:out
+)",
+                               "kebab.yaml");
+  ASSERT_TRUE(loaded) << loaded.error().toString();
+  ASSERT_TRUE(h.context.start());
+  ASSERT_TRUE(h.producer.sendBody("direct:in", "x"));
+  auto received = h.mock("mock:out").receivedExchanges();
+  ASSERT_EQ(received.size(), 1u);
+  EXPECT_EQ(received[0]->message().getHeader("seen")->as<std::string>(), "yes");
+}
+
 TEST(EipSchemaTest, TypedAttributesAreCheckedWhenTheFileLoads) {
   RouteHarness h;
   auto bad = [&](std::string_view step) {

@@ -103,7 +103,7 @@ class YamlReader final : public YamlRouteReader {
                          "write '- route:' followed by its keys");
       }
       auto entry = *item.begin();
-      std::string key = entry.first.as<std::string>();
+      std::string key = eip::camelCaseOf(entry.first.as<std::string>());  // kebab-case too
       if (key == "route") {
         DROMEDARY_TRY(r, route(entry.second));
         out_.routes.push_back(std::move(r));
@@ -541,7 +541,7 @@ class YamlReader final : public YamlRouteReader {
   // `simple: text`, `simple: {expression: text}`, `expression: {simple: text}` and
   // `expression: {simple: {expression: text}}`.
   Result<void> expression(const YAML::Node& key_node, const YAML::Node& value, StepSource& s) {
-    std::string key = key_node.as<std::string>();
+    std::string key = eip::camelCaseOf(key_node.as<std::string>());
     if (s.expression) {
       return fileError(at(key_node), fmt::format("{} has more than one expression", s.kind));
     }
@@ -551,7 +551,7 @@ class YamlReader final : public YamlRouteReader {
                          "e.g. expression: {simple: \"${body}\"}");
       }
       auto inner = *value.begin();
-      std::string language = inner.first.as<std::string>();
+      std::string language = eip::camelCaseOf(inner.first.as<std::string>());
       if (language == "tokenize") return tokenize(inner.first, inner.second, s);
       s.expression = ExpressionSource{language, {}, at(inner.first), {}};
       DROMEDARY_TRY(text, expressionText(inner.second, language, &s.expression->options));
@@ -691,7 +691,7 @@ class YamlReader final : public YamlRouteReader {
 
   // `handled: {constant: true}`, `onWhen: {simple: ...}`, or the shorthand `handled: true`.
   Result<void> predicate(const YAML::Node& key_node, const YAML::Node& value, StepSource& s) {
-    std::string key = key_node.as<std::string>();
+    std::string key = eip::camelCaseOf(key_node.as<std::string>());
     if (value.IsScalar()) {
       s.predicates.emplace_back(key, ExpressionSource{"constant", value.Scalar(), at(value), {}});
       return {};
