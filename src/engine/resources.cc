@@ -30,6 +30,13 @@ std::vector<std::string> classpathFolders(Context& context) {
 }
 
 Result<std::string> readText(const fs::path& path, std::string_view text) {
+  // Only regular files: a FIFO or a device (/dev/zero) would block or never end.
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) {
+    return makeError(ErrorCode::NotFound,
+                     fmt::format("cannot read {}: '{}' is not a regular file", text,
+                                 path.string()));
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     return makeError(ErrorCode::NotFound,

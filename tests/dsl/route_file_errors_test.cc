@@ -194,7 +194,9 @@ TEST_F(RoutePathsTest, AnExpressionFromAResourceIsReadAtStart) {
       << "- from:\n    uri: direct:a\n    steps:\n"
          "      - setBody: {simple: \"resource:classpath:greeting.txt\"}\n"
          "      - setHeader: {name: bye, simple: \"resource:file:"
-      << (dir / "farewell.txt").string() << "\"}\n      - to: mock:out\n";
+      << (dir / "farewell.txt").string()
+      << "\"}\n      - setHeader: {name: raw, simple: \"[${resource:classpath:greeting.txt}]\"}"
+         "\n      - to: mock:out\n";
   RouteHarness h;
   auto r = loadRoutes(h.context, {(dir / "app").string()});
   ASSERT_TRUE(r) << r.error().toString();
@@ -203,6 +205,8 @@ TEST_F(RoutePathsTest, AnExpressionFromAResourceIsReadAtStart) {
   const auto& ex = *h.mock("mock:out").receivedExchanges().at(0);
   EXPECT_EQ(ex.message().body().as<std::string>(), "Hello Camel");
   EXPECT_EQ(ex.message().getHeader("bye")->as<std::string>(), "Bye Hello Camel");
+  EXPECT_EQ(ex.message().getHeader("raw")->as<std::string>(), "[Hello ${body}]")
+      << "${resource:...} is the file's text, as it is";
 
   std::filesystem::create_directories(dir / "bad");
   std::ofstream(dir / "bad" / "routes.yaml")

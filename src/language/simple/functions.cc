@@ -3,6 +3,7 @@
 
 #include "language/simple/date_functions.h"
 #include "language/simple/exception_functions.h"
+#include "engine/resources.h"
 #include "language/simple/string_functions.h"
 #include "language/simple/variable_functions.h"
 #include "language/simple/file_functions.h"
@@ -334,7 +335,7 @@ constexpr std::string_view kFunctionNames[] = {
     "sysenv", "env", "properties", "propertiesExist", "null", "empty", "createEmpty", "length",
     "size", "isEmpty", "uppercase", "lowercase", "trim", "iif", "not", "convertTo", "val",
     "type", "messageTimestamp", "variable", "variables", "variableAs", "substringBefore",
-    "substringAfter", "substringBetween", "concat", "join",
+    "substringAfter", "substringBetween", "concat", "join", "resource",
 };
 
 // Camel functions that cannot mean anything here, with the reason shown to the user.
@@ -711,6 +712,12 @@ ExprPtr parseFunction(Parser& parser, std::string_view fn) {
     return literal(Value(parser.context().properties().get(key).has_value() != negate));
   }
   if (fn.starts_with("type:")) return parseTypeConstant(parser, fn.substr(5));
+  // ${resource:classpath:X}, ${resource:file:X}: the file's text, read once, now.
+  if (fn.starts_with("resource:")) {
+    auto text = detail::readResource(parser.context(), fn);
+    if (!text) parser.fail(fn, text.error().message);
+    return literal(Value(std::move(*text)));
+  }
 
   // Constants.
   if (fn == "null") return literal(Value());
