@@ -50,5 +50,63 @@ YAML
 "$bin" run "$tmp/bad.yaml" > "$tmp/out" 2>&1
 [ $? -ne 0 ] && grep -q "unknown stream 'sideways'" "$tmp/out"
 check "an unknown stream is refused naming it" $?
+# stream:http: a server on 127.0.0.1 that streams lines with pauses and keeps the response
+# open between them (as camel-kamelets-examples' http-streaming server does); each line is an
+# exchange as it arrives. The server is stopped by its PID.
+cat > "$tmp/server.py" <<'PY'
+import http.server, sys, time
+class H(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    def do_GET(self):
+        if self.path != "/ticks":
+            self.send_error(404)
+            return
+        self.send_response(200)
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        for i in range(3):
+            line = f"tick {i}\n".encode()
+            self.wfile.write(b"%x\r\n%s\r\n" % (len(line), line))
+            self.wfile.flush()
+            time.sleep(0.3)
+        self.wfile.write(b"0\r\n\r\n")
+    def log_message(self, *args):
+        pass
+server = http.server.HTTPServer(("127.0.0.1", 0), H)
+print(server.server_address[1], flush=True)
+server.serve_forever()
+PY
+python3 "$tmp/server.py" > "$tmp/port" &
+server_pid=$!
+for _ in $(seq 50); do [ -s "$tmp/port" ] && break; sleep 0.1; done
+port=$(cat "$tmp/port")
+cat > "$tmp/http.yaml" <<YAML
+- from:
+    uri: stream:http
+    parameters: {httpUrl: "http://127.0.0.1:$port/ticks"}
+    steps:
+      - transform: {simple: "got \${body}"}
+      - to: stream:out
+YAML
+timeout 20 "$bin" run "$tmp/http.yaml" --max-messages 3 --log-level WARN > "$tmp/out" 2>&1
+code=$?
+[ $code -eq 0 ] && [ "$(cat "$tmp/out")" = "$(printf 'got tick 0\ngot tick 1\ngot tick 2')" ]
+check "stream:http gives each line of a streamed response as it comes (got $code)" $?
+cat > "$tmp/http-missing.yaml" <<YAML
+- from:
+    uri: stream:http
+    parameters: {httpUrl: "http://127.0.0.1:$port/nothing", scanStream: true, scanStreamDelay: 200}
+    steps:
+      - to: stream:out
+YAML
+timeout 20 "$bin" run "$tmp/http-missing.yaml" --max-seconds 1 > "$tmp/out" 2>&1
+[ "$(grep -c "stream:http http://127.0.0.1:$port/nothing: HTTP 404 (asking again)" "$tmp/out")" -eq 1 ]
+check "a failed stream:http is logged once and, with scanStream, asked again" $?
+kill "$server_pid" 2>/dev/null; wait "$server_pid" 2>/dev/null
+printf -- '- from:\n    uri: stream:http\n    steps: [{to: stream:out}]\n' > "$tmp/nourl.yaml"
+"$bin" validate "$tmp/nourl.yaml" > "$tmp/out" 2>&1
+grep -q "needs httpUrl" "$tmp/out"
+check "stream:http without httpUrl is refused" $?
+
 [ $failures -eq 0 ] || cat "$tmp/out"
 exit $failures
