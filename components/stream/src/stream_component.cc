@@ -40,7 +40,8 @@ constexpr OptionSpec kOptions[] = {
     {"scanStreamDelay", OptionType::Duration, "0", "in: with scanStream, the wait between tries"},
     {"appendNewLine", OptionType::Bool, "true", "out/err: a new line after each body"},
     {"httpUrl", OptionType::String, "", "http: the URL whose response is read, line by line"},
-    {"connectTimeout", OptionType::Duration, "0", "http: how long to wait to connect (0: libcurl's)"},
+    {"connectTimeout", OptionType::Duration, "0",
+     "http: how long to wait to connect (0: libcurl's)"},
 };
 
 // Writes all of `data` to `fd`, a write at a time (standard output may be a pipe).
@@ -122,7 +123,8 @@ class LineConsumer : public Consumer {
     while (!stopping_ && std::chrono::steady_clock::now() < end) {
       std::this_thread::sleep_for(std::min<std::chrono::milliseconds>(
           std::chrono::milliseconds(20),
-          std::chrono::duration_cast<std::chrono::milliseconds>(end - std::chrono::steady_clock::now())));
+          std::chrono::duration_cast<std::chrono::milliseconds>(end -
+                                                                std::chrono::steady_clock::now())));
     }
     return !stopping_;
   }
