@@ -48,6 +48,17 @@ class EndpointPattern {
   std::optional<NamePattern> normalized_;
 };
 
+// Sets CamelInterceptedEndpoint; false (the exchange failed) when memory ran out.
+bool nameEndpoint(Exchange& ex, std::string_view uri) noexcept {
+  try {
+    ex.properties().slot(kInterceptedEndpoint).setString(uri);
+    return true;
+  } catch (...) {
+    ex.setException(std::current_exception());
+    return false;
+  }
+}
+
 }  // namespace
 
 bool endpointMatches(std::string_view uri, std::string_view pattern) {
@@ -78,7 +89,7 @@ class InterceptStep final : public Step {
       : when_(clause.when), body_(*clause.body), endpoint_(std::move(endpoint)) {}
 
   Status run(Exchange& ex) noexcept override {
-    if (!endpoint_.empty()) ex.properties().slot(kInterceptedEndpoint).setString(endpoint_);
+    if (!endpoint_.empty() && !nameEndpoint(ex, endpoint_)) return Status::Fail;
     if (when_ && !when_->matches(ex)) return ex.failed() ? Status::Fail : Status::Continue;
     return pushBlock(ex, body_) ? Status::Continue : Status::Fail;
   }
@@ -98,7 +109,7 @@ class EnterSendStep final : public Step {
       : when_(clause.when), body_(*clause.body), uri_(std::move(uri)) {}
 
   Status run(Exchange& ex) noexcept override {
-    if (!uri_.empty()) ex.properties().slot(kInterceptedEndpoint).setString(uri_);
+    if (!uri_.empty() && !nameEndpoint(ex, uri_)) return Status::Fail;
     bool held = !when_ || when_->matches(ex);
     if (!held && ex.failed()) return Status::Fail;
     ExecState& st = exec(ex);
@@ -202,7 +213,7 @@ class DynamicSends final : public DynamicSendInterception {
   std::optional<Status> run(Exchange& ex, std::string_view uri) const noexcept override {
     for (const auto& [pattern, block] : chain) {
       if (!pattern->matches(uri)) continue;
-      ex.properties().slot(kInterceptedEndpoint).setString(uri);
+      if (!nameEndpoint(ex, uri)) return Status::Fail;
       return pushBlock(ex, *block) ? Status::Continue : Status::Fail;
     }
     return std::nullopt;
