@@ -493,7 +493,10 @@ Result<void> Translator::intercept(RouteBuilder* builder, RouteDefinition* def,
   } else {
     d = builder ? &builder->interceptSendToEndpoint(uri) : &def->interceptSendToEndpoint(uri);
   }
-  d->modelForEngine().intercepts.back()->where = s.where;  // errors name the clause
+  // Errors name the clause (none was opened if the chain recorded a misuse: addRoutes says so).
+  if (auto& opened = d->modelForEngine().intercepts; !opened.empty()) {
+    opened.back()->where = s.where;
+  }
   if (send) {
     DROMEDARY_TRY(skip, flag(s, "skipSendToOriginalEndpoint"));
     if (skip) d->skipSendToOriginalEndpoint();

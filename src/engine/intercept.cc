@@ -42,6 +42,12 @@ class EndpointPattern {
   bool matches(std::string_view uri) const noexcept {
     return everything() || written_.matches(uri) || (normalized_ && normalized_->matches(uri));
   }
+  /// At route start: also the URI's normalized form (Camel's matchEndpoint normalizes both).
+  bool matchesEndpoint(std::string_view uri) const {
+    if (matches(uri)) return true;
+    auto parsed = Uri::parse(uri);
+    return parsed && matches(parsed->normalized());
+  }
 
  private:
   NamePattern written_;
@@ -61,12 +67,6 @@ bool nameEndpoint(Exchange& ex, std::string_view uri) noexcept {
 
 }  // namespace
 
-bool endpointMatches(std::string_view uri, std::string_view pattern) {
-  EndpointPattern p{std::string(pattern)};
-  if (p.matches(uri)) return true;
-  auto parsed = Uri::parse(uri);
-  return parsed && p.matches(parsed->normalized());
-}
 
 struct Interception {
   struct Clause {
@@ -286,7 +286,7 @@ void interceptStep(const Interception& interception, std::vector<std::unique_ptr
 void interceptFromSteps(const Interception& interception, const std::string& from_uri,
                         std::vector<std::unique_ptr<Step>>& out) {
   for (const auto& c : interception.from) {
-    if (!endpointMatches(from_uri, c.model->uri)) continue;
+    if (!c.pattern->matchesEndpoint(from_uri)) continue;
     out.push_back(std::make_unique<InterceptStep>(c, from_uri));
     out.back()->id = "interceptFrom";
   }
@@ -297,7 +297,7 @@ Result<std::unique_ptr<Step>> interceptedSend(RouteCompiler& compiler,
                                               const std::string& uri, std::unique_ptr<Step> send) {
   std::vector<const Interception::Clause*> matching;
   for (const auto& c : interception.sends) {
-    if (endpointMatches(uri, c.model->uri)) matching.push_back(&c);
+    if (c.pattern->matchesEndpoint(uri)) matching.push_back(&c);
   }
   if (matching.empty()) return send;
   // The send itself runs as the last clause's `next`: a block of its own, built innermost

@@ -38,10 +38,6 @@ struct InterceptModel {
   SourceRef where;
 };
 
-/// Camel's EndpointHelper.matchEndpoint: whether endpoint `uri` matches `pattern` (exact,
-/// wildcard or regex), as written or with both in their normalized form.
-bool endpointMatches(std::string_view uri, std::string_view pattern);
-
 /// A route's interceptors while it compiles (RouteCompiler holds it); the steps made from it
 /// share what it compiled.
 struct Interception;

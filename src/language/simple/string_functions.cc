@@ -28,6 +28,7 @@ struct Texts {
 
   bool evaluate(Exchange& ex, const std::array<const Expression*, N>& parts) {
     for (size_t i = 0; i < N; ++i) {
+      if (!parts[i]) continue;  // an argument the function was not given
       const Value* v = parts[i]->evaluate(ex, *scratch[i]);
       if (!v) return false;
       if (!v->isNull()) text[i] = stringForm(*v, buffers[i]);
@@ -65,7 +66,7 @@ class SubstringNode final : public Expression {
  private:
   const Value* cut(Exchange& ex, Value& scratch) const {
     Texts<3> t;
-    std::array<const Expression*, 3> parts = {value_.get(), a_.get(), b_ ? b_.get() : a_.get()};
+    std::array<const Expression*, 3> parts = {value_.get(), a_.get(), b_.get()};
     if (!t.evaluate(ex, parts)) return nullptr;
     scratch.reset();
     if (!t.text[0] || !t.text[1]) return &scratch;
