@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -124,6 +125,8 @@ Result<LoadReport> loadRoutes(Context& context, const std::vector<std::string>& 
   std::vector<fs::path> files;
   std::map<fs::path, std::string> texts;  // files of folders, read when they were sorted out
   std::set<fs::path> property_dirs;
+  std::vector<fs::path> named_properties;  // other .properties files named with the routes
+  std::optional<Error> not_routes;         // why a path named is not routes, if none are
   for (const std::string& p : paths) {
     fs::path path(p);
     std::error_code ec;
@@ -149,19 +152,37 @@ Result<LoadReport> loadRoutes(Context& context, const std::vector<std::string>& 
                         f.string()));
       }
       if (found.empty()) {
-        return makeError(ErrorCode::NotFound,
-                         skipped.empty()
-                             ? fmt::format("no route files (*.yaml, *.yml, *.xml) in '{}'", p)
-                             : fmt::format("no route files in '{}': {} YAML or XML file(s) "
-                                           "there hold no routes (such as {})",
-                                           p, skipped.size(), skipped.front().string()));
+        // Beside route files named with it (`dromedary run *`, as Camel JBang's `camel run *`)
+        // a folder without routes (camel-mock/) is a resource; alone, it is an error.
+        if (!not_routes) {
+          not_routes = makeError(
+              ErrorCode::NotFound,
+              skipped.empty()
+                  ? fmt::format("no route files (*.yaml, *.yml, *.xml) in '{}'", p)
+                  : fmt::format("no route files in '{}': {} YAML or XML file(s) there hold no "
+                                "routes (such as {})",
+                                p, skipped.size(), skipped.front().string()));
+        }
+        report.notes.push_back(fmt::format("{} holds no route files: read as a resource", p));
+        continue;
       }
       files.insert(files.end(), found.begin(), found.end());
       property_dirs.insert(path);
     } else if (fs::is_regular_file(path, ec)) {
       if (!isRouteFile(path)) {
-        return makeError(ErrorCode::InvalidRoute,
-                         fmt::format("'{}' is not a route file: expected .yaml, .yml or .xml", p));
+        // As Camel JBang's: another file named with the routes (an OpenAPI document, a
+        // properties file) is a resource: its folder is on the classpath; properties are read.
+        if (!not_routes) {
+          not_routes = makeError(
+              ErrorCode::InvalidRoute,
+              fmt::format("'{}' is not a route file: expected .yaml, .yml or .xml", p));
+        }
+        fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
+        property_dirs.insert(dir);
+        if (path.extension() == ".properties" && path.filename() != "application.properties") {
+          named_properties.push_back(path);
+        }
+        continue;
       }
       files.push_back(path);
       property_dirs.insert(path.has_parent_path() ? path.parent_path() : fs::path("."));
@@ -175,6 +196,7 @@ Result<LoadReport> loadRoutes(Context& context, const std::vector<std::string>& 
       return makeError(ErrorCode::NotFound, fmt::format("no such file or directory: '{}'", p));
     }
   }
+  if (files.empty() && not_routes) return *not_routes;
   // Their folders are the classpath of resource:classpath: expressions (as Camel JBang's).
   for (const fs::path& dir : property_dirs) detail::addClasspathFolder(context, dir.string());
   // application.properties beside the route files, before the routes that use them, then
@@ -189,6 +211,10 @@ Result<LoadReport> loadRoutes(Context& context, const std::vector<std::string>& 
       DROMEDARY_TRY_VOID(context.properties().load(props.string()));
       report.notes.push_back(fmt::format("loaded properties from {}", props.string()));
     }
+  }
+  for (const fs::path& props : named_properties) {
+    DROMEDARY_TRY_VOID(context.properties().load(props.string()));
+    report.notes.push_back(fmt::format("loaded properties from {}", props.string()));
   }
   dsl::FileSources sources;
   for (const fs::path& f : files) {

@@ -160,6 +160,30 @@ TEST_F(RoutePathsTest, FileThatIsNotARouteFile) {
             fmt::format("'{}' is not a route file: expected .yaml, .yml or .xml", path));
 }
 
+// As Camel JBang's `camel run petstore.json routes.yaml extra.properties` (or `camel run *`):
+// other files and folders named with the routes are resources, and properties files are read.
+TEST_F(RoutePathsTest, OtherFilesAndFoldersNamedWithTheRoutesAreResources) {
+  std::ofstream(dir / "routes.yaml") << "- from: {uri: direct:a, steps: [{setBody: {simple: "
+                                        "\"{{greeting}} ${body}\"}}, {to: mock:out}]}\n";
+  std::ofstream(dir / "extra.properties") << "greeting=hello\n";
+  RouteHarness h;
+  auto r = loadRoutes(h.context, {(dir / "notes.txt").string(), (dir / "routes.yaml").string(),
+                                  (dir / "extra.properties").string(), (dir / "empty").string()});
+  ASSERT_TRUE(r) << r.error().toString();
+  EXPECT_EQ(r->files.size(), 1u);
+  ASSERT_TRUE(h.context.start());
+  ASSERT_TRUE(h.producer.sendBody("direct:a", "x"));
+  EXPECT_EQ(h.mock("mock:out").receivedExchanges().at(0)->message().body().as<std::string>(),
+            "hello x");
+  std::string notes;
+  for (const std::string& n : r->notes) notes += n + "\n";
+  EXPECT_NE(notes.find("holds no route files: read as a resource"), std::string::npos) << notes;
+  // Named alone, they are still refused.
+  EXPECT_EQ(error((dir / "extra.properties").string()),
+            fmt::format("'{}' is not a route file: expected .yaml, .yml or .xml",
+                        (dir / "extra.properties").string()));
+}
+
 // As Camel JBang runs a folder: compose files, Kubernetes manifests, test files and XML of
 // other kinds beside the routes are not read as routes; a file named alone always is.
 TEST_F(RoutePathsTest, AFolderIsReadForItsCamelFilesOnly) {
