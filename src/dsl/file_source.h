@@ -54,6 +54,9 @@ struct StepSource {
   /// Nested option blocks: loadBalance's roundRobin, failover ...; resequence's batchConfig or
   /// streamConfig (none or one).
   std::vector<StepSource> policies;
+  /// A process step's processor made by the loader itself (contract-first REST's mock answers
+  /// and checks), in place of a `ref` to one bound in the context.
+  std::shared_ptr<Processor> processor;
 };
 
 struct RouteSource {
@@ -168,11 +171,18 @@ struct RestVerbSource {
   std::optional<Scalar> paramDefault;  ///< the first param's defaultValue, if any
 };
 
-/// A rest: a path and its verbs.
+/// A rest's openApi: its services made from an OpenAPI document (Camel's contract-first REST).
+struct RestOpenApiSource {
+  SourceRef where;
+  std::vector<std::pair<std::string, Scalar>> attributes;  ///< specification, missingOperation ...
+};
+
+/// A rest: a path and its verbs, or an openApi.
 struct RestSource {
   SourceRef where;
   std::vector<std::pair<std::string, Scalar>> attributes;  ///< path, consumes, produces ...
   std::vector<RestVerbSource> verbs;
+  std::optional<RestOpenApiSource> openApi;
 };
 
 /// A restConfiguration: where the rest services are served.

@@ -4,13 +4,15 @@
 // are checked here, where their positions are known; documentation-only keys (description,
 // param, responseMessage, type, outType ...) are accepted and have no effect (types are JSON
 // shapes here: with bindingMode json, bodies are maps and lists).
+#include "dsl/rest_sources.h"
+
+#include <dromedary/engine/context.h>
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
-
-#include <fmt/format.h>
-
-#include <dromedary/engine/context.h>
+#include <set>
 
 #include "dsl/file_source.h"
 #include "engine/rest_routes.h"
@@ -44,7 +46,9 @@ Result<bool> isTrue(Context& context, const std::vector<std::pair<std::string, S
 Result<void> refuseTrue(Context& context, const std::vector<std::pair<std::string, Scalar>>& attrs,
                         std::string_view key, std::string_view why) {
   DROMEDARY_TRY(on, isTrue(context, attrs, key));
-  if (on) return fileError(attribute(attrs, key)->where, fmt::format("{}: true is not supported: {}", key, why));
+  if (on)
+    return fileError(attribute(attrs, key)->where,
+                     fmt::format("{}: true is not supported: {}", key, why));
   return {};
 }
 
@@ -62,26 +66,6 @@ Result<void> checkBindingMode(Context& context,
   return {};
 }
 
-// The step that binds a verb's request body (detail::restBindingRequestPredicate says when): its
-// JSON read into maps and lists before the verb's own steps. Maps and lists in the reply are
-// written as JSON by platform-http.
-void bindJson(RouteSource& r, bool only_json_requests) {
-  StepSource filter;
-  filter.kind = "filter";
-  filter.where = r.where;
-  filter.expression = ExpressionSource{
-      "simple", std::string(detail::restBindingRequestPredicate(only_json_requests)), r.where, {}};
-  StepSource unmarshal;
-  unmarshal.kind = "unmarshal";
-  unmarshal.where = r.where;
-  StepSource json;
-  json.kind = "json";
-  json.where = r.where;
-  unmarshal.policies.push_back(std::move(json));
-  filter.steps.push_back(std::move(unmarshal));
-  r.steps.insert(r.steps.begin(), std::move(filter));
-}
-
 // The checks a rest and each of its verbs share: known keys, a known bindingMode, and no key
 // asking for what is not done here.
 Result<void> checkRestKeys(Context& context,
@@ -97,10 +81,18 @@ Result<void> checkRestKeys(Context& context,
 }
 
 Result<RestConfigurationDefinition> restConfiguration(Context& context,
-                                                      const RestConfigurationSource& source) {
-  static const std::vector<std::string_view> kKeys = {
-      "component", "host", "port", "contextPath", "bindingMode", "scheme", "inlineRoutes",
-      "apiContextPath"};
+                                                      const RestConfigurationSource& source,
+                                                      RestServiceOptions& options) {
+  static const std::vector<std::string_view> kKeys = {"component",
+                                                      "host",
+                                                      "port",
+                                                      "contextPath",
+                                                      "bindingMode",
+                                                      "scheme",
+                                                      "inlineRoutes",
+                                                      "apiContextPath",
+                                                      "clientRequestValidation",
+                                                      "clientResponseValidation"};
   DROMEDARY_TRY_VOID(checkKeys(source.attributes, kKeys, "restConfiguration"));
   DROMEDARY_TRY_VOID(checkBindingMode(context, source.attributes));
   RestConfigurationDefinition config;
@@ -124,8 +116,13 @@ Result<RestConfigurationDefinition> restConfiguration(Context& context,
     } else if (key == "scheme" && v != "http") {
       return fileError(scalar.where, fmt::format("scheme '{}' is not served: only http", v));
     } else if (key == "apiContextPath") {
-      return fileError(scalar.where, "apiContextPath: OpenAPI documents are not served here",
-                       "remove it; the services themselves are served");
+      options.apiContextPath = v;  // an openApi's document is served there (checked by the caller)
+    } else if (key == "clientRequestValidation" || key == "clientResponseValidation") {
+      if (v != "true" && v != "false") {
+        return fileError(scalar.where, fmt::format("{} must be true or false, not '{}'", key, v));
+      }
+      (key == "clientRequestValidation" ? options.clientRequestValidation
+                                        : options.clientResponseValidation) = v == "true";
     }
     // inlineRoutes: Camel's merging of a verb's direct route into its own; the routes stay
     // apart here, with the same behaviour.
@@ -135,7 +132,52 @@ Result<RestConfigurationDefinition> restConfiguration(Context& context,
   return config;
 }
 
+// What the load's restConfiguration asks only contract-first REST to do: serving the OpenAPI
+// document (there is none for code-first verbs here) and checking requests against it.
+Result<void> checkCodeFirstOptions(const FileSources& sources, const RestServiceOptions& options) {
+  bool open_api = false;
+  bool code_first = false;
+  for (const RestSource& rest : sources.rests) (rest.openApi ? open_api : code_first) = true;
+  const std::vector<std::pair<std::string, Scalar>>* attrs =
+      sources.restConfigurations.empty() ? nullptr : &sources.restConfigurations.front().attributes;
+  if (!attrs) return {};
+  if (!options.apiContextPath.empty() && !open_api) {
+    return fileError(attribute(*attrs, "apiContextPath")->where,
+                     "apiContextPath: an OpenAPI document is served only for a rest openApi",
+                     "remove it; code-first rests have no document here");
+  }
+  if (code_first && (options.clientRequestValidation || options.clientResponseValidation)) {
+    const char* key =
+        options.clientRequestValidation ? "clientRequestValidation" : "clientResponseValidation";
+    return fileError(
+        attribute(*attrs, key)->where,
+        fmt::format("{}: true applies to rest openApi here, not to code-first verbs", key),
+        "remove it: code-first verbs answer 415 and 406 by consumes and produces");
+  }
+  return {};
+}
+
 }  // namespace
+
+// The step that binds a verb's request body (detail::restBindingRequestPredicate says when): its
+// JSON read into maps and lists before the verb's own steps. Maps and lists in the reply are
+// written as JSON by platform-http.
+void bindJson(RouteSource& r, bool only_json_requests) {
+  StepSource filter;
+  filter.kind = "filter";
+  filter.where = r.where;
+  filter.expression = ExpressionSource{
+      "simple", std::string(detail::restBindingRequestPredicate(only_json_requests)), r.where, {}};
+  StepSource unmarshal;
+  unmarshal.kind = "unmarshal";
+  unmarshal.where = r.where;
+  StepSource json;
+  json.kind = "json";
+  json.where = r.where;
+  unmarshal.policies.push_back(std::move(json));
+  filter.steps.push_back(std::move(unmarshal));
+  r.steps.insert(r.steps.begin(), std::move(filter));
+}
 
 Result<std::vector<RouteSource>> restRoutes(Context& context, const FileSources& sources) {
   std::vector<RouteSource> routes;
@@ -145,21 +187,60 @@ Result<std::vector<RouteSource>> restRoutes(Context& context, const FileSources&
                      "a second restConfiguration: one serves every rest of the load");
   }
   RestConfigurationDefinition config;
+  RestServiceOptions options;
   if (!sources.restConfigurations.empty()) {
-    DROMEDARY_TRY(c, restConfiguration(context, sources.restConfigurations.front()));
+    DROMEDARY_TRY(c, restConfiguration(context, sources.restConfigurations.front(), options));
     config = std::move(c);
   }
-  static const std::vector<std::string_view> kRestKeys = {
-      "id", "path", "consumes", "produces", "description", "tag", "bindingMode", "apiDocs",
-      "disabled", "skipBindingOnErrorCode", "clientRequestValidation", "enableCORS"};
-  static const std::vector<std::string_view> kVerbKeys = {
-      "id", "routeId", "path", "consumes", "produces", "description", "bindingMode", "apiDocs",
-      "deprecated", "disabled", "type", "outType", "skipBindingOnErrorCode",
-      "clientRequestValidation", "enableCORS"};
+  options.contextPath = config.settings().contextPath;
+  options.bindingMode = config.settings().bindingMode;
+  DROMEDARY_TRY_VOID(checkCodeFirstOptions(sources, options));
+  std::set<std::string> direct_routes;
+  bool direct_routes_known = false;
+  static const std::vector<std::string_view> kRestKeys = {"id",
+                                                          "path",
+                                                          "consumes",
+                                                          "produces",
+                                                          "description",
+                                                          "tag",
+                                                          "bindingMode",
+                                                          "apiDocs",
+                                                          "disabled",
+                                                          "skipBindingOnErrorCode",
+                                                          "clientRequestValidation",
+                                                          "enableCORS"};
+  static const std::vector<std::string_view> kVerbKeys = {"id",
+                                                          "routeId",
+                                                          "path",
+                                                          "consumes",
+                                                          "produces",
+                                                          "description",
+                                                          "bindingMode",
+                                                          "apiDocs",
+                                                          "deprecated",
+                                                          "disabled",
+                                                          "type",
+                                                          "outType",
+                                                          "skipBindingOnErrorCode",
+                                                          "clientRequestValidation",
+                                                          "enableCORS"};
   for (const RestSource& rest : sources.rests) {
     DROMEDARY_TRY_VOID(checkRestKeys(context, rest.attributes, kRestKeys, "rest"));
     DROMEDARY_TRY(rest_disabled, isTrue(context, rest.attributes, "disabled"));
     if (rest_disabled) continue;
+    if (rest.openApi) {
+      if (!rest.verbs.empty()) {
+        return fileError(rest.verbs.front().where, "a rest with openApi has no verbs of its own",
+                         "put these verbs in a rest of their own");
+      }
+      if (!direct_routes_known) {
+        direct_routes = directRouteNames(context, sources.routes);
+        direct_routes_known = true;
+      }
+      DROMEDARY_TRY(made, openApiRoutes(context, *rest.openApi, options, direct_routes));
+      for (RouteSource& r : made) routes.push_back(std::move(r));
+      continue;
+    }
     if (rest.verbs.empty()) {
       return fileError(rest.where, "rest has no verb", "add get, post, put, patch, delete or head");
     }
@@ -167,8 +248,7 @@ Result<std::vector<RouteSource>> restRoutes(Context& context, const FileSources&
     for (const RestVerbSource& verb : rest.verbs) {
       DROMEDARY_TRY_VOID(checkRestKeys(context, verb.attributes, kVerbKeys, verb.method));
       if (verb.paramDefault) {
-        return fileError(verb.paramDefault->where,
-                         "a param's defaultValue is not applied here",
+        return fileError(verb.paramDefault->where, "a param's defaultValue is not applied here",
                          "set the header in the route when the request lacks it");
       }
       DROMEDARY_TRY(verb_disabled, isTrue(context, verb.attributes, "disabled"));

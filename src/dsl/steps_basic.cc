@@ -290,6 +290,10 @@ Result<void> delay(Translator&, RouteDefinition& def, const StepSource&, const E
 }
 
 Result<void> process(Translator& t, RouteDefinition& def, const StepSource& s, const Expr&) {
+  if (s.processor) {  // made by the loader (its ref only names it)
+    def.process(s.processor);
+    return {};
+  }
   DROMEDARY_TRY(ref, t.text(s, "ref"));
   def.processRef(ref);
   return {};

@@ -13,8 +13,6 @@ namespace dromedary::detail {
 
 namespace fs = std::filesystem;
 
-namespace {
-
 std::vector<std::string> classpathFolders(Context& context) {
   std::vector<std::string> out;
   std::string list = context.properties().get(kClasspathProperty).value_or("");
@@ -28,6 +26,8 @@ std::vector<std::string> classpathFolders(Context& context) {
   out.push_back(".");
   return out;
 }
+
+namespace {
 
 Result<std::string> readText(const fs::path& path, std::string_view text) {
   // Only regular files: a FIFO or a device (/dev/zero) would block or never end.

@@ -10,6 +10,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace dromedary {
 class Context;
@@ -26,6 +27,9 @@ inline bool isResourceText(std::string_view text) { return text.starts_with("res
 /// The text of the resource `text` names ("resource:file:x.txt", "resource:classpath:x.txt");
 /// an error names the resource and where it was looked for.
 Result<std::string> readResource(Context& context, std::string_view text);
+
+/// The classpath: folders, in the order they are searched (the working folder last).
+std::vector<std::string> classpathFolders(Context& context);
 
 /// Adds `folder` to the classpath: folders (once).
 void addClasspathFolder(Context& context, const std::string& folder);

@@ -214,8 +214,8 @@ TEST_F(RestRoutesTest, UnsupportedOptionsAreRefusedWithTheReason) {
 - restConfiguration:
     apiContextPath: /api-doc
 )"),
-            "apiContextPath: OpenAPI documents are not served here at "
-            "routes.yaml:3:21; remove it; the services themselves are served");
+            "apiContextPath: an OpenAPI document is served only for a rest openApi at "
+            "routes.yaml:3:21; remove it; code-first rests have no document here");
   EXPECT_EQ(yamlError(R"(
 - rest:
     get:

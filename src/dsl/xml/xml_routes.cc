@@ -294,12 +294,18 @@ class XmlReader {
       if (cn == "get" || cn == "post" || cn == "put" || cn == "patch" || cn == "delete" ||
           cn == "head") {
         DROMEDARY_TRY_VOID(restVerb(child, r));
+      } else if (cn == "openApi") {
+        // Camel 4's contract-first REST: <openApi specification="petstore.json"/>.
+        RestOpenApiSource o;
+        o.where = at(child);
+        restAttributes(child, o.attributes);
+        r.openApi = std::move(o);
       } else if (cn == "description" || cn == "securityDefinitions" || cn == "securityRequirements") {
         // Documentation for OpenAPI.
       } else {
         return fileError(at(child), fmt::format("unknown element <{}> in <rest>", cn),
                          suggestion(cn, {"get", "post", "put", "patch", "delete", "head",
-                                         "description"}));
+                                         "openApi", "description"}));
       }
     }
     out_.rests.push_back(std::move(r));

@@ -37,11 +37,20 @@ class RestReader {
                            "e.g. '- path: /{id}' with 'to: direct:name'");
         }
       } else if (k == "openApi") {
-        // Camel 4's contract-first REST: routes made from an OpenAPI document.
-        return fileError(at(kv.first),
-                         "rest openApi (routes made from an OpenAPI document) is "
-                         "not supported",
-                         "write the verbs (get, post ...) with their paths instead");
+        // Camel 4's contract-first REST: services made from an OpenAPI document.
+        if (!kv.second.IsMap()) {
+          return fileError(at(kv.second), "openApi must be a map",
+                           "e.g. 'openApi: {specification: petstore.json}'");
+        }
+        RestOpenApiSource o;
+        o.where = at(kv.first);
+        for (const auto& option : kv.second) {
+          std::string name = option.first.as<std::string>();
+          DROMEDARY_TRY(value, scalar(option.second, name));
+          value.where = at(option.first);
+          o.attributes.emplace_back(std::move(name), std::move(value));
+        }
+        r.openApi = std::move(o);
       } else {
         DROMEDARY_TRY(value, scalar(kv.second, k));
         value.where = at(kv.first);
