@@ -41,6 +41,10 @@ Result<void> toD(Translator& t, RouteDefinition& def, const StepSource& s, const
   DROMEDARY_TRY(uri, t.withParameters(*attribute(s.attributes, "uri"), s.parameters));
   const Scalar* pattern = attribute(s.attributes, "pattern");
   pattern ? def.toD(patternOf(*pattern), uri) : def.toD(uri);
+  if (attribute(s.attributes, "allowOptimisedComponents")) {
+    DROMEDARY_TRY(allow, t.flag(s, "allowOptimisedComponents"));
+    def.allowOptimisedComponents(allow);
+  }
   return sendVariables(t, def, s);
 }
 

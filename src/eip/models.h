@@ -40,6 +40,9 @@ struct ToDynamicModel final : StepModel {
   ExpressionDefinition uri;
   int pattern = -1;  ///< as ToModel::pattern
   std::string variableSend, variableReceive;  ///< as ToModel's
+  /// Camel's allowOptimisedComponents: a URI of a component that splits its URIs (http) goes
+  /// to one endpoint per host, its path and query in headers.
+  bool allowOptimisedComponents = true;
   std::string_view kind() const override { return "toD"; }
   std::string describe() const override { return "toD[" + uri.describe() + "]"; }
   Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;

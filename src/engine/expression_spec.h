@@ -18,6 +18,10 @@ struct ExpressionSpec {
   virtual std::string describe() const = 0;
   /// True for constant(...): its value is known at route start (steps resolve it once).
   virtual bool isConstant() const { return false; }
+  /// The text every value starts with, known at route start: a constant's text, a Simple
+  /// template's text before its first ${...} (placeholders resolved); empty when not known.
+  /// toD reads the scheme from it to choose its component's optimisation.
+  virtual std::string literalPrefix(Context&) const { return {}; }
 };
 
 struct PredicateSpec {

@@ -5,6 +5,8 @@
 #include <set>
 #include <thread>
 
+#include <dromedary/http/platform_http.h>
+
 #include "support/route_file_fixture.h"
 
 namespace dromedary::testing {
@@ -555,6 +557,48 @@ TEST_F(EipRoutesTest, XmlResequenceStreamConfig) {
 <resequence><streamConfig capacity="0"/><header>n</header><to uri="mock:a"/></resequence>
 </route></routes>)");
   EXPECT_NE(e.find("capacity must be at least 1, not 0 at routes.xml:2"), std::string::npos) << e;
+}
+
+// toD's allowOptimisedComponents (Camel's key): true, the default, sends URLs of one host to
+// one endpoint; false makes one per URL. In YAML; in XML the same attribute.
+TEST_F(EipRoutesTest, ToDAllowOptimisedComponentsChoosesOneEndpointPerHostOrPerUrl) {
+  RouteHarness server;
+  server.context.properties().set("camel.server.host", "127.0.0.1");
+  server.context.properties().set("camel.server.port", "0");
+  ASSERT_TRUE(server.context.addRoutes([](RouteBuilder& b) {
+    b.from("platform-http:/item/{n}").setBody(simple("item ${header.n}"));
+  }));
+  ASSERT_TRUE(server.context.start());
+  h.context.properties().set("port", std::to_string(platformHttpPort(server.context)));
+  loadYaml(R"(
+- from:
+    uri: direct:shared
+    steps: [{toD: {uri: "http://127.0.0.1:{{port}}/item/${header.n}"}}]
+- from:
+    uri: direct:each
+    steps:
+      - toD: {uri: "http://127.0.0.1:{{port}}/item/${header.n}", allowOptimisedComponents: false}
+)");
+  auto endpoints = [&] {
+    auto uris = h.context.endpointUris();
+    return std::count_if(uris.begin(), uris.end(),
+                         [](const std::string& u) { return u.starts_with("http:"); });
+  };
+  for (const char* route : {"direct:shared", "direct:each"}) {
+    for (int n = 0; n < 3; ++n) {
+      auto reply = h.producer.requestBodyAndHeader(route, Value(), "n", Value(int64_t{n}));
+      ASSERT_TRUE(reply) << reply.error().message;
+      EXPECT_EQ(reply->toString(), "item " + std::to_string(n));
+    }
+  }
+  EXPECT_EQ(endpoints(), 1 + 3);
+  h.context.stop();
+  EXPECT_EQ(yamlError(R"(
+- from:
+    uri: direct:x
+    steps: [{toD: {uri: "http://h/${body}", allowOptimisedComponents: sometimes}}]
+)"),
+            "allowOptimisedComponents must be true or false, not 'sometimes' at routes.yaml:4:45");
 }
 
 }  // namespace

@@ -160,6 +160,23 @@ class HttpComponent final : public Component {
   std::span<const OptionSpec> endpointOptions() const override { return kOptions; }
   bool lenientOptions() const noexcept override { return true; }
 
+  // toD sends to one endpoint per host and options; the path and query go in these headers
+  // (the raw query too, which the producer prefers: a platform-http request's would win).
+  std::span<const std::string_view> dynamicSendHeaders() const noexcept override {
+    static constexpr std::string_view kHeaders[] = {"CamelHttpPath", "CamelHttpQuery",
+                                                    "CamelHttpRawQuery"};
+    return kHeaders;
+  }
+  bool splitDynamicUri(std::string_view uri, std::string& endpoint,
+                       std::span<std::string> values) const noexcept override {
+    if (values.size() != 3 ||
+        !httpclient::splitDynamicUri(uri, kOptions, endpoint, values[0], values[1])) {
+      return false;
+    }
+    values[2].assign(values[1]);
+    return true;
+  }
+
   Result<std::unique_ptr<Endpoint>> createEndpoint(const Uri& uri,
                                                    EndpointOptions options) override {
     for (const auto& [name, value] : options.unknownOptions()) {

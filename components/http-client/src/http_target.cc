@@ -118,6 +118,46 @@ Result<Target> targetOf(std::string_view scheme, std::string_view uri_text,
   return target;
 }
 
+bool splitDynamicUri(std::string_view uri, std::span<const OptionSpec> specs, std::string& endpoint,
+                     std::string& path, std::string& query) noexcept {
+  size_t authority = uri.find("://");
+  if (authority == std::string_view::npos) return false;
+  authority += 3;
+  size_t path_at = uri.find_first_of("/?#", authority);
+  std::string_view host = uri.substr(authority, path_at - authority);
+  // Userinfo, a fragment or a RAW(...) value: sent as written, not split.
+  if (host.empty() || host.find('@') != std::string_view::npos ||
+      uri.find('#') != std::string_view::npos || uri.find("RAW(") != std::string_view::npos) {
+    return false;
+  }
+  size_t question = uri.find('?');
+  std::string_view rest = path_at == std::string_view::npos ? "" : uri.substr(path_at);
+  std::string_view query_text = question == std::string_view::npos ? "" : uri.substr(question + 1);
+  endpoint.assign(uri.substr(0, authority + host.size()));
+  path.assign(rest.substr(0, rest.find('?')));
+  query.clear();
+  char separator = '?';
+  while (!query_text.empty()) {
+    size_t amp = query_text.find('&');
+    std::string_view pair = query_text.substr(0, amp);
+    query_text = amp == std::string_view::npos ? "" : query_text.substr(amp + 1);
+    if (pair.empty()) continue;
+    std::string_view name = pair.substr(0, pair.find('='));
+    bool own = name.find('%') == std::string_view::npos
+                   ? EndpointOptions::names(specs, name)  // no copy on the per-message path
+                   : EndpointOptions::names(specs, optionName(pair));
+    if (own) {  // the endpoint's own option
+      endpoint += separator;
+      endpoint.append(pair);
+      separator = '&';
+    } else {
+      if (!query.empty()) query += '&';
+      query.append(pair);
+    }
+  }
+  return true;
+}
+
 void requestUrl(const Target& target, const Message& message, bool bridge, std::string& out) {
   out.clear();
   std::string_view own_query = target.query;
@@ -160,8 +200,8 @@ std::string_view requestMethod(std::string_view configured, const Message& messa
   if (!configured.empty()) return configured;
   if (const Value* m = message.headers().get("CamelHttpMethod")) {
     if (!m->isString()) return {};
-    static constexpr std::string_view kMethods[] = {"GET",     "POST",  "PUT",   "DELETE",
-                                                    "HEAD",    "PATCH", "TRACE", "OPTIONS"};
+    static constexpr std::string_view kMethods[] = {"GET",  "POST",  "PUT",   "DELETE",
+                                                    "HEAD", "PATCH", "TRACE", "OPTIONS"};
     for (std::string_view known : kMethods) {
       if (equalsIgnoreCaseAscii(known, m->getString())) return known;
     }

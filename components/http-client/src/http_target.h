@@ -38,6 +38,13 @@ bool equalsIgnoreCaseAscii(std::string_view a, std::string_view b) noexcept;
 /// control and non-ASCII bytes), leaving '%' escapes and reserved characters as they are.
 void appendUrlSafe(std::string& out, std::string_view text);
 
+/// toD's split of a URI computed per exchange (Camel's HttpSendDynamicAware): the endpoint
+/// "scheme://authority?options" (the component's options only, as written), the path and the
+/// query the server gets; buffers reused. False (nothing split) for a URI with userinfo, a
+/// fragment or a RAW(...) value, which is sent as it is.
+bool splitDynamicUri(std::string_view uri, std::span<const OptionSpec> specs,
+                     std::string& endpoint, std::string& path, std::string& query) noexcept;
+
 /// The URL for one request, into `out`: the CamelHttpUri header instead of the endpoint's
 /// base unless `bridge`, then the CamelHttpPath header appended with one '/', then the query:
 /// CamelHttpRawQuery, else CamelHttpQuery, else the endpoint's (or CamelHttpUri's own).

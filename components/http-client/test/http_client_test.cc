@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -230,6 +231,41 @@ TEST_F(HttpClientTest, ToDToManyUrlsOfOneHostReusesItsConnection) {
               fmt::format("GET /api/echo/{} q= ct= body=", i));
   }
   EXPECT_EQ(platformHttpCounters(server.context).connectionsAccepted, 1u);
+}
+
+// Camel's SendDynamicAware: a thousand URLs of one host are one endpoint and one producer
+// (the context keeps every endpoint it makes), the path and query travel in CamelHttpPath /
+// CamelHttpQuery for the send only, and a request's own CamelHttpPath neither redirects the
+// send nor survives it.
+TEST_F(HttpClientTest, ToDToManyUrlsOfOneHostMakesOneEndpoint) {
+  serve(serveEcho);
+  std::string base = url("/api/echo/");
+  client.start([&](RouteBuilder& b) {
+    b.from("direct:dyn").toD(base + "${header.n}?id=${header.n}&httpMethod=PUT");
+    b.from("direct:whole").toD(base + "${header.n}").allowOptimisedComponents(false);
+  });
+  auto httpEndpoints = [&] {
+    auto uris = client.context.endpointUris();
+    return std::count_if(uris.begin(), uris.end(),
+                         [](const std::string& u) { return u.starts_with("http"); });
+  };
+  for (int i = 0; i < 1000; ++i) {
+    ExchangePtr ex = call("direct:dyn", Value(),
+                          {{"n", Value(int64_t{i})},
+                           {"CamelHttpPath", Value("/elsewhere")},
+                           {"CamelHttpRawQuery", Value("stale=1")}});
+    ASSERT_EQ(ex->message().body().toString(),
+              fmt::format("PUT /api/echo/{0} q=id={0} ct= body=", i));
+    ASSERT_EQ(headerOf(*ex, "CamelHttpPath"), "<none>");
+    ASSERT_EQ(headerOf(*ex, "CamelHttpQuery"), "<none>");
+    ASSERT_EQ(headerOf(*ex, "CamelHttpRawQuery"), "<none>");
+  }
+  EXPECT_EQ(httpEndpoints(), 1);
+  for (int i = 0; i < 3; ++i) {
+    ExchangePtr ex = call("direct:whole", Value(), {{"n", Value(int64_t{i})}});
+    ASSERT_EQ(ex->message().body().toString(), fmt::format("GET /api/echo/{} q= ct= body=", i));
+  }
+  EXPECT_EQ(httpEndpoints(), 4);  // allowOptimisedComponents false: one per URL, as before
 }
 
 TEST_F(HttpClientTest, AHundredRequestsAreInFlightAtOnceFromOneThread) {

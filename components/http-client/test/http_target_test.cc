@@ -23,6 +23,28 @@ TEST(HttpTargetTest, TheServerGetsTheQueryAsWrittenWithoutTheComponentsOptions) 
   EXPECT_EQ(t->query, "z=1&a=b%20c");
 }
 
+// toD's split (Camel's HttpSendDynamicAware): one endpoint per host and options.
+TEST(HttpTargetTest, ADynamicUriSplitsIntoTheHostWithItsOptionsAndThePathAndQuery) {
+  std::string endpoint, path, query;
+  ASSERT_TRUE(splitDynamicUri(
+      "https://api:8443/items/42?z=1&httpMethod=PUT&a=b&bridge-endpoint=true", kSpecs, endpoint,
+      path, query));
+  EXPECT_EQ(endpoint, "https://api:8443?httpMethod=PUT&bridge-endpoint=true");
+  EXPECT_EQ(path, "/items/42");
+  EXPECT_EQ(query, "z=1&a=b");
+  ASSERT_TRUE(splitDynamicUri("http://api", kSpecs, endpoint, path, query));
+  EXPECT_EQ(endpoint, "http://api");
+  EXPECT_EQ(path, "");
+  EXPECT_EQ(query, "");
+  ASSERT_TRUE(splitDynamicUri("http://api?x=1", kSpecs, endpoint, path, query));
+  EXPECT_EQ(endpoint, "http://api");
+  EXPECT_EQ(query, "x=1");
+  for (const char* whole : {"http://user:pw@api/a", "http://api/a#top", "http://api/a?q=RAW(a&b)",
+                            "https:api/a", "http:///a"}) {
+    EXPECT_FALSE(splitDynamicUri(whole, kSpecs, endpoint, path, query)) << whole;
+  }
+}
+
 TEST(HttpTargetTest, ARawValueIsSentEncodedAndUnsafeCharactersAreEscaped) {
   auto t = targetOf("https", "https:host/a b?q=RAW(x&y=1)", kSpecs);
   ASSERT_TRUE(t) << t.error().message;

@@ -150,6 +150,10 @@ class RouteDefinition {
   /// exchange, as enrich does.
   RouteDefinition& variableSend(std::string name);
   RouteDefinition& variableReceive(std::string name);
+  /// Camel's allowOptimisedComponents on the last toD (default true): a URI of a component
+  /// that splits its URIs (http, https) goes to one endpoint per host, with its path and query
+  /// in CamelHttpPath/CamelHttpQuery for the send (removed after it).
+  RouteDefinition& allowOptimisedComponents(bool allow);
   /// Camel's toV(uri, variableSend, variableReceive); either may be empty.
   RouteDefinition& toV(std::string uri, std::string variable_send, std::string variable_receive);
   /// Camel 4's variables (docs/variables.md): the exchange's own variable `name`, a global one

@@ -147,6 +147,21 @@ class Component {
   /// Called once per normalised URI, after the options were validated against the table.
   virtual Result<std::unique_ptr<Endpoint>> createEndpoint(const Uri& uri,
                                                            EndpointOptions options) = 0;
+
+  /// Camel's SendDynamicAware, for toD (allowOptimisedComponents): a URI computed per exchange
+  /// ("https://api/items/42?x=1") split into the endpoint sent to, shared by many such URIs
+  /// ("https://api"), and the values of dynamicSendHeaders() that carry the rest (the path,
+  /// the query). So distinct URIs do not each make an endpoint and a producer that the context
+  /// keeps. Empty names (the default): toD sends to each URI as it is.
+  virtual std::span<const std::string_view> dynamicSendHeaders() const noexcept { return {}; }
+  /// Fills `endpoint` and `values` (one per dynamicSendHeaders() name, in order; empty: the
+  /// header is removed), reusing their buffers; false to send to `uri` as it is. Called per
+  /// message on any thread: no lock, no allocation once the buffers are warm.
+  virtual bool splitDynamicUri(std::string_view uri, std::string& endpoint,
+                               std::span<std::string> values) const noexcept {
+    (void)uri, (void)endpoint, (void)values;
+    return false;
+  }
   /// Called by the context when the component is added.
   void attach(Context& context) noexcept { context_ = &context; }
   Context& context() const noexcept { return *context_; }

@@ -225,6 +225,10 @@ struct ConstantSpec final : detail::ExpressionSpec {
   explicit ConstantSpec(Value v) : value(std::move(v)) {}
   Value value;
   bool isConstant() const override { return true; }
+  std::string literalPrefix(Context& context) const override {
+    if (!value.isString()) return {};
+    return context.resolvePlaceholders(value.getString()).value_or(std::string());
+  }
   Result<std::unique_ptr<Expression>> compile(Context& context) const override {
     if (!value.isString()) return std::unique_ptr<Expression>(new ConstantExpression(value));
     auto resolved = context.resolvePlaceholders(value.getString());
@@ -311,6 +315,12 @@ struct LanguageSpec final : detail::ExpressionSpec {
     DROMEDARY_TRY(language, find(context));
     DROMEDARY_TRY(t, resolved(context));
     return language->createPredicate(t, context, options);
+  }
+  std::string literalPrefix(Context& context) const override {
+    if (name != "simple") return {};
+    auto t = resolved(context);
+    if (!t) return {};
+    return t->substr(0, t->find('$'));  // ${...}, $simple{...}: the first dynamic part
   }
   std::string describe() const override { return fmt::format("{}{{{}}}", name, text); }
 };

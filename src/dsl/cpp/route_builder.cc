@@ -254,6 +254,15 @@ RouteDefinition& RouteDefinition::variableReceive(std::string name) {
   return *this;
 }
 
+RouteDefinition& RouteDefinition::allowOptimisedComponents(bool allow) {
+  if (auto* to_d = dynamic_cast<eip::ToDynamicModel*>(lastStepForEngine())) {
+    to_d->allowOptimisedComponents = allow;
+  } else {
+    misuse("allowOptimisedComponents() applies to the toD before it");
+  }
+  return *this;
+}
+
 RouteDefinition& RouteDefinition::toV(std::string uri, std::string variable_send,
                                       std::string variable_receive) {
   auto step = std::make_unique<eip::ToModel>();
