@@ -17,6 +17,24 @@ namespace dromedary::eip {
 
 namespace {
 
+// The URI `uri` computes for `ex`, as text (in a thread-local buffer, or in `scratch`), into
+// `text`; a Status when the step is done instead: the exchange failed, or an
+// interceptSendToEndpoint took the send.
+inline std::optional<Status> computeUri(Exchange& ex, const Expression& uri, Value& scratch,
+                                        detail::DynamicSendInterception* intercept,
+                                        std::string_view& text) noexcept {
+  const Value* v = uri.evaluate(ex, scratch);
+  if (!v) return Status::Fail;
+  if (v->isNull()) {
+    ex.fail(ErrorCode::InvalidUri, "toD expression returned null");
+    return Status::Fail;
+  }
+  thread_local std::string buffer;
+  text = stringForm(*v, buffer);
+  if (intercept) return intercept->run(ex, text);
+  return std::nullopt;
+}
+
 class ToDynamicStep final : public Step {
  public:
   ToDynamicStep(Context& context, std::unique_ptr<Expression> uri,
@@ -27,16 +45,9 @@ class ToDynamicStep final : public Step {
     Producer* producer;
     {
       ScratchValue scratch;
-      const Value* v = uri_->evaluate(ex, *scratch);
-      if (!v) return Status::Fail;
-      if (v->isNull()) {
-        ex.fail(ErrorCode::InvalidUri, "toD expression returned null");
-        return Status::Fail;
-      }
-      thread_local std::string buffer;
-      std::string_view text = stringForm(*v, buffer);
-      if (intercept_) {
-        if (std::optional<Status> intercepted = intercept_->run(ex, text)) return *intercepted;
+      std::string_view text;
+      if (std::optional<Status> done = computeUri(ex, *uri_, *scratch, intercept_.get(), text)) {
+        return *done;
       }
       producer = cachedProducer(context_, text, ex);
     }
@@ -86,16 +97,9 @@ class SplitSendStep final : public Step {
     Producer* producer;
     {
       ScratchValue scratch;
-      const Value* v = uri_->evaluate(ex, *scratch);
-      if (!v) return Status::Fail;
-      if (v->isNull()) {
-        ex.fail(ErrorCode::InvalidUri, "toD expression returned null");
-        return Status::Fail;
-      }
-      thread_local std::string buffer;
-      std::string_view text = stringForm(*v, buffer);
-      if (intercept_) {
-        if (std::optional<Status> intercepted = intercept_->run(ex, text)) return *intercepted;
+      std::string_view text;
+      if (std::optional<Status> done = computeUri(ex, *uri_, *scratch, intercept_.get(), text)) {
+        return *done;
       }
       thread_local std::string endpoint;
       thread_local std::vector<std::string> values;

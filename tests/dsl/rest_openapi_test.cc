@@ -343,6 +343,12 @@ TEST_F(RestOpenApiTest, ErrorsInTheRouteFileNameWhereTheyAre) {
   EXPECT_EQ(yamlError("- rest: {openApi: {specification: petstore.json, missing-operation: "
                       "skip}}\n"),
             "missingOperation 'skip' is not one of fail, ignore or mock at routes.yaml:1:50");
+  EXPECT_EQ(yamlError("- rest: {openApi: {specification: petstore.json, disabled: maybe}}\n"),
+            "disabled must be true or false, not 'maybe' at routes.yaml:1:50");
+  EXPECT_EQ(yamlError("- rest: {openApi: {specification: petstore.json, missingOperation: mock, "
+                      "mockIncludePattern: mocks/**}}\n"),
+            "mockIncludePattern 'mocks/**' must start with file: or classpath: at "
+            "routes.yaml:1:10");
   EXPECT_EQ(yamlError("- rest: {openApi: {specification: http://host/pets.json}}\n"),
             "specification 'http://host/pets.json' is not fetched here at routes.yaml:1:20; "
             "save the document beside the route files and name the file");
