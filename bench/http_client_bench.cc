@@ -5,6 +5,8 @@
 //   http_get_client_1 / http_get_bare_curl_1:   one request at a time (the caller waits).
 //   http_get_client_50 / http_get_bare_curl_50: one op = 50 requests in flight at once,
 //                                               completed (divide ns/op by 50 per request).
+//   http_todynamic_client_50: as http_get_client_50 with a toD whose URL differs per request
+//                             (?n=1, 2 ...): one endpoint for all (SendDynamicAware).
 //   gateway_inprocess_50: the bare client's 50 requests through a proxy route (platform-http
 //                         -> http:) to the same backend: what the allocation count of a
 //                         proxied request is (bench/gateway.sh measures it against nginx).
@@ -122,11 +124,19 @@ class Gateway {
 
 class ClientRoute : public MeasuredRun {
  public:
-  explicit ClientRoute(int inflight) : inflight_(inflight) {
+  /// `dynamic`: a toD whose URL differs per request (a query parameter counting up), which
+  /// goes to one endpoint (Camel's SendDynamicAware), instead of a to.
+  explicit ClientRoute(int inflight, bool dynamic = false)
+      : inflight_(inflight), dynamic_(dynamic) {
     registerBuiltinComponents(context_);
     std::string target = backend_.url() + "?connectionsPerRoute=64";
-    check(context_.addRoutes([&](RouteBuilder& b) { b.from("direct:call").to(target); })
-              .has_value(),
+    check(context_.addRoutes([&](RouteBuilder& b) {
+                    if (dynamic_) {
+                      b.from("direct:call").toD(target + "&n=${header.n}");
+                    } else {
+                      b.from("direct:call").to(target);
+                    }
+                  }).has_value(),
           "client routes");
     check(context_.start().has_value(), "client start");
     auto p = context_.producer("direct:call");
@@ -149,6 +159,7 @@ class ClientRoute : public MeasuredRun {
     for (ExchangePtr& ex : exchanges_) {
       ex->resetForReuse(&context_);
       ex->setPattern(Pattern::InOut);
+      if (dynamic_) ex->message().headers().slot(kCount).setInt(++count_);
       processAsync(*ex, *producer_, &completed, this, false);
     }
     std::unique_lock lock(mutex_);
@@ -167,9 +178,12 @@ class ClientRoute : public MeasuredRun {
     if (++self->done_ == self->inflight_) self->cv_.notify_one();
   }
 
+  inline static const HeaderKey kCount{"n"};
   Backend backend_;
   Context context_{"client"};
   int inflight_;
+  bool dynamic_;
+  int64_t count_ = 0;
   Producer* producer_ = nullptr;
   std::vector<ExchangePtr> exchanges_;
   std::mutex mutex_;
@@ -250,6 +264,7 @@ struct Fixed final : Run {
 };
 using ClientRoute1 = Fixed<ClientRoute, 1>;
 using ClientRoute50 = Fixed<ClientRoute, 50>;
+using ClientRouteDynamic50 = Fixed<ClientRoute, 50, true>;
 using BareCurl1 = Fixed<BareCurl, 1>;
 using BareCurl50 = Fixed<BareCurl, 50>;
 using Gateway50 = Fixed<BareCurl, 50, true>;
@@ -257,6 +272,7 @@ using Gateway50 = Fixed<BareCurl, 50, true>;
 DROMEDARY_SCENARIO("http_get_client_1", ClientRoute1);
 DROMEDARY_SCENARIO("http_get_bare_curl_1", BareCurl1);
 DROMEDARY_SCENARIO("http_get_client_50", ClientRoute50);
+DROMEDARY_SCENARIO("http_todynamic_client_50", ClientRouteDynamic50);
 DROMEDARY_SCENARIO("http_get_bare_curl_50", BareCurl50);
 DROMEDARY_SCENARIO("gateway_inprocess_50", Gateway50);
 
