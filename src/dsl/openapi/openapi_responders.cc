@@ -211,7 +211,7 @@ class RequestCheck final : public Processor {
   explicit RequestCheck(const OpenApiOperation& op)
       : query_(op.requiredQuery.begin(), op.requiredQuery.end()),
         headers_(op.requiredHeaders.begin(), op.requiredHeaders.end()),
-        allowed_(op.allowedValues),
+        allowed_(keyed(op.allowedValues)),
         required_body_(op.requiredBody) {}
 
   bool mayBlock() const noexcept override { return false; }
@@ -251,7 +251,15 @@ class RequestCheck final : public Processor {
 
   std::vector<HeaderKey> query_;
   std::vector<HeaderKey> headers_;
-  std::vector<std::pair<std::string, std::vector<std::string>>> allowed_;
+  using Allowed = std::vector<std::pair<HeaderKey, std::vector<std::string>>>;
+  // Each name with its hash made once, for the per-request lookups.
+  static Allowed keyed(const std::vector<std::pair<std::string, std::vector<std::string>>>& in) {
+    Allowed out;
+    for (const auto& [name, values] : in) out.emplace_back(HeaderKey(name), values);
+    return out;
+  }
+
+  Allowed allowed_;
   bool required_body_;
 };
 

@@ -162,6 +162,50 @@ StepSource stopWhenRejected(const SourceRef& where) {
   return filter;
 }
 
+// The route serving one operation: the request check (clientRequestValidation), then the
+// send to direct:operationId when `implemented` (its JSON bound as bindingMode says), else the
+// mock answer (`mocks` set) or nothing (ignore: the request answers), then the response check.
+RouteSource operationRoute(const SourceRef& where, const OpenApiOperation& op,
+                           const std::string& base, const OpenApiOptions& o,
+                           const RestServiceOptions& rest, bool implemented,
+                           const std::shared_ptr<const std::vector<MockFile>>& mocks) {
+  RouteSource r;
+  r.where = where;
+  r.from = Scalar{"platform-http:" + joinRestPath(base, op.path, ""), where};
+  r.parameters.emplace_back("httpMethodRestrict", Scalar{op.method, where});
+  if (!o.routeId.empty())
+    r.attributes.emplace_back("id", Scalar{o.routeId + "-" + op.operationId, where});
+  if (rest.clientRequestValidation) {
+    // 415 and 406 are platform-http's answers; the rest is the check's.
+    if (!op.consumes.empty()) r.parameters.emplace_back("consumes", Scalar{op.consumes, where});
+    if (!op.produces.empty()) r.parameters.emplace_back("produces", Scalar{op.produces, where});
+    r.steps.push_back(
+        processStep(where, "openApi-request-check:" + op.operationId, makeRequestCheck(op)));
+    r.steps.push_back(stopWhenRejected(where));
+  }
+  if (implemented) {
+    if (!equalsIgnoreCase(rest.bindingMode, "off")) {
+      RouteSource bound;
+      bound.where = where;
+      bindJson(bound, equalsIgnoreCase(rest.bindingMode, "auto"));
+      r.steps.push_back(std::move(bound.steps.front()));
+    }
+    StepSource to;
+    to.kind = "to";
+    to.where = where;
+    to.attributes.emplace_back("uri", Scalar{"direct:" + op.operationId, where});
+    r.steps.push_back(std::move(to));
+  } else if (mocks) {
+    r.steps.push_back(
+        processStep(where, "openApi-mock:" + op.operationId, makeMockResponder(base, op, mocks)));
+  }
+  if (rest.clientResponseValidation) {
+    r.steps.push_back(
+        processStep(where, "openApi-response-check:" + op.operationId, makeResponseCheck(op)));
+  }
+  return r;
+}
+
 }  // namespace
 
 std::set<std::string> directRouteNames(Context& context, const std::vector<RouteSource>& routes) {
@@ -234,46 +278,8 @@ Result<std::vector<RouteSource>> openApiRoutes(Context& context, const RestOpenA
   }
 
   for (const OpenApiOperation& op : doc.operations) {
-    RouteSource r;
-    r.where = source.where;
-    r.from = Scalar{"platform-http:" + joinRestPath(base, op.path, ""), source.where};
-    r.parameters.emplace_back("httpMethodRestrict", Scalar{op.method, source.where});
-    if (rest.clientRequestValidation) {
-      // 415 and 406 are platform-http's answers; the rest is the check's.
-      if (!op.consumes.empty())
-        r.parameters.emplace_back("consumes", Scalar{op.consumes, source.where});
-      if (!op.produces.empty())
-        r.parameters.emplace_back("produces", Scalar{op.produces, source.where});
-    }
-    if (!o.routeId.empty()) {
-      r.attributes.emplace_back("id", Scalar{o.routeId + "-" + op.operationId, source.where});
-    }
-    if (rest.clientRequestValidation) {
-      r.steps.push_back(processStep(source.where, "openApi-request-check:" + op.operationId,
-                                    makeRequestCheck(op)));
-      r.steps.push_back(stopWhenRejected(source.where));
-    }
-    if (direct_routes.contains(op.operationId)) {
-      StepSource to;
-      to.kind = "to";
-      to.where = source.where;
-      to.attributes.emplace_back("uri", Scalar{"direct:" + op.operationId, source.where});
-      r.steps.push_back(std::move(to));
-      if (!equalsIgnoreCase(rest.bindingMode, "off")) {
-        RouteSource bound;
-        bound.where = source.where;
-        bindJson(bound, equalsIgnoreCase(rest.bindingMode, "auto"));
-        r.steps.insert(r.steps.end() - 1, std::move(bound.steps.front()));
-      }
-    } else if (mocks) {
-      r.steps.push_back(processStep(source.where, "openApi-mock:" + op.operationId,
-                                    makeMockResponder(base, op, mocks)));
-    }
-    if (rest.clientResponseValidation) {
-      r.steps.push_back(processStep(source.where, "openApi-response-check:" + op.operationId,
-                                    makeResponseCheck(op)));
-    }
-    routes.push_back(std::move(r));
+    routes.push_back(operationRoute(source.where, op, base, o, rest,
+                                    direct_routes.contains(op.operationId), mocks));
   }
 
   if (!o.apiContextPath.empty()) {
