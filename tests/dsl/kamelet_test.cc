@@ -468,6 +468,25 @@ TEST_F(KameletTest, ThePredicateFilterAndJsonKameletsWorkOnJson) {
   EXPECT_EQ(ex.message().body().as<std::string>(), R"({"name":"Big John","age":40})");
 }
 
+// The demo sources call public services (not reachable from the tests): their routes are
+// checked as made, each a timer calling its service's https endpoint.
+TEST_F(KameletTest, TheShippedDemoSourcesCallTheirServices) {
+  loadYaml(R"(
+- from: {uri: "kamelet:beer-source?period=60000", steps: [{to: mock:beers}]}
+- from: {uri: "kamelet:chuck-norris-source", steps: [{to: mock:jokes}]}
+)");
+  auto uris = h.context.endpointUris();
+  auto has = [&](std::string_view prefix) {
+    return std::any_of(uris.begin(), uris.end(),
+                       [&](const std::string& u) { return u.starts_with(prefix); });
+  };
+  EXPECT_TRUE(has("https://random-data-api.com/api/beer/random_beer"));
+  EXPECT_TRUE(has("https://api.chucknorris.io/jokes/random"));
+  EXPECT_TRUE(has("timer://beer-source-1?period=60000"));
+  EXPECT_TRUE(has("timer://chuck-norris-source-1?period=10000"));
+  h.context.stop();
+}
+
 TEST_F(KameletTest, EveryShippedKameletIsListed) {
   auto list = kameletList(h.context);
   ASSERT_TRUE(list) << list.error().toString();
@@ -477,7 +496,8 @@ TEST_F(KameletTest, EveryShippedKameletIsListed) {
                            "jms-amqp-10-sink", "predicate-filter-action",
                            "json-deserialize-action", "json-serialize-action", "kafka-source",
                            "kafka-sink", "kafka-not-secured-source", "kafka-not-secured-sink",
-                           "postgresql-source", "postgresql-sink", "greet-action"}) {
+                           "postgresql-source", "postgresql-sink", "greet-action",
+                           "beer-source", "chuck-norris-source"}) {
     EXPECT_NE(list->find(fmt::format("| {} |", name)), std::string::npos) << name;
   }
 }
