@@ -4,6 +4,7 @@
 // is read again by nlohmann-json's SAX parser, which says where and why it is wrong (simdjson
 // gives only an error code), and which reads the numbers simdjson refuses (integers past
 // 64 bits become Doubles, as before). bench/RESULTS.md has the measurement that chose this.
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -174,6 +175,14 @@ Result<Value> readJsonSlowly(std::string_view text);
 }  // namespace
 
 Result<Value> readJson(std::string_view text) {
+  // A NUL byte is never JSON (inside a string it must be escaped), and the parsers would take
+  // it as the end of the text: "[1]\0{...}" read as [1], the rest lost without a word.
+  if (const void* nul = std::memchr(text.data(), 0, text.size())) {
+    size_t at = static_cast<size_t>(static_cast<const char*>(nul) - text.data());
+    return makeError(ErrorCode::TypeConversion,
+                     fmt::format("invalid JSON {}: a NUL byte, which JSON text never holds",
+                                 where(text, at + 1)));
+  }
   simdjson::dom::element document;
   if (threadParser().parse(text.data(), text.size()).get(document) == simdjson::SUCCESS) {
     try {

@@ -24,6 +24,22 @@ Value read(std::string_view text) {
   return v ? *v : Value();
 }
 
+// Found by the json_text fuzz target: "[]" then a NUL then more was read as [] and the rest
+// dropped without a word.
+TEST(JsonTextTest, ANulByteIsRefusedWhereItIsNotTakenAsTheEnd) {
+  for (std::string_view text : {std::string_view("[1]\0{\"more\": 2}", 15),
+                                std::string_view("[]\0", 3),
+                                std::string_view("{\"a\": \"x\0y\"}", 12)}) {
+    auto v = readJson(text);
+    ASSERT_FALSE(v) << text.size();
+    EXPECT_NE(v.error().message.find("a NUL byte"), std::string::npos) << v.error().message;
+  }
+  auto v = readJson(std::string_view("[1]\0", 4));
+  ASSERT_FALSE(v);
+  EXPECT_EQ(v.error().message, "invalid JSON at line 1, column 4: a NUL byte, which JSON text "
+                               "never holds");
+}
+
 TEST(JsonTextTest, ObjectsKeepTheirOrderAndTypes) {
   Value v = read(R"({"b": 1, "a": [true, null, 2.5, "x"], "c": {"d": -7}})");
   ASSERT_TRUE(v.isMap());
