@@ -343,45 +343,74 @@ TEST_F(KafkaTest, ConsumersCountMembersShareThePartitions) {
   EXPECT_EQ(threads.size(), 2u);  // each member runs its records on its own thread
 }
 
-TEST_F(KafkaTest, AMemberJoiningMidStreamCausesNoDuplicates) {
-  // The first member's partitions are revoked while its exchanges run: it lets them finish
-  // and commits them before giving the partitions up, so the second starts after them.
-  cluster.createTopic("handover", 4);
-  std::mutex mutex;
-  std::map<std::string, int> seen;
-  auto count = [&](Exchange& ex) {
-    std::lock_guard lock(mutex);
-    ++seen[ex.message().body().toString()];
-  };
-  RouteHarness first, second;
-  first.start([&](RouteBuilder& b) {
-    b.from("direct:send").to(uri("handover"));
-    b.from(consumerUri("handover", "g")).delay(constant(int64_t{20})).process(count);
-  });
-  auto send = [&](int from, int to) {
-    for (int i = from; i < to; ++i) {
-      ASSERT_TRUE(first.producer.sendBodyAndHeader("direct:send", Value(std::to_string(i)),
-                                                   "kafka.KEY", Value(std::to_string(i))));
-    }
-  };
-  send(0, 100);
-  second.start([&](RouteBuilder& b) {
-    b.from(consumerUri("handover", "g")).delay(constant(int64_t{20})).process(count);
-  });
-  send(100, 200);
-  auto deadline = std::chrono::steady_clock::now() + 60s;
-  for (;;) {
-    {
+// Two members of group "g" on a 4-partition topic: the first takes all partitions and is
+// consuming (20 ms a record) when the second joins, and records keep coming. Counts how many
+// times each of the 200 bodies was seen.
+class KafkaHandoverTest : public KafkaTest {
+ protected:
+  std::map<std::string, int> run(const std::string& options) {
+    cluster.createTopic("handover", 4);
+    std::mutex mutex;
+    std::map<std::string, int> seen;
+    auto count = [&](Exchange& ex) {
       std::lock_guard lock(mutex);
-      if (seen.size() == 200 || std::chrono::steady_clock::now() > deadline) break;
-    }
-    std::this_thread::sleep_for(50ms);
+      ++seen[ex.message().body().toString()];
+    };
+    auto seenCount = [&] {
+      std::lock_guard lock(mutex);
+      return seen.size();
+    };
+    auto waitFor = [&](size_t n) {
+      auto deadline = std::chrono::steady_clock::now() + 60s;
+      while (seenCount() < n && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(20ms);
+      }
+    };
+    RouteHarness first, second;
+    first.start([&](RouteBuilder& b) {
+      b.from("direct:send").to(uri("handover"));
+      b.from(consumerUri("handover", "g", options)).delay(constant(int64_t{20})).process(count);
+    });
+    auto send = [&](int from, int to) {
+      for (int i = from; i < to; ++i) {
+        ASSERT_TRUE(first.producer.sendBodyAndHeader("direct:send", Value(std::to_string(i)),
+                                                     "kafka.KEY", Value(std::to_string(i))));
+      }
+    };
+    send(0, 100);
+    waitFor(10);  // the first member owns the partitions and is at work
+    second.start([&](RouteBuilder& b) {
+      b.from(consumerUri("handover", "g", options)).delay(constant(int64_t{20})).process(count);
+    });
+    send(100, 200);
+    waitFor(200);
+    std::lock_guard lock(mutex);
+    return seen;
   }
-  std::lock_guard lock(mutex);
+
+  static int duplicates(const std::map<std::string, int>& seen) {
+    int n = 0;
+    for (const auto& [body, times] : seen) n += times - 1;
+    return n;
+  }
+};
+
+TEST_F(KafkaHandoverTest, AMemberJoiningMidStreamCausesNoDuplicates) {
+  // Cooperative rebalancing: the first member learns which partitions it gives up once the
+  // group is stable again; it lets their exchanges finish and commits them before giving them
+  // up, so the second starts after them.
+  auto seen = run("partitionAssignor=CooperativeStickyAssignor");
   EXPECT_EQ(seen.size(), 200u);
-  int duplicates = 0;
-  for (const auto& [body, n] : seen) duplicates += n - 1;
-  EXPECT_EQ(duplicates, 0);
+  EXPECT_EQ(duplicates(seen), 0);
+}
+
+TEST_F(KafkaHandoverTest, AMemberJoiningMidStreamUnderEagerRebalancingLosesNothing) {
+  // Eager rebalancing (Camel's default RangeAssignor) gives up every partition while the group
+  // is rebalancing. The commit made then is what Kafka accepts from the current generation,
+  // but librdkafka's test cluster refuses it (REBALANCE_IN_PROGRESS): so here the records
+  // after the last background commit may be consumed twice (at least once), never lost.
+  auto seen = run("");
+  EXPECT_EQ(seen.size(), 200u);
 }
 
 TEST_F(KafkaTest, StoppingLetsTheExchangeInFlightFinishAndCommitsIt) {
