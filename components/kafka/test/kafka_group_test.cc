@@ -196,8 +196,9 @@ TEST(KafkaGroupTest, AnInstanceKilledMidStreamLosesNothingAndTheOtherTakesItsPar
   EXPECT_EQ(reader.seen.size(), static_cast<size_t>(kRecords)) << b.log();
   EXPECT_EQ(sum, int64_t{kRecords} * (kRecords - 1) / 2);
   EXPECT_FALSE(duplicate_without_a) << "a record was processed twice without the killed instance";
-  // A's uncommitted window: what it did since its last commit (every 500 ms), at most.
-  EXPECT_LT(duplicates, from_a);
+  // A's uncommitted window: what it did since its last commit (every 500 ms), at most. (On a
+  // loaded machine A may not have finished a record before the kill: then none is repeated.)
+  EXPECT_LE(duplicates, from_a);
   std::cout << "[ figures  ] records " << kRecords << ", by A before the kill " << from_a
             << ", duplicates " << duplicates << ", survivor owned all 6 partitions "
             << takeover.count() << " ms after the kill (session timeout " << kSessionTimeoutMs
