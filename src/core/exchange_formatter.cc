@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <dromedary/core/exchange_formatter.h>
 
+#include <dromedary/core/file_body.h>
+
 #include <cxxabi.h>
 #include <fmt/format.h>
 
@@ -17,9 +19,14 @@ namespace {
 // Marks field boundaries while building; replaced at the end as Camel does.
 constexpr char kSeparator = '\x1e';
 
-void appendBody(const Value& body, bool skip_line_separator, std::string& out) {
+void appendBody(const Value& body, bool skip_line_separator, bool show_files,
+                std::string& out) {
   if (body.isNull()) {
     out += "[Body is null]";
+    return;
+  }
+  if (const FileBody* file = body.getIf<FileBody>(); file && !show_files) {
+    out += file->logText();  // not read: a log line never loads a whole file
     return;
   }
   size_t start = out.size();
@@ -68,7 +75,7 @@ void ExchangeFormatter::format(const Exchange& ex, std::string& out) const {
   const ExchangeFormatOptions& o = options_;
   const Message& in = ex.message();
   if (o.plain) {
-    appendBody(in.body(), o.skipBodyLineSeparator, out);
+    appendBody(in.body(), o.skipBodyLineSeparator, o.showFiles, out);
     return;
   }
   std::string sb;
@@ -95,7 +102,9 @@ void ExchangeFormatter::format(const Exchange& ex, std::string& out) const {
   if (o.showAll || o.showProperties) appendSorted(ex.properties(), label("Properties"));
   if (o.showAll || o.showHeaders) appendSorted(in.headers(), label("Headers"));
   if (o.showAll || o.showBodyType) label("BodyType") += in.body().typeName();
-  if (o.showAll || o.showBody) appendBody(in.body(), o.skipBodyLineSeparator, label("Body"));
+  if (o.showAll || o.showBody) {
+    appendBody(in.body(), o.skipBodyLineSeparator, o.showFiles, label("Body"));
+  }
   if ((o.showAll || o.showException) && ex.failed()) {
     const ExchangeError& e = ex.error();
     std::string type(errorCodeName(e.code));

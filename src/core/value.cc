@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <dromedary/core/value.h>
+#include <dromedary/core/file_body.h>
 
 #include <memory>
 
@@ -216,6 +217,10 @@ bool Value::appendTo(std::string& out) const {
     case ValueType::List:
     case ValueType::Map: appendJson(out, *this); return true;
     case ValueType::Object: {
+      if (const FileBody* file = getIf<FileBody>()) {  // read here, so a failure names the file
+        file->appendTo(out);
+        return true;
+      }
       Value converted;
       if (!detail::convertValue(*this, detail::builtinTypeId(ValueType::String), converted)) {
         return false;

@@ -22,6 +22,7 @@
 
 #include <fmt/format.h>
 
+#include <dromedary/core/file_body.h>
 #include <dromedary/core/logging.h>
 #include <dromedary/core/value_compare.h>
 #include <dromedary/engine/context.h>
@@ -113,6 +114,7 @@ class AggregateStep final : public Step {
         auto [old, version] = repository_->get(context_, key);
         ExchangePtr copy = acquireExchange(&context_);
         copy->resetAsCopyOf(ex, true);
+        loadFileBody(copy->messageForEngine().body());  // the file moves once `ex` completes
         bool eager_done = predicate_ && options_.eager && predicate_->matches(*copy);
         int64_t size = 1;
         if (old) {
@@ -184,6 +186,7 @@ class AggregateStep final : public Step {
     std::string_view completed_by;
     try {
       copy->resetAsCopyOf(ex, true);
+      loadFileBody(copy->messageForEngine().body());  // the file moves once `ex` completes
       std::lock_guard lock(mutex_);
       if (options_.closeKeys >= 0 && closed_.count(key)) {
         ex.failWithDetail(ErrorCode::InvalidRoute, "ClosedCorrelationKeyException",

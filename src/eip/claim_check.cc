@@ -6,6 +6,7 @@
 // (Camel's ClaimCheckAggregationStrategy rules) or through an aggregation strategy.
 #include <fmt/format.h>
 
+#include <dromedary/core/file_body.h>
 #include "core/name_pattern.h"
 #include "core/scratch.h"
 #include "core/text.h"
@@ -130,7 +131,9 @@ Value snapshot(const Message& m) {
   ValueMap headers;
   headers.reserve(m.headers().size());
   for (const Headers::Entry& e : m.headers()) headers.emplace_back(e.name, e.value);
-  return Value(ValueMap{{"body", m.body()}, {"headers", Value(std::move(headers))}});
+  Value body = m.body();
+  loadFileBody(body);  // the file moves once the exchange completes
+  return Value(ValueMap{{"body", std::move(body)}, {"headers", Value(std::move(headers))}});
 }
 
 Value* entry(ValueMap& map, std::string_view name) {

@@ -128,6 +128,7 @@ Status FanOutStep::run(Exchange& input) noexcept {
   s.producing = true;
   s.hasPending = false;
   s.source = nullptr;
+  if (s.stream) s.stream.reset();  // a run that ended early: its file is closed
   s.ranInPlace = false;
   s.copiedTo = nullptr;  // each run starts from a fresh copy (another step may have set
   s.ownSlots[0] = nullptr;  // properties of its own in the sub-exchange)

@@ -29,6 +29,11 @@
 
 namespace dromedary::detail {
 
+/// Items a fan-out step reads as it goes (split of a file body), kept in FanOutState.
+struct FanOutSource {
+  virtual ~FanOutSource() = default;
+};
+
 /// What a fan-out step keeps on the exchange while it works (kept with the pooled exchange,
 /// so its buffers are reused).
 struct FanOutState {
@@ -51,6 +56,7 @@ struct FanOutState {
   std::vector<Producer*> producers;  // recipientList: the resolved recipients
   std::vector<std::string> uris;     // recipientList: their URIs (capacity kept)
   std::string token;                 // split: scratch for a group of tokens
+  std::unique_ptr<FanOutSource> stream;  // split: the file being cut, while it is
   Producer* sendTarget = nullptr;    // on a sub-exchange: the recipient it sends to
   const std::string* sendUri = nullptr;
   size_t parallelIndex = 0;          // on a sub-exchange of a parallel run: its item number

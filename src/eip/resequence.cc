@@ -18,6 +18,7 @@
 
 #include <fmt/format.h>
 
+#include <dromedary/core/file_body.h>
 #include <dromedary/core/logging.h>
 #include <dromedary/core/value_compare.h>
 #include <dromedary/engine/context.h>
@@ -80,9 +81,10 @@ class ResequenceStep final : public Step {
           ex.fail(ErrorCode::LimitExceeded, "resequence: capacity reached");
           return Status::Fail;
         }
-        Pending& p = waiting_[*seq];
-        if (!p.exchange) {
-          p.exchange = copyOf(ex);
+        if (!waiting_.count(*seq)) {
+          ExchangePtr copy = copyOf(ex);  // first: a copy that fails leaves no empty entry
+          Pending& p = waiting_[*seq];
+          p.exchange = std::move(copy);
           p.deadline = now() + std::chrono::milliseconds(m_.streamTimeoutMillis);
         }
         takeDeliverable(ready, false);
@@ -144,6 +146,7 @@ class ResequenceStep final : public Step {
   ExchangePtr copyOf(const Exchange& ex) {
     ExchangePtr copy = acquireExchange(&context_);
     copy->resetAsCopyOf(ex, true);
+    loadFileBody(copy->messageForEngine().body());  // the file moves once `ex` completes
     return copy;
   }
 

@@ -5,7 +5,9 @@
 // Items are taken from the value in place: a list's elements one by one, a text's tokens
 // by scanning it (nothing is built up front, whether or not `streaming` is set). Without
 // `streaming`, a tokenized text is scanned once more first to count its tokens, so that
-// every item knows CamelSplitSize, as in Camel; with it, only the last item does.
+// every item knows CamelSplitSize, as in Camel; with it, only the last item does. A file
+// body (FileBody) is read in chunks as it is cut, in bounded memory; without `streaming` it
+// is read once more first, to count its items.
 #include <string_view>
 
 #include <re2/re2.h>
@@ -13,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "eip/fan_out.h"
+#include "eip/split_stream.h"
 #include "eip/models.h"
 #include "eip/eip_schema.h"
 
@@ -66,6 +69,10 @@ class TokenScanner {
     find(text, cursor, at, len);
     cursor = at == kEnd || at + len >= text.size() ? kEnd : at + len;
   }
+
+  const std::string& token() const noexcept { return token_; }
+  const RE2* regex() const noexcept { return regex_.get(); }
+  int group() const noexcept { return group_; }
 
   // The items left from `cursor`.
   size_t count(std::string_view text, size_t cursor) const noexcept {
@@ -122,6 +129,7 @@ class SplitStep final : public FanOutStep {
     const Value* v = expression_->evaluate(input, s.items);
     if (!v) return Status::Fail;
     s.source = v;
+    if (const FileBody* file = v->getIf<FileBody>()) return beginFile(input, s, *file);
     if (!tokenizer_ && !v->isString() && !v->isBytes()) {
       if (v->isList()) {
         s.size = v->getList().size();
@@ -175,8 +183,54 @@ class SplitStep final : public FanOutStep {
     return {&body_};
   }
 
+  // A file is cut as it is read: the file is opened (and, without `streaming`, its items
+  // counted by a first reading) when the split begins.
+  [[gnu::noinline]] Status beginFile(Exchange& input, FanOutState& s,
+                                     const FileBody& file) noexcept {
+    try {
+      auto open = [&] {
+        auto stream = std::make_unique<FileTokenStream>(file.path(), scanner_.token(),
+                                                        scanner_.regex(), scanner_.group());
+        if (tokenizer_ && tokenizer_->skipFirst) stream->skipOne();
+        return stream;
+      };
+      if (!streaming_) {
+        auto counting = open();
+        while (counting->next()) ++s.size;
+        s.sized = true;
+      }
+      s.stream = open();
+    } catch (...) {
+      input.setException(std::current_exception());
+      return Status::Fail;
+    }
+    return Status::Continue;
+  }
+
+  FanOutWork nextOfFile(FanOutState& s, Exchange& sub) noexcept {
+    if (!s.stream) return {};
+    auto& stream = static_cast<FileTokenStream&>(*s.stream);
+    bool last;
+    try {
+      std::optional<std::string_view> item = stream.next();
+      if (!item) {
+        s.stream.reset();
+        return {};
+      }
+      sub.messageForEngine().setBody(*item);
+      last = stream.atEnd();
+    } catch (...) {
+      sub.setException(std::current_exception());  // the file cannot be read on: the last item
+      last = true;
+    }
+    if (last) s.stream.reset();  // closed now, not when the exchange is reused
+    setOwnProperties(s, sub, last);
+    return {&body_};
+  }
+
   [[gnu::noinline]] FanOutWork nextOther(FanOutState& s, Exchange& sub) noexcept {
     const Value& source = *s.source;
+    if (source.isObject() && source.getIf<FileBody>()) return nextOfFile(s, sub);
     bool last;
     try {
       if (source.isString() || source.isBytes()) {

@@ -6,6 +6,7 @@
 // failed send is logged at WARN (it has nobody to return to).
 #include <fmt/format.h>
 
+#include <dromedary/core/file_body.h>
 #include <dromedary/core/logging.h>
 #include <dromedary/core/value_compare.h>
 #include <dromedary/engine/context.h>
@@ -70,6 +71,7 @@ class WireTapStep final : public Step {
         detail::readVariable(ex, *send_, body);
         tap->message().setBody(std::move(body));
       }
+      loadFileBody(tap->message().body());  // the file moves once `ex` completes
       tap->setPattern(Pattern::InOnly);
       detail::FanOutState& s = detail::fanOutState(*tap);
       s.sendTarget = producer;

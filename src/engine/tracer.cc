@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/tracer.h"
 
+#include <dromedary/core/file_body.h>
 #include <dromedary/engine/context.h>
 #include <fmt/format.h>
 
@@ -175,7 +176,11 @@ void Tracer::emit(Exchange& ex, const Route& route, const Step* step, TraceEvent
     if (options_.includeExchangeProperties) e.properties = textsOf(ex.properties());
     const Value& body = ex.message().body();
     e.bodyType = std::string(body.typeName());
-    if (!body.isNull()) body.appendTo(e.body);
+    if (const FileBody* file = body.getIf<FileBody>()) {
+      e.body = file->logText();  // not read: a trace never loads a whole file
+    } else if (!body.isNull()) {
+      body.appendTo(e.body);
+    }
     if (options_.bodyMaxChars > 0 && static_cast<int64_t>(e.body.size()) > options_.bodyMaxChars) {
       e.body.resize(static_cast<size_t>(options_.bodyMaxChars));
       e.body += "... [Body clipped after " + std::to_string(options_.bodyMaxChars) + " chars]";

@@ -12,6 +12,8 @@
 
 #include <fmt/format.h>
 
+#include <dromedary/core/file_body.h>
+
 #include "file_names.h"
 
 namespace dromedary::component::file {
@@ -48,26 +50,11 @@ void setFileHeaders(Exchange& ex, const FileFacts& f) {
   m.setHeader("CamelFileLastModified", Value(f.modified));
 }
 
-void readBody(Exchange& ex, const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) failOn("cannot read the file", path, errno);
-  std::string data;
-  struct stat st {};
-  if (::fstat(fd, &st) == 0 && st.st_size > 0) data.reserve(static_cast<size_t>(st.st_size));
-  char buffer[65536];
-  for (;;) {
-    ssize_t n = ::read(fd, buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      int error = errno;
-      ::close(fd);
-      failOn("cannot read the file", path, error);
-    }
-    if (n == 0) break;
-    data.append(buffer, static_cast<size_t>(n));
-  }
-  ::close(fd);
-  ex.message().setBody(Value(std::move(data)));
+void setFileBody(Exchange& ex, const std::string& path) {
+  // Not read now (Camel's lazy GenericFile body); a file that cannot be read fails here, as
+  // a read would, rather than in whichever step first looks at the body.
+  if (::access(path.c_str(), R_OK) != 0) failOn("cannot read the file", path, errno);
+  ex.message().setBody(Value::makeObject<FileBody>(absolutePath(path)));
 }
 
 void createFolders(const std::string& folder, const std::string& mode) {

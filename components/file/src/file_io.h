@@ -26,8 +26,9 @@ struct FileFacts {
 /// CamelFileAbsolute, CamelFileLength and CamelFileLastModified, as Camel's file consumer.
 void setFileHeaders(Exchange& exchange, const FileFacts& file);
 
-/// The file's content as the body (bytes as they are). Throws naming the path on failure.
-void readBody(Exchange& exchange, const std::string& path);
+/// The file as the body: a FileBody, read when something uses it. Throws naming the path
+/// when the file cannot be read.
+void setFileBody(Exchange& exchange, const std::string& path);
 
 /// `path` made absolute against the working folder, normalised.
 std::string absolutePath(const std::string& path);

@@ -7,9 +7,12 @@
 
 #include <cerrno>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 
 #include <fmt/format.h>
+
+#include <dromedary/core/file_body.h>
 
 #include "file_io.h"
 #include "file_names.h"
@@ -34,6 +37,14 @@ void writeAll(int fd, std::string_view data, const std::string& path) {
     }
     data.remove_prefix(static_cast<size_t>(n));
   }
+}
+
+// A file body is copied in chunks: a file of any size in bounded memory.
+void copyAll(int fd, const FileBody& from, const std::string& path) {
+  FileChunkReader reader(from.path());
+  constexpr size_t kChunk = 256 * 1024;
+  auto buffer = std::make_unique<char[]>(kChunk);
+  while (size_t n = reader.read(buffer.get(), kChunk)) writeAll(fd, {buffer.get(), n}, path);
 }
 
 bool exists(const std::string& path) {
@@ -133,6 +144,8 @@ class FileProducer final : public Producer {
         writeAll(fd, body.getBytes().view(), path);
       } else if (body.isString()) {
         writeAll(fd, body.getString(), path);
+      } else if (const FileBody* file = body.getIf<FileBody>()) {
+        copyAll(fd, *file, path);
       } else if (!body.isNull()) {
         std::string text;
         body.appendTo(text);

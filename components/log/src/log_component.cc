@@ -34,6 +34,8 @@ constexpr OptionSpec kOptions[] = {
     {"showAllProperties", OptionType::Bool, "false", "Show every exchange property"},
     {"marker", OptionType::String, "",
      "Accepted for Camel's files (an SLF4J marker): the line is the same without one"},
+    {"showFiles", OptionType::Bool, "false",
+     "Show the content of a file body (read whole); else \"[Body is file based: ...]\""},
     {"showStreams", OptionType::Bool, "false",
      "Accepted for Camel's files: bodies here are values, never one-shot streams"},
     {"showCachedStreams", OptionType::Bool, "true",
@@ -77,6 +79,7 @@ class LogEndpoint final : public Endpoint {
     f.showAll = o.getBool("showAll");
     f.showBody = o.getBool("showBody");
     f.showBodyType = o.getBool("showBodyType");
+    f.showFiles = o.getBool("showFiles");
     f.showExchangePattern = o.getBool("showExchangePattern");
     f.showHeaders = o.getBool("showHeaders");
     f.showProperties = o.getBool("showProperties") || o.getBool("showAllProperties");

@@ -26,6 +26,7 @@
 #include <concurrentqueue/blockingconcurrentqueue.h>
 #include <fmt/format.h>
 
+#include <dromedary/core/file_body.h>
 #include <dromedary/core/logging.h>
 #include <dromedary/engine/context.h>
 #include <dromedary/spi/component.h>
@@ -370,6 +371,7 @@ class SedaProducer final : public Producer {
       Exchange* copy = ex.context()->createExchange().release();
       try {
         copy->copyFrom(ex);
+        loadFileBody(copy->message().body());  // the file moves once `ex` completes
       } catch (...) {
         copy->setException(std::current_exception());
       }

@@ -23,6 +23,7 @@ struct ExchangeFormatOptions {
   bool showHeaders = false;
   bool showBodyType = true;
   bool showBody = true;
+  bool showFiles = false;  ///< a file body's content (else "[Body is file based: ...]")
   bool showException = false;
   bool showStackTrace = false;
   bool multiline = false;
