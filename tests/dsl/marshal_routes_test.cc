@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // marshal / unmarshal in route files: the json data format under Camel's names, its options,
 // and the errors of each.
+#include <filesystem>
+#include <fstream>
+
+#include <dromedary/core/file_body.h>
+
 #include "support/route_file_fixture.h"
 
 namespace dromedary::testing {
@@ -270,6 +275,31 @@ TEST_F(JqRoutesTest, ABadProgramFailsTheStart) {
   std::string bad = yamlError("- from: {uri: direct:in, steps: [{setBody: {jq: '.a | | .b'}}]}");
   EXPECT_NE(bad.find("jq '.a | | .b' does not compile: jq: error: syntax error"), std::string::npos)
       << bad;
+}
+
+TEST_F(MarshalRoutesTest, AFileBodyIsReadByUnmarshalJsonPathAndJq) {
+  // The file consumer's body (a FileBody): each language reads the file's text.
+  const std::string path = ::testing::TempDir() + "/dromedary_file_body_order.json";
+  std::ofstream(path) << R"({"id": "A-7", "items": [1, 2, 3]})";
+  loadYaml(R"(
+- from:
+    uri: direct:in
+    steps:
+      - setHeader: {name: id, jsonpath: $.id}
+      - setHeader: {name: count, jq: ".items | length"}
+      - unmarshal: {json: {}}
+      - setBody: {simple: "${header.id} ${header.count} ${body[items][2]}"}
+      - to: mock:out
+)");
+  ASSERT_TRUE(h.producer.sendBody("direct:in", Value::makeObject<FileBody>(path)));
+  EXPECT_EQ(h.mock("mock:out").receivedExchanges().at(0)->message().body().as<std::string>(),
+            "A-7 3 3");
+  std::filesystem::remove(path);
+  auto missing = h.producer.requestBody("direct:in", Value::makeObject<FileBody>(path));
+  ASSERT_FALSE(missing);
+  EXPECT_NE(missing.error().toString().find("cannot read the file '" + path + "'"),
+            std::string::npos)
+      << missing.error().toString();
 }
 
 }  // namespace

@@ -125,6 +125,12 @@ class JqExpression final : public Expression, public Predicate {
   bool run(Exchange& ex, Value& out) const {
     const Value* input = selectInput(ex, source_);
     if (!input || input->isNull()) return fail(ex, missingInput(source_));
+    Value file_text;
+    try {
+      input = readFileInput(input, file_text);
+    } catch (const std::exception& e) {
+      return fail(ex, e.what());
+    }
     std::string owned;
     std::string_view text;
     if (input->isString()) {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "json_input.h"
 
+#include <dromedary/core/file_body.h>
+
 #include <fmt/format.h>
 
 #include "json_text.h"
@@ -72,6 +74,15 @@ const Value* selectInput(const Exchange& ex, const InputSource& s) noexcept {
     case InputSource::Kind::Body: break;
   }
   return &ex.message().body();
+}
+
+const Value* readFileInput(const Value* input, Value& scratch) {
+  const FileBody* file = input ? input->getIf<FileBody>() : nullptr;
+  if (!file) return input;
+  std::string text;
+  file->appendTo(text);
+  scratch = Value(std::move(text));
+  return &scratch;
 }
 
 std::string missingInput(const InputSource& s) {

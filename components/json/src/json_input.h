@@ -35,6 +35,10 @@ const Value* selectInput(const Exchange& exchange, const InputSource& source) no
 /// "the body is null", "there is no header 'x'": what to say when selectInput found nothing.
 std::string missingInput(const InputSource& source);
 
+/// `input`, or, when it is a file body (the file consumer's), the file's text read into
+/// `scratch`. Throws std::runtime_error naming the file when it cannot be read.
+const Value* readFileInput(const Value* input, Value& scratch);
+
 /// Converts `value` to `type` (maps and lists to JSON text for String); an error says why not.
 Result<void> convertResult(Value& value, ResultType type);
 

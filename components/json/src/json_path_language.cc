@@ -89,6 +89,12 @@ class JsonPathExpression final : public Expression, public Predicate {
       }
       return fail(ex, missingInput(s_.source));
     }
+    Value file_text;
+    try {
+      input = readFileInput(input, file_text);
+    } catch (const std::exception& e) {
+      return fail(ex, e.what());
+    }
     if (input->isString() || input->isBytes()) {
       auto read = readJson(input->isString() ? std::string_view(input->getString())
                                              : input->getBytes().view());
