@@ -127,7 +127,8 @@ Result<void> Translator::route(RouteBuilder& builder, const RouteSource& source,
   for (const auto& [key, value] : source.attributes) {
     static const std::vector<std::string_view> kRouteKeys = {
         "id",           "description",       "autoStartup", "routeConfigurationId",
-        "errorHandlerRef", "shutdownRoute", "shutdownRunningTask", "trace", "nodePrefixId"};
+        "errorHandlerRef", "shutdownRoute", "shutdownRunningTask", "trace", "nodePrefixId",
+        "streamCache"};
     if (std::find(kRouteKeys.begin(), kRouteKeys.end(), key) == kRouteKeys.end()) {
       return fileError(value.where, fmt::format("unknown key '{}' in route", key),
                        suggestion(key, kRouteKeys));
@@ -154,6 +155,15 @@ Result<void> Translator::route(RouteBuilder& builder, const RouteSource& source,
       return fileError(a->where, fmt::format("autoStartup must be true or false, not '{}'", v));
     }
     def.autoStartup(v == "true");
+  }
+  if (const Scalar* a = attribute(source.attributes, "streamCache")) {
+    // Accepted for Camel's files, with nothing to do: every body here can be read again (a
+    // file body is read from its file each time, other bodies are values), so there is no
+    // one-time stream to cache.
+    DROMEDARY_TRY(v, resolve(*a));
+    if (v != "true" && v != "false") {
+      return fileError(a->where, fmt::format("streamCache must be true or false, not '{}'", v));
+    }
   }
   if (const Scalar* a = attribute(source.attributes, "shutdownRoute")) {
     DROMEDARY_TRY(v, resolve(*a));

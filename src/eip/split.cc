@@ -189,7 +189,7 @@ class SplitStep final : public FanOutStep {
                                      const FileBody& file) noexcept {
     try {
       auto open = [&] {
-        auto stream = std::make_unique<FileTokenStream>(file.path(), scanner_.token(),
+        auto stream = std::make_unique<FileTokenStream>(file, scanner_.token(),
                                                         scanner_.regex(), scanner_.group());
         if (tokenizer_ && tokenizer_->skipFirst) stream->skipOne();
         return stream;

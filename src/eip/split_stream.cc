@@ -5,9 +5,13 @@
 
 namespace dromedary::eip {
 
-FileTokenStream::FileTokenStream(const std::string& path, std::string_view token, const RE2* regex,
+FileTokenStream::FileTokenStream(const FileBody& file, std::string_view token, const RE2* regex,
                                  int group, size_t chunk)
-    : reader_(path), token_(token), regex_(regex), group_(group > 1 ? group : 1), chunk_(chunk) {
+    : reader_(file.path(), file.charset()),
+      token_(token),
+      regex_(regex),
+      group_(group > 1 ? group : 1),
+      chunk_(chunk) {
   buffer_.reserve(2 * chunk_);
 }
 

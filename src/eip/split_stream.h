@@ -21,7 +21,7 @@ class FileTokenStream final : public detail::FanOutSource {
   // `regex` (may be null) cuts instead of `token`; `group` tokens make an item. Opens the
   // file: throws std::runtime_error naming it.
   // `chunk` is how much a read asks for (small in tests, to put every edge in a token).
-  FileTokenStream(const std::string& path, std::string_view token, const RE2* regex, int group,
+  FileTokenStream(const FileBody& file, std::string_view token, const RE2* regex, int group,
                   size_t chunk = 64 * 1024);
 
   // The next item, valid until the next call; nullopt after the last. Throws naming the file.

@@ -43,6 +43,13 @@ TEST(RouteFileErrorsTest, ShutdownOptionsTakeCamelsValues) {
             "");
 }
 
+TEST(RouteFileErrorsTest, StreamCacheIsAcceptedAsABoolean) {
+  EXPECT_EQ(yamlError("- route:\n    streamCache: true\n    from:\n      uri: direct:a\n"), "");
+  EXPECT_EQ(xmlError("<route streamCache=\"false\"><from uri=\"direct:a\"/></route>"), "");
+  EXPECT_EQ(yamlError("- route:\n    stream-cache: often\n    from:\n      uri: direct:a\n"),
+            "streamCache must be true or false, not 'often' at r.yaml:2:5");
+}
+
 // A misspelt key is reported as one even when its value is a map (not as a shape mistake).
 TEST(RouteFileErrorsTest, AnUnknownKeyHoldingAMapIsAnUnknownKey) {
   EXPECT_EQ(yamlError("- from:\n    uri: direct:a\n    steps:\n      - log:\n"

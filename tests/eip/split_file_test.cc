@@ -122,12 +122,12 @@ TEST_F(SplitFileTest, EveryChunkEdgeGivesTheSameTokens) {
   for (size_t chunk = 1; chunk < 10; ++chunk) {
     SCOPED_TRACE("chunk " + std::to_string(chunk));
     fileWith(text);
-    eip::FileTokenStream tokens(path_, "<>", nullptr, 1, chunk);
+    eip::FileTokenStream tokens(FileBody(path_), "<>", nullptr, 1, chunk);
     std::vector<std::string> got;
     while (auto t = tokens.next()) got.emplace_back(*t);
     EXPECT_EQ(got, expected);
     fileWith(spaced);
-    eip::FileTokenStream cut(path_, "", &regex, 2, chunk);
+    eip::FileTokenStream cut(FileBody(path_), "", &regex, 2, chunk);
     got.clear();
     while (auto t = cut.next()) got.emplace_back(*t);
     EXPECT_EQ(got, (std::vector<std::string>{"a ;  b", "c  ;d"}));

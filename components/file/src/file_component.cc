@@ -4,6 +4,7 @@
 // (file_consumer.cc) or a writing producer (file_producer.cc) from them.
 #include <fmt/format.h>
 
+#include <dromedary/core/charset.h>
 #include <dromedary/engine/context.h>
 #include <dromedary/spi/component.h>
 
@@ -52,6 +53,19 @@ class FileEndpoint final : public Endpoint {
   FileEndpoint(Component& component, const Uri& uri, EndpointOptions options)
       : Endpoint(component, uri, std::move(options)) {}
 
+  // The `charset` option: one the C library converts to and from UTF-8 (empty or UTF-8:
+  // nothing to convert).
+  Result<std::string> checkedCharset() const {
+    const std::string& charset = options().getString("charset");
+    if (isUtf8Charset(charset)) return std::string();
+    if (!isKnownCharset(charset)) {
+      return optionError(fmt::format("charset '{}' is not one this system converts (such as "
+                                     "UTF-8, ISO-8859-1, windows-1252, US-ASCII, UTF-16)",
+                                     charset));
+    }
+    return charset;
+  }
+
   Result<std::unique_ptr<Producer>> createProducer() override {
     auto s = std::make_shared<ProducerSettings>();
     s->directory = std::string(parsedUri().path());
@@ -98,6 +112,8 @@ class FileEndpoint final : public Endpoint {
     s->keepLastModified = o.getBool("keepLastModified");
     s->eagerDeleteTargetFile = o.getBool("eagerDeleteTargetFile");
     s->forceWrites = o.getBool("forceWrites");
+    DROMEDARY_TRY(charset, checkedCharset());
+    s->charset = std::move(charset);
     return makeFileProducer(std::move(s));
   }
 
@@ -105,6 +121,8 @@ class FileEndpoint final : public Endpoint {
     auto s = std::make_shared<ConsumerSettings>();
     const EndpointOptions& o = options();
     s->directory = std::string(parsedUri().path());
+    DROMEDARY_TRY(charset, checkedCharset());
+    s->charset = std::move(charset);
     while (s->directory.size() > 1 && s->directory.back() == '/') s->directory.pop_back();
     s->initialDelay = o.getDuration("initialDelay");
     s->delay = o.getDuration("delay");

@@ -238,7 +238,7 @@ class PollState final : public RepeatingTask {
         f = factsAfterMove(f, to);
         setFileHeaders(*ex, f);
       }
-      setFileBody(*ex, f.path);
+      setFileBody(*ex, f.path, s_->charset);
     } catch (const std::exception& e) {
       ex->failWithDetail(ErrorCode::Io, "Cannot consume file", e.what());
     }

@@ -46,6 +46,7 @@ struct ConsumerSettings {
   std::unique_ptr<Predicate> filterDirectory;
   std::unique_ptr<Expression> fileName;
   std::string doneFileName;
+  std::string charset;  ///< of the files: bodies read as UTF-8 (empty: bytes as they are)
   std::vector<SortKey> sortBy;
   int64_t maxMessagesPerPoll = 0;
   bool eagerMaxMessagesPerPoll = true;

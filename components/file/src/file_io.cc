@@ -50,11 +50,11 @@ void setFileHeaders(Exchange& ex, const FileFacts& f) {
   m.setHeader("CamelFileLastModified", Value(f.modified));
 }
 
-void setFileBody(Exchange& ex, const std::string& path) {
+void setFileBody(Exchange& ex, const std::string& path, const std::string& charset) {
   // Not read now (Camel's lazy GenericFile body); a file that cannot be read fails here, as
   // a read would, rather than in whichever step first looks at the body.
   if (::access(path.c_str(), R_OK) != 0) failOn("cannot read the file", path, errno);
-  ex.message().setBody(Value::makeObject<FileBody>(absolutePath(path)));
+  ex.message().setBody(Value::makeObject<FileBody>(absolutePath(path), charset));
 }
 
 void createFolders(const std::string& folder, const std::string& mode) {

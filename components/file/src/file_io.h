@@ -28,7 +28,7 @@ void setFileHeaders(Exchange& exchange, const FileFacts& file);
 
 /// The file as the body: a FileBody, read when something uses it. Throws naming the path
 /// when the file cannot be read.
-void setFileBody(Exchange& exchange, const std::string& path);
+void setFileBody(Exchange& exchange, const std::string& path, const std::string& charset);
 
 /// `path` made absolute against the working folder, normalised.
 std::string absolutePath(const std::string& path);

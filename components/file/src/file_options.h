@@ -76,7 +76,7 @@ inline constexpr OptionSpec kFileOptions[] = {
     // --- both ------------------------------------------------------------------------------------
     {"autoCreate", OptionType::Bool, "true", "Create the folder (and a file's folders) as needed"},
     {"charset", OptionType::String, "",
-     "Accepted: bodies are read and written as bytes (UTF-8 stays UTF-8)"},
+     "The files' character set: read as UTF-8 text, written from it (default: bytes as they are)"},
     // --- producer ------------------------------------------------------------------------------
     {"fileExist", OptionType::Enum, "Override",
      "When the file exists: Override, Append, Fail, Ignore, Move (to moveExisting), TryRename",

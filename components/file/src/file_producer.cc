@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include <dromedary/core/charset.h>
 #include <dromedary/core/file_body.h>
 
 #include "file_io.h"
@@ -41,7 +42,7 @@ void writeAll(int fd, std::string_view data, const std::string& path) {
 
 // A file body is copied in chunks: a file of any size in bounded memory.
 void copyAll(int fd, const FileBody& from, const std::string& path) {
-  FileChunkReader reader(from.path());
+  FileChunkReader reader(from.path(), from.charset());
   constexpr size_t kChunk = 256 * 1024;
   auto buffer = std::make_unique<char[]>(kChunk);
   while (size_t n = reader.read(buffer.get(), kChunk)) writeAll(fd, {buffer.get(), n}, path);
@@ -131,6 +132,16 @@ class FileProducer final : public Producer {
   }
 
   void writeBody(Exchange& ex, const std::string& path, bool append) {
+    // In a charset: the text is made first (in memory, as Camel does), so a body it cannot
+    // hold fails before the file is touched.
+    std::string encoded;
+    const bool convert = !s_->charset.empty();
+    if (convert) {
+      std::string text;
+      std::as_const(ex).message().body().appendTo(text);
+      text += s_->appendChars;
+      encoded = encodeText(text, s_->charset);
+    }
     int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC);
     mode_t mode = s_->chmod.empty() ? 0644 : static_cast<mode_t>(std::stoul(s_->chmod, nullptr, 8));
     int fd = ::open(path.c_str(), flags, mode);
@@ -140,7 +151,9 @@ class FileProducer final : public Producer {
     }
     try {
       const Value& body = std::as_const(ex).message().body();
-      if (body.isBytes()) {
+      if (convert) {
+        writeAll(fd, encoded, path);
+      } else if (body.isBytes()) {
         writeAll(fd, body.getBytes().view(), path);
       } else if (body.isString()) {
         writeAll(fd, body.getString(), path);
@@ -151,7 +164,7 @@ class FileProducer final : public Producer {
         body.appendTo(text);
         writeAll(fd, text, path);
       }
-      if (!s_->appendChars.empty()) writeAll(fd, s_->appendChars, path);
+      if (!convert && !s_->appendChars.empty()) writeAll(fd, s_->appendChars, path);
       if (s_->forceWrites && ::fsync(fd) != 0) {
         throw std::runtime_error(fmt::format("cannot sync '{}': {}", path, std::strerror(errno)));
       }

@@ -28,6 +28,7 @@ struct ProducerSettings {
   bool autoCreate = true;
   bool flatten = false;
   bool jail = true;
+  std::string charset;  ///< written in it (empty: bytes as they are)
   std::string chmod;
   std::string chmodDirectory;
   bool keepLastModified = false;

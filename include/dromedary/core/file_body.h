@@ -14,16 +14,21 @@
 #include <dromedary/core/value.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace dromedary {
 
 class FileBody {
  public:
-  explicit FileBody(std::string path) : path_(std::move(path)) {}
+  /// `charset` is the file's (the consumer's `charset`): its text is read as UTF-8. Empty:
+  /// the bytes as they are.
+  explicit FileBody(std::string path, std::string charset = {})
+      : path_(std::move(path)), charset_(std::move(charset)) {}
 
   /// The file the content is read from.
   const std::string& path() const noexcept { return path_; }
+  const std::string& charset() const noexcept { return charset_; }
 
   /// Appends the file's whole content to `out`.
   void appendTo(std::string& out) const;
@@ -34,6 +39,7 @@ class FileBody {
 
  private:
   std::string path_;
+  std::string charset_;
 };
 
 namespace detail {
@@ -48,25 +54,36 @@ inline void loadFileBody(Value& body) {
   if (body.isObject()) detail::loadFileBodyObject(body);
 }
 
-/// Reads a file from its start in chunks (split, copies). Not copyable.
+/// Reads a file from its start in chunks (split, copies), its text converted from `charset`
+/// to UTF-8 when one is given. Not copyable.
 class FileChunkReader {
  public:
   /// Opens the file; throws std::runtime_error naming it when it cannot.
-  explicit FileChunkReader(const std::string& path);
+  explicit FileChunkReader(const std::string& path, const std::string& charset = {});
   ~FileChunkReader();
   FileChunkReader(const FileChunkReader&) = delete;
   FileChunkReader& operator=(const FileChunkReader&) = delete;
 
-  /// Reads up to `n` bytes into `buffer`: the count read, 0 at the end of the file.
-  /// Throws std::runtime_error naming the file on a read error.
+  /// Reads up to `n` bytes (n >= 8) into `buffer`: the count read, 0 at the end of the file.
+  /// Throws std::runtime_error naming the file on a read error or, with a charset, on bytes
+  /// that are not text in it.
   size_t read(char* buffer, size_t n);
 
-  /// The open descriptor (for copies the kernel makes).
+  /// The open descriptor.
   int fd() const noexcept { return fd_; }
 
  private:
+  size_t readRaw(char* buffer, size_t n);
+  size_t readConverted(char* buffer, size_t n);
+
   int fd_;
   std::string path_;
+  std::string charset_;
+  void* iconv_ = nullptr;  // iconv_t, when converting
+  std::string raw_;        // bytes read, not yet converted
+  size_t rawAt_ = 0;
+  uint64_t offset_ = 0;    // of raw_'s start in the file, for errors
+  bool eof_ = false;
 };
 
 }  // namespace dromedary
