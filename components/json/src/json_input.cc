@@ -77,11 +77,9 @@ const Value* selectInput(const Exchange& ex, const InputSource& s) noexcept {
 }
 
 const Value* readFileInput(const Value* input, Value& scratch) {
-  const FileBody* file = input ? input->getIf<FileBody>() : nullptr;
-  if (!file) return input;
-  std::string text;
-  file->appendTo(text);
-  scratch = Value(std::move(text));
+  if (!input || !input->getIf<FileBody>()) return input;
+  scratch = *input;
+  loadFileBody(scratch);
   return &scratch;
 }
 
