@@ -215,6 +215,11 @@ TEST(ClusterTest, AMasterRouteFiresInOneInstanceAndMovesToAnotherWhenItsLeaderIs
   std::string leader = members[0][0];
   size_t leader_index = static_cast<size_t>(leader.back() - '1');
   std::string killed_at = db.rows("SELECT clock_timestamp()")[0][0];
+  // On a loaded machine a leader whose session check times out resigns and takes the lease
+  // again (a new term, the same member): compare with the term at the kill, not with 1.
+  const char* term_query =
+      "SELECT term FROM dromedary_cluster_leaders WHERE namespace = 'fire-ns'";
+  int64_t term_at_kill = db.number(term_query);
   instances[leader_index]->stop(SIGKILL);
   until = std::chrono::steady_clock::now() + 30s;
   while (db.number(fmt::format("SELECT COUNT(*) FROM cluster_fires WHERE member <> '{}'",
@@ -240,7 +245,7 @@ TEST(ClusterTest, AMasterRouteFiresInOneInstanceAndMovesToAnotherWhenItsLeaderIs
   EXPECT_LT(takeover_ms, 5000);
   std::printf("takeover after %lld ms (%zu fires)\n", static_cast<long long>(takeover_ms),
               fires.size());
-  EXPECT_EQ(db.number("SELECT term FROM dromedary_cluster_leaders WHERE namespace = 'fire-ns'"), 2);
+  EXPECT_GT(db.number(term_query), term_at_kill) << "the takeover starts a new term";
 }
 
 #ifdef DROMEDARY_WITH_KAFKA
