@@ -3,8 +3,10 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <memory>
@@ -29,14 +31,20 @@ std::string evaluateText(Exchange& ex, const Expression& expr, std::string_view 
   return v->toString();
 }
 
-void writeAll(int fd, std::string_view data, const std::string& path) {
-  while (!data.empty()) {
-    ssize_t n = ::write(fd, data.data(), data.size());
+// Writes `data` then `tail` (appendChars) in one system call when the kernel takes them whole.
+void writeAll(int fd, std::string_view data, const std::string& path, std::string_view tail = {}) {
+  while (!data.empty() || !tail.empty()) {
+    iovec parts[2] = {{const_cast<char*>(data.data()), data.size()},
+                      {const_cast<char*>(tail.data()), tail.size()}};
+    ssize_t n = data.empty() ? ::writev(fd, parts + 1, 1) : ::writev(fd, parts, 2);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       throw std::runtime_error(fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
     }
-    data.remove_prefix(static_cast<size_t>(n));
+    size_t done = static_cast<size_t>(n);
+    size_t from_data = std::min(done, data.size());
+    data.remove_prefix(from_data);
+    tail.remove_prefix(done - from_data);
   }
 }
 
@@ -82,10 +90,16 @@ class FileProducer final : public Producer {
     }
     const std::string target = normalizePath(name.front() == '/' ? name : s_->directory + "/" + name);
     const std::string folder(parentOf(target));
-    if (s_->autoCreate) createFolders(folder, s_->chmodDirectory);
 
-    bool append = false;
-    if (exists(target)) {
+    // Only the choices that depend on the target being there look for it: Override and a plain
+    // Append are the open's own flags (O_TRUNC, O_APPEND|O_CREAT). A line per exchange into
+    // one file costs open, write and close (it was six system calls).
+    const bool temp_wanted = s_->tempFileName || !s_->tempPrefix.empty();
+    const bool look = s_->fileExist == FileExist::Fail || s_->fileExist == FileExist::Ignore ||
+                      s_->fileExist == FileExist::Move ||
+                      (s_->fileExist == FileExist::Append && temp_wanted);
+    bool append = s_->fileExist == FileExist::Append && !look;
+    if (look && exists(target)) {
       switch (s_->fileExist) {
         case FileExist::Override:
         case FileExist::TryRename: break;
@@ -145,26 +159,32 @@ class FileProducer final : public Producer {
     int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC);
     mode_t mode = s_->chmod.empty() ? 0644 : static_cast<mode_t>(std::stoul(s_->chmod, nullptr, 8));
     int fd = ::open(path.c_str(), flags, mode);
+    if (fd < 0 && errno == ENOENT && s_->autoCreate) {
+      // The folder is made when the first write finds it missing, not looked for each time.
+      createFolders(std::string(parentOf(path)), s_->chmodDirectory);
+      fd = ::open(path.c_str(), flags, mode);
+    }
     if (fd < 0) {
       throw std::runtime_error(fmt::format("cannot open '{}' for writing: {}", path,
                                            std::strerror(errno)));
     }
     try {
       const Value& body = std::as_const(ex).message().body();
+      const std::string_view tail = s_->appendChars;
       if (convert) {
         writeAll(fd, encoded, path);
       } else if (body.isBytes()) {
-        writeAll(fd, body.getBytes().view(), path);
+        writeAll(fd, body.getBytes().view(), path, tail);
       } else if (body.isString()) {
-        writeAll(fd, body.getString(), path);
+        writeAll(fd, body.getString(), path, tail);
       } else if (const FileBody* file = body.getIf<FileBody>()) {
         copyAll(fd, *file, path);
-      } else if (!body.isNull()) {
+        writeAll(fd, {}, path, tail);
+      } else {
         std::string text;
-        body.appendTo(text);
-        writeAll(fd, text, path);
+        if (!body.isNull()) body.appendTo(text);
+        writeAll(fd, text, path, tail);
       }
-      if (!convert && !s_->appendChars.empty()) writeAll(fd, s_->appendChars, path);
       if (s_->forceWrites && ::fsync(fd) != 0) {
         throw std::runtime_error(fmt::format("cannot sync '{}': {}", path, std::strerror(errno)));
       }

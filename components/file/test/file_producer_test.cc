@@ -77,6 +77,36 @@ TEST_F(FileProducerTest, AppendCharsAddsANewLine) {
   EXPECT_EQ(read("out/log.txt"), "one\ntwo\n");
 }
 
+TEST_F(FileProducerTest, AppendMakesAMissingFolderAndFileThenAddsToThem) {
+  const std::string to = "file:" + dir + "/new/deeper?fileName=log.txt&fileExist=Append";
+  EXPECT_EQ(send(to, "one"), "");
+  EXPECT_EQ(send(to, "two"), "");
+  EXPECT_EQ(read("new/deeper/log.txt"), "onetwo");
+}
+
+TEST_F(FileProducerTest, AppendWithATempPrefixAddsToAnExistingFileAndRenamesANewOne) {
+  const std::string to =
+      "file:" + dir + "/out?fileName=log.txt&fileExist=Append&tempPrefix=.part-";
+  EXPECT_EQ(send(to, "one"), "");  // new: written under the temporary name, then renamed
+  EXPECT_EQ(send(to, "two"), "");  // there: appended in place
+  EXPECT_EQ(read("out/log.txt"), "onetwo");
+  EXPECT_FALSE(exists("out/.part-log.txt"));
+}
+
+TEST_F(FileProducerTest, WithoutAutoCreateAMissingFolderFailsNamingTheFile) {
+  std::string error = send("file:" + dir + "/absent?fileName=a.txt&autoCreate=false", "x");
+  EXPECT_THAT(error, ::testing::HasSubstr(dir + "/absent/a.txt"));
+  EXPECT_THAT(error, ::testing::HasSubstr("No such file or directory"));
+  EXPECT_FALSE(exists("absent"));
+}
+
+TEST_F(FileProducerTest, AppendCharsFollowAnEmptyBody) {
+  const std::string to = "file:" + dir + "/out?fileName=log.txt&fileExist=Append&appendChars=;";
+  EXPECT_EQ(send(to, ""), "");
+  EXPECT_EQ(send(to, "x"), "");
+  EXPECT_EQ(read("out/log.txt"), ";x;");
+}
+
 TEST_F(FileProducerTest, AFileNameThatLeavesTheFolderIsRefusedNamingIt) {
   std::string error = send("file:" + dir + "/out", "x", {{"CamelFileName", "../escaped.txt"}});
   EXPECT_THAT(error, ::testing::HasSubstr("'../escaped.txt' leaves the folder"));
