@@ -331,7 +331,8 @@ class PollState final : public RepeatingTask {
   void walk(const std::string& folder, const std::string& relative, int depth,
             std::vector<Candidate>& out, size_t limit) {
     std::error_code ec;
-    fs::directory_iterator it(folder, fs::directory_options::skip_permission_denied, ec);
+    // A folder that cannot be read is reported (never skipped in silence); the rest is walked.
+    fs::directory_iterator it(folder, ec);
     if (ec) {
       if (ec != std::errc::no_such_file_or_directory || depth > 1) {
         pollError(fmt::format("cannot read the folder '{}': {}", folder, ec.message()));
