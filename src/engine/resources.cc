@@ -2,6 +2,7 @@
 #include "engine/resources.h"
 
 #include <dromedary/engine/context.h>
+#include <dromedary/engine/resource.h>
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -83,3 +84,11 @@ void addClasspathFolder(Context& context, const std::string& folder) {
 }
 
 }  // namespace dromedary::detail
+
+namespace dromedary {
+
+Result<std::string> readResourceUri(Context& context, std::string_view uri) {
+  return detail::readResource(context, "resource:" + std::string(uri));
+}
+
+}  // namespace dromedary

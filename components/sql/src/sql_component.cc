@@ -3,10 +3,13 @@
 // and defaults), endpoints, and the registration of the component, master: (whose lease is in
 // PostgreSQL, master_component.cc), the data source and repository beans and the exception
 // types.
+#include <cctype>
+
 #include <fmt/format.h>
 
 #include <dromedary/core/logging.h>
 #include <dromedary/engine/context.h>
+#include <dromedary/engine/resource.h>
 #include <dromedary/spi/component.h>
 #include <dromedary/spi/option_table.h>
 
@@ -108,6 +111,27 @@ class SqlEndpoint final : public Endpoint {
   std::unique_ptr<ConsumerConfig> consumer_;
 };
 
+// A query file's text without its blank lines and `--` comment lines, as Camel reads one.
+std::string withoutCommentLines(std::string_view text) {
+  std::string out;
+  while (!text.empty()) {
+    size_t end = text.find('\n');
+    std::string_view line = text.substr(0, end);
+    text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
+    std::string_view trimmed = line;
+    while (!trimmed.empty() && std::isspace(static_cast<unsigned char>(trimmed.front()))) {
+      trimmed.remove_prefix(1);
+    }
+    while (!trimmed.empty() && std::isspace(static_cast<unsigned char>(trimmed.back()))) {
+      trimmed.remove_suffix(1);
+    }
+    if (trimmed.empty() || trimmed.starts_with("--")) continue;
+    if (!out.empty()) out += '\n';
+    out += line;
+  }
+  return out;
+}
+
 class SqlComponent final : public Component {
  public:
   explicit SqlComponent(std::string scheme = "sql") : scheme_(std::move(scheme)) {}
@@ -134,10 +158,14 @@ class SqlComponent final : public Component {
       return makeError(ErrorCode::InvalidOption,
                        "the query is missing (sql:select ... or useMessageBodyForSql=true)");
     }
-    if (sql.starts_with("file:") || sql.starts_with("classpath:")) {
-      return makeError(ErrorCode::InvalidOption,
-                       "queries from files (file:, classpath:) are not read yet: write the "
-                       "query in the URI");
+    if (isResourceUri(sql)) {
+      DROMEDARY_TRY(text, readResourceUri(c, sql));
+      std::string from = std::move(sql);
+      sql = withoutCommentLines(text);
+      if (sql.empty()) {
+        return makeError(ErrorCode::InvalidOption,
+                         fmt::format("the query file '{}' holds no statement", from));
+      }
     }
     if (options.isSet("outputClass")) {
       Logger::get("dromedary.sql").log(
