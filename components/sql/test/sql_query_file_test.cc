@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // Queries read from files (`sql:classpath:NAME`, `sql:file:PATH`) on SQLite: read when the
 // route starts, blank and `--` comment lines dropped as Camel does, errors naming the file.
+#include <dromedary/sql/sql.h>
+#include <gmock/gmock.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
-
-#include <gmock/gmock.h>
-
-#include <dromedary/sql/sql.h>
 
 #include "support/route_harness.h"
 
@@ -23,8 +21,7 @@ class SqlQueryFileTest : public ::testing::Test {
     dir = fs::temp_directory_path() / ("dromedary-sql-files-" + std::to_string(::getpid()));
     fs::remove_all(dir);
     fs::create_directories(dir / "sql");
-    ASSERT_TRUE(bindDataSource(h.context, "db",
-                                               "jdbc:sqlite:" + (dir / "t.db").string()));
+    ASSERT_TRUE(bindDataSource(h.context, "db", "jdbc:sqlite:" + (dir / "t.db").string()));
     // The folder of the route files is the classpath, as `dromedary run` sets it.
     h.context.properties().set("dromedary.classpath", dir.string());
     std::ofstream(dir / "sql" / "create.sql") << "create table fruit (id integer, name text)";

@@ -5,10 +5,10 @@
 // sql component's `sql:classpath:query.sql`). There is no Java classpath: `classpath:` names
 // are looked up in the folders of the loaded route files, then the working folder.
 
+#include <dromedary/core/result.h>
+
 #include <string>
 #include <string_view>
-
-#include <dromedary/core/result.h>
 
 namespace dromedary {
 
