@@ -445,7 +445,6 @@ TEST_F(KafkaTest, ABrokerGoingDownMidStreamLosesNothing) {
   });
   std::vector<Value> bodies;
   for (int i = 0; i < 60; ++i) bodies.emplace_back(std::to_string(i));
-  h.mock("mock:got").expectedBodiesReceivedInAnyOrder(bodies);
   // Sends wait for their acknowledgement: those to partitions led by the broker that is down
   // wait (librdkafka retries) until it is back.
   std::atomic<int> sent{0};
@@ -460,7 +459,23 @@ TEST_F(KafkaTest, ABrokerGoingDownMidStreamLosesNothing) {
   std::this_thread::sleep_for(2s);
   cluster.brokerUp(2);
   sender.join();
-  EXPECT_TRUE(h.mock("mock:got").assertIsSatisfied(60s));
+  // At least once: a send retried across the outage, or a record redelivered after the
+  // rebalance, may arrive twice (CI saw it); none may be missing.
+  auto missing = [&] {
+    std::set<std::string> got;
+    for (const Value& v : h.mock("mock:got").receivedBodies()) got.insert(v.toString());
+    std::string absent;
+    for (const Value& v : bodies) {
+      if (!got.count(v.toString())) absent += v.toString() + " ";
+    }
+    return absent;
+  };
+  auto until = std::chrono::steady_clock::now() + 60s;
+  while (!missing().empty() && std::chrono::steady_clock::now() < until) {
+    std::this_thread::sleep_for(10ms);
+  }
+  EXPECT_EQ(missing(), "") << "lost";
+  std::printf("%zu received for 60 sent\n", h.mock("mock:got").receivedCount());
 }
 
 TEST_F(KafkaTest, AnUnreachableClusterFailsTheSendNamingTheEndpoint) {
