@@ -49,12 +49,16 @@ const bool kConvertersRegistered = [] {
 namespace detail {
 void loadFileBodyObject(Value& body) {
   const FileBody* file = body.getIf<FileBody>();
-  if (!file) return;
+  if (!file || file->temporary()) return;
   std::string text;
   file->appendTo(text);
   body = Value(std::move(text));
 }
 }  // namespace detail
+
+FileBody::~FileBody() {
+  if (temporary_) ::unlink(path_.c_str());  // gone already when the spool folder was removed
+}
 
 void FileBody::appendTo(std::string& out) const {
   FileChunkReader reader(path_, charset_);

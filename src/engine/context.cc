@@ -45,6 +45,7 @@ Context::Context(std::string name)
   uint64_t n = uid_;
   impl_->name = name.empty() ? fmt::format("dromedary-{}", n) : std::move(name);
   detail::registerBuiltinLanguages(*this);
+  impl_->streamCaching = StreamCaching::make({}, impl_->name).value();
 }
 
 Context::~Context() {
@@ -671,6 +672,13 @@ Result<void> Context::start() {
                                                                                 : "Stopped",
                                               r->id, r->from->uri()));
     }
+    const StreamCaching& caching = *impl_->streamCaching;
+    if (caching.spools()) {
+      log.log(LoggingLevel::Info,
+              fmt::format("StreamCaching in use with spool directory: {} and rules: [Spool > {} "
+                          "bytes body size]",
+                          caching.directory(), caching.options().spoolThreshold));
+    }
     log.log(LoggingLevel::Info, fmt::format("Dromedary {} ({}) started in {}us", kVersion,
                                             impl_->name,
                                             std::chrono::duration_cast<std::chrono::microseconds>(
@@ -681,6 +689,14 @@ Result<void> Context::start() {
 }
 
 bool Context::isStarted() const noexcept { return impl_->started; }
+
+Result<void> Context::setStreamCaching(StreamCachingOptions options) {
+  DROMEDARY_TRY(caching, StreamCaching::make(std::move(options), impl_->name));
+  impl_->streamCaching = std::move(caching);
+  return {};
+}
+
+const StreamCaching& Context::streamCaching() const noexcept { return *impl_->streamCaching; }
 
 bool Context::isStopping() const noexcept {
   return impl_->stopping.load(std::memory_order_relaxed);

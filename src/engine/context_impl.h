@@ -16,6 +16,7 @@
 #include <dromedary/core/logging.h>
 #include <dromedary/engine/context.h>
 #include <dromedary/engine/statistics.h>
+#include <dromedary/engine/stream_caching.h>
 #include <dromedary/spi/component.h>
 #include <dromedary/spi/header_filter_strategy.h>
 #include <dromedary/spi/language.h>
@@ -95,6 +96,8 @@ struct ContextImpl {
   std::atomic<uint32_t> timingSample{0};  // 0: one per thread per coarse-clock tick
   std::chrono::steady_clock::time_point startedAt;
   std::chrono::milliseconds shutdownTimeout{45000};  // Camel's default
+  // Set before start (setStreamCaching); read by producers while running.
+  std::shared_ptr<const StreamCaching> streamCaching;
 
   Route* findRoute(std::string_view id) const {
     std::shared_lock lock(routesMutex);

@@ -188,6 +188,10 @@ StopReport Context::stop() {
     std::lock_guard lock(impl_->mutex);
     for (auto& [endpoint, producer] : impl_->producers) producer->stop();
   }
+  const StreamCaching& caching = *impl_->streamCaching;
+  if (caching.spools() && caching.options().removeSpoolDirectoryWhenStopping) {
+    caching.removeDirectory();
+  }
   impl_->started = false;
   impl_->stopping.store(false, std::memory_order_relaxed);
   impl_->stoppedBefore = true;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The camel.main.* and camel.trace.* properties the engine itself reads (message history, the
-// shutdown timeout, the two tracers) and dromedary.flightRecorder.size. Each value is checked; an error names the
+// shutdown timeout, stream caching, the two tracers) and dromedary.flightRecorder.size. Each value is checked; an error names the
 // property and the value.
 #include <dromedary/engine/context.h>
 #include <fmt/format.h>
@@ -125,6 +125,15 @@ Result<void> Context::applyMainProperties() {
         ErrorCode::InvalidOption,
         fmt::format("dromedary.flightRecorder.size must be 0 to 1000, not {}", recorded));
   }
+  StreamCachingOptions caching = streamCaching().options();
+  DROMEDARY_TRY_VOID(p.flag("camel.main.streamCachingEnabled", caching.enabled));
+  DROMEDARY_TRY_VOID(p.flag("camel.main.streamCachingSpoolEnabled", caching.spoolEnabled));
+  DROMEDARY_TRY_VOID(p.text("camel.main.streamCachingSpoolDirectory", caching.spoolDirectory));
+  DROMEDARY_TRY_VOID(p.number("camel.main.streamCachingSpoolThreshold", caching.spoolThreshold));
+  DROMEDARY_TRY_VOID(p.number("camel.main.streamCachingBufferSize", caching.bufferSize));
+  DROMEDARY_TRY_VOID(p.flag("camel.main.streamCachingRemoveSpoolDirectoryWhenStopping",
+                            caching.removeSpoolDirectoryWhenStopping));
+  DROMEDARY_TRY_VOID(setStreamCaching(std::move(caching)));
   DROMEDARY_TRY(options, detail::tracingOptionsFromProperties(*this));
   DROMEDARY_TRY_VOID(setTracing(std::move(options)));
   DROMEDARY_TRY_VOID(detail::applyVariableProperties(*this));

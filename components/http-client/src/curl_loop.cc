@@ -24,7 +24,8 @@ void Transfer::reset() noexcept {
   requestBody.clear();
   header_text.clear();
   header_starts.clear();
-  responseBody.clear();
+  responseBody.reset(nullptr);
+  bodyFailure.clear();
   responseHeaderText.clear();
   reason.clear();
   ignoreBody = false;

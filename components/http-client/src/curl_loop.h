@@ -21,6 +21,7 @@
 #include <vector>
 
 #include <concurrentqueue/concurrentqueue.h>
+#include <dromedary/engine/stream_caching.h>
 
 namespace dromedary {
 class Exchange;
@@ -55,8 +56,9 @@ struct Transfer {
   std::string header_text;  // "Name: value\0Name: value\0"
   std::vector<size_t> header_starts;
   std::vector<curl_slist> header_nodes;
-  // The reply.
-  std::string responseBody;
+  // The reply. Its body in memory, or past stream caching's spool threshold in a spool file.
+  SpoolBuffer responseBody;
+  std::string bodyFailure;  // why the body could not be kept (a spool file not written)
   std::string responseHeaderText;  // "name\0value\0" per header of the last response
   std::string reason;
   bool ignoreBody = false;

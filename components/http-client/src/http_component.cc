@@ -76,6 +76,8 @@ constexpr OptionSpec kOptions[] = {
      "#name of a bound HeaderFilterStrategy deciding which headers are sent and taken; "
      "default: Camel's own (Camel*, org.apache.camel.*) never are"},
     {"ignoreResponseBody", OptionType::Bool, "false", "Leave the reply's body out (null body)"},
+    {"disableStreamCache", OptionType::Bool, "false",
+     "Keep the reply in memory whatever its size: never spool it to a file (stream caching)"},
     {"getWithBody", OptionType::Bool, "false", "Send the message body with a GET"},
     {"deleteWithBody", OptionType::Bool, "false", "Send the message body with a DELETE"},
     {"userAgent", OptionType::String, "", "The User-Agent request header"},
@@ -104,7 +106,7 @@ constexpr std::string_view kUnsupported[] = {
     "httpClientConfigurer", "httpContext",      "clientBuilder",     "clientConnectionManager",
     "httpClient",           "cookieStore",      "cookieHandler",     "httpBinding",
     "sslContextParameters", "useSystemProperties", "transferException", "httpConnection",
-    "disableStreamCache",   "chunked",          "clearExpiredCookies", "oauth2ClientId",
+    "chunked",          "clearExpiredCookies", "oauth2ClientId",
     "oauth2ClientSecret",   "oauth2TokenEndpoint", "loggingLevel",   "logHttpActivity",
     "httpActivityListener", "proxyAuthScheme",  "proxyAuthMethod",   "proxyAuthDomain",
     "proxyAuthNtHost",      "authDomain",       "authHost",          "httpClientOptions",
@@ -206,6 +208,7 @@ class HttpComponent final : public Component {
     c.skipResponseHeaders = options.getBool("skipResponseHeaders");
     c.copyHeaders = options.getBool("copyHeaders");
     c.ignoreResponseBody = options.getBool("ignoreResponseBody");
+    c.disableStreamCache = options.getBool("disableStreamCache");
     c.getWithBody = options.getBool("getWithBody");
     c.deleteWithBody = options.getBool("deleteWithBody");
     c.connectionClose = options.getBool("connectionClose");

@@ -93,8 +93,12 @@ size_t onBody(char* data, size_t size, size_t count, void* arg) noexcept {
   size_t n = size * count;
   if (t->ignoreBody) return n;
   try {
-    t->responseBody.append(data, n);
-  } catch (...) {
+    t->responseBody.append(std::string_view(data, n));
+  } catch (const std::exception& e) {
+    try {
+      t->bodyFailure = e.what();
+    } catch (...) {
+    }
     return 0;  // curl fails the transfer (CURLE_WRITE_ERROR)
   }
   return n;
@@ -147,7 +151,9 @@ void failIo(const EndpointConfig& config, Transfer& t, CURLcode result) {
   curl_off_t connect_us = 0;
   curl_easy_getinfo(t.easy, CURLINFO_CONNECT_TIME_T, &connect_us);
   bool connect_phase = connect_us == 0;
-  std::string why = t.error[0] ? t.error : curl_easy_strerror(result);
+  std::string why = !t.bodyFailure.empty() ? t.bodyFailure
+                    : t.error[0]             ? t.error
+                                             : curl_easy_strerror(result);
   IoFailureKind kind = failureKind(result, connect_phase, why);
   std::string message;
   switch (kind) {
@@ -192,7 +198,7 @@ void failStatus(Transfer& t, int status) {
   if (status < 300 || status >= 400) location.clear();
   t.exchange->setException(std::make_exception_ptr(HttpOperationFailedException(
       t.url, status, t.reason, std::move(location), std::move(headers),
-      std::move(t.responseBody))));
+      t.responseBody.takeText())));
 }
 
 // The reply onto the message: body, status, headers (Camel's populateResponse).
@@ -240,9 +246,9 @@ void populate(const EndpointConfig& config, Transfer& t, int status, std::string
   if (no_body) {
     message.setBody(Value());
   } else {
-    // The reply's buffer becomes the body, the body's old string buffer the next reply's.
-    std::string& body = message.body().resetString();
-    body.swap(t.responseBody);
+    // The reply's buffer becomes the body, the body's old string buffer the next reply's (or
+    // the body is the spool file the reply went to).
+    t.responseBody.moveInto(message.body());
   }
 }
 
@@ -295,6 +301,8 @@ bool buildRequest(const EndpointConfig& config, Exchange& exchange, Transfer& t)
   CURL* e = t.easy;
   curl_easy_setopt(e, CURLOPT_URL, t.url.c_str());
   curl_easy_setopt(e, CURLOPT_ERRORBUFFER, t.error);
+  t.responseBody.reset(config.disableStreamCache ? nullptr
+                                                 : &config.context->streamCaching());
   curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, &onBody);
   curl_easy_setopt(e, CURLOPT_WRITEDATA, &t);
   curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, &onHeader);

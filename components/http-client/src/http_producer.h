@@ -28,6 +28,7 @@ struct EndpointConfig {
   bool skipResponseHeaders = false;
   bool copyHeaders = true;
   bool ignoreResponseBody = false;
+  bool disableStreamCache = false;  // the reply is never spooled to a file
   bool getWithBody = false;
   bool deleteWithBody = false;
   bool connectionClose = false;

@@ -25,31 +25,45 @@ class FileBody {
   /// the bytes as they are.
   explicit FileBody(std::string path, std::string charset = {})
       : path_(std::move(path)), charset_(std::move(charset)) {}
+  /// A temporary file that is the body (a spooled stream, engine/stream_caching.h): deleted
+  /// when this goes, that is when the last Value holding it goes.
+  struct Temporary {};
+  FileBody(Temporary, std::string path) : path_(std::move(path)), temporary_(true) {}
+  ~FileBody();
+  FileBody(const FileBody&) = delete;
+  FileBody& operator=(const FileBody&) = delete;
 
   /// The file the content is read from.
   const std::string& path() const noexcept { return path_; }
   const std::string& charset() const noexcept { return charset_; }
+  /// Whether the file is a temporary one this body owns.
+  bool temporary() const noexcept { return temporary_; }
 
   /// Appends the file's whole content to `out`.
   void appendTo(std::string& out) const;
 
   /// How logs and traces show it without reading it, as Camel's do:
-  /// "[Body is file based: GenericFile[PATH]]".
-  std::string logText() const { return "[Body is file based: GenericFile[" + path_ + "]]"; }
+  /// "[Body is file based: GenericFile[PATH]]"; a spooled stream as Camel's log shows a
+  /// stream cache it does not read, "[Body is instance of org.apache.camel.StreamCache]".
+  std::string logText() const {
+    if (temporary_) return "[Body is instance of org.apache.camel.StreamCache]";
+    return "[Body is file based: GenericFile[" + path_ + "]]";
+  }
 
  private:
   std::string path_;
   std::string charset_;
+  bool temporary_ = false;
 };
 
 namespace detail {
 void loadFileBodyObject(Value& body);
 }  // namespace detail
 
-/// Replaces a FileBody held by `body` with the file's content (text); any other value is left
-/// as it is. For a copy that outlives its exchange (a seda hand-off, a wire tap, an
-/// aggregation, a resequencer, a claim check): the consumer moves the file once the exchange
-/// completes. Throws std::runtime_error naming the file when it cannot be read.
+/// Replaces a FileBody held by `body` with the file's content (text); any other value, and a
+/// temporary file (it lives as long as a copy holds it), is left as it is. For a copy that
+/// outlives its exchange (a seda hand-off, a wire tap, an aggregation, a resequencer, a claim
+/// check): the consumer moves the file once the exchange completes. Throws std::runtime_error naming the file when it cannot be read.
 inline void loadFileBody(Value& body) {
   if (body.isObject()) detail::loadFileBodyObject(body);
 }

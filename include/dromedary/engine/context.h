@@ -42,6 +42,7 @@
 #include <dromedary/engine/route_builder.h>
 #include <dromedary/engine/route_template.h>
 #include <dromedary/engine/statistics.h>
+#include <dromedary/engine/stream_caching.h>
 #include <dromedary/engine/tracing.h>
 #include <dromedary/spi/component.h>
 #include <dromedary/spi/language.h>
@@ -378,6 +379,10 @@ class Context {
   bool isStopping() const noexcept;
   void setShutdownTimeout(std::chrono::milliseconds timeout) noexcept;
   std::chrono::milliseconds shutdownTimeout() const noexcept;
+  /// Stream caching (engine/stream_caching.h): Camel's defaults (in memory, no spooling)
+  /// unless set, before start(), here or by the camel.main.streamCaching* properties.
+  Result<void> setStreamCaching(StreamCachingOptions options);
+  const StreamCaching& streamCaching() const noexcept;
 
   /// An exchange from the calling thread's pool, bound to this context.
   ExchangePtr createExchange() noexcept;
