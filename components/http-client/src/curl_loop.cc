@@ -29,6 +29,7 @@ void Transfer::reset() noexcept {
   responseHeaderText.clear();
   reason.clear();
   ignoreBody = false;
+  cookies = nullptr;
   exchange = nullptr;
   owner = nullptr;
   done = nullptr;
@@ -121,8 +122,10 @@ void CurlLoop::run() noexcept {
         t->done(*t, CURLE_ABORTED_BY_CALLBACK);
         continue;
       }
+      if (t->cookies) curl_easy_setopt(t->easy, CURLOPT_SHARE, t->cookies);
       CURLMcode added = curl_multi_add_handle(multi_, t->easy);
       if (added != CURLM_OK) {
+        if (t->cookies) curl_easy_setopt(t->easy, CURLOPT_SHARE, nullptr);
         std::snprintf(t->error, sizeof t->error, "%s", curl_multi_strerror(added));
         t->done(*t, CURLE_FAILED_INIT);
         continue;
@@ -132,6 +135,7 @@ void CurlLoop::run() noexcept {
     if (stopping) {
       for (Transfer* a : active_) {
         curl_multi_remove_handle(multi_, a->easy);
+        if (a->cookies) curl_easy_setopt(a->easy, CURLOPT_SHARE, nullptr);
         a->done(*a, CURLE_ABORTED_BY_CALLBACK);
       }
       active_.clear();
@@ -146,6 +150,8 @@ void CurlLoop::run() noexcept {
       curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, &finished);
       CURLcode result = msg->data.result;
       curl_multi_remove_handle(multi_, msg->easy_handle);
+      // Detached here, on the loop thread: an idle handle holds no endpoint's cookie store.
+      if (finished->cookies) curl_easy_setopt(finished->easy, CURLOPT_SHARE, nullptr);
       for (size_t i = 0; i < active_.size(); ++i) {
         if (active_[i] == finished) {
           active_[i] = active_.back();

@@ -62,6 +62,9 @@ struct Transfer {
   std::string responseHeaderText;  // "name\0value\0" per header of the last response
   std::string reason;
   bool ignoreBody = false;
+  /// The endpoint's cookie store, attached by the loop thread while the request runs (so
+  /// that only that thread touches it); null: no cookies.
+  CURLSH* cookies = nullptr;
   /// Whose request this is: `done(transfer, result)` runs on the loop thread when the
   /// request completed or failed; `exchange` is resumed after it unless done returns false.
   Exchange* exchange = nullptr;

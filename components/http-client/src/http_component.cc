@@ -76,6 +76,8 @@ constexpr OptionSpec kOptions[] = {
      "#name of a bound HeaderFilterStrategy deciding which headers are sent and taken; "
      "default: Camel's own (Camel*, org.apache.camel.*) never are"},
     {"ignoreResponseBody", OptionType::Bool, "false", "Leave the reply's body out (null body)"},
+    {"clearExpiredCookies", OptionType::Bool, "true",
+     "Accepted: expired cookies are never sent and are dropped as new ones arrive"},
     {"disableStreamCache", OptionType::Bool, "false",
      "Keep the reply in memory whatever its size: never spool it to a file (stream caching)"},
     {"getWithBody", OptionType::Bool, "false", "Send the message body with a GET"},
@@ -106,7 +108,7 @@ constexpr std::string_view kUnsupported[] = {
     "httpClientConfigurer", "httpContext",      "clientBuilder",     "clientConnectionManager",
     "httpClient",           "cookieStore",      "cookieHandler",     "httpBinding",
     "sslContextParameters", "useSystemProperties", "transferException", "httpConnection",
-    "chunked",          "clearExpiredCookies", "oauth2ClientId",
+    "chunked",          "oauth2ClientId",
     "oauth2ClientSecret",   "oauth2TokenEndpoint", "loggingLevel",   "logHttpActivity",
     "httpActivityListener", "proxyAuthScheme",  "proxyAuthMethod",   "proxyAuthDomain",
     "proxyAuthNtHost",      "authDomain",       "authHost",          "httpClientOptions",
@@ -203,6 +205,10 @@ class HttpComponent final : public Component {
     c.okRanges = std::move(ranges);
     c.throwOnFailure = options.getBool("throwExceptionOnFailure");
     c.bridge = options.getBool("bridgeEndpoint");
+    if (!c.bridge) {
+      c.cookies.reset(curl_share_init());
+      curl_share_setopt(c.cookies.get(), CURLSHOPT_SHARE, CURL_LOCK_DATA_COOKIE);
+    }
     c.followRedirects = options.getBool("followRedirects");
     c.skipRequestHeaders = options.getBool("skipRequestHeaders");
     c.skipResponseHeaders = options.getBool("skipResponseHeaders");

@@ -308,6 +308,10 @@ bool buildRequest(const EndpointConfig& config, Exchange& exchange, Transfer& t)
   curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, &onHeader);
   curl_easy_setopt(e, CURLOPT_HEADERDATA, &t);
   curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+  if (config.cookies) {
+    t.cookies = config.cookies.get();
+    curl_easy_setopt(e, CURLOPT_COOKIEFILE, "");  // the cookie engine on, reading no file
+  }
   curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
   curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
   // Camel's client does not decompress unless asked; curl passes bodies through as sent.

@@ -45,6 +45,12 @@ struct EndpointConfig {
   bool verifyHost = true;
   std::string proxy, proxyUserPassword;
   std::shared_ptr<const HeaderFilterStrategy> filter;
+  // The endpoint's cookie store (Camel's in-memory BasicCookieStore per endpoint): a curl
+  // share of cookies, used only on the loop thread. Null with bridgeEndpoint (a proxy keeps
+  // none, as Camel's NoopCookieStore).
+  std::unique_ptr<CURLSH, void (*)(CURLSH*)> cookies{nullptr, [](CURLSH* s) {
+                                                       curl_share_cleanup(s);
+                                                     }};
   Context* context = nullptr;
   CurlLoop* loop = nullptr;
 };

@@ -375,3 +375,40 @@ TEST_F(HttpClientTest, NobodyConsumesFromAnHttpEndpoint) {
 
 }  // namespace
 }  // namespace dromedary::testing
+
+namespace dromedary::testing {
+namespace {
+
+// A server that gives a session cookie to a request without one and says which it got.
+void serveSession(RouteBuilder& b) {
+  b.from("platform-http:/session?matchOnUriPrefix=true")
+      .choice()
+      .when(simple("${header.Cookie} == null"))
+      .setHeader("Set-Cookie", constant("session=abc; Path=/"))
+      .setBody(constant("new"))
+      .otherwise()
+      .setBody(simple("${header.Cookie}"))
+      .end();
+}
+
+TEST_F(HttpClientTest, AnEndpointKeepsTheCookiesItsRepliesSetAsCamelsCookieStore) {
+  serve(serveSession);
+  client.start([](RouteBuilder&) {});
+  std::string uri = url("/session");
+  EXPECT_EQ(call(uri)->message().body().toString(), "new");
+  EXPECT_EQ(call(uri)->message().body().toString(), "session=abc");
+  EXPECT_EQ(call(uri)->message().body().toString(), "session=abc");
+  // Another endpoint has a store of its own.
+  EXPECT_EQ(call(url("/session/other"))->message().body().toString(), "new");
+}
+
+TEST_F(HttpClientTest, ABridgeEndpointKeepsNoCookies) {
+  serve(serveSession);
+  client.start([](RouteBuilder&) {});
+  std::string uri = url("/session?bridgeEndpoint=true");
+  EXPECT_EQ(call(uri)->message().body().toString(), "new");
+  EXPECT_EQ(call(uri)->message().body().toString(), "new");
+}
+
+}  // namespace
+}  // namespace dromedary::testing
