@@ -122,6 +122,39 @@ TEST_F(JsonPathRoutesTest, FilterChoiceSplitAndSetHeaderOnJsonText) {
   EXPECT_EQ(bodies("mock:skus"), (std::vector<std::string>{"A-1", "B-2"}));
 }
 
+TEST_F(JsonPathRoutesTest, EasyPredicatesFilterWithoutTheDollarAndBrackets) {
+  loadYaml(R"Y(
+- from:
+    uri: direct:orders
+    steps:
+      - choice:
+          when:
+            - jsonpath: "items.price > 50"
+              steps: [{to: mock:big}]
+          otherwise:
+            steps: [{to: mock:small}]
+)Y");
+  ASSERT_TRUE(h.producer.sendBody("direct:orders", kOrder));
+  ASSERT_TRUE(h.producer.sendBody("direct:orders", R"({"items": [{"price": 3}]})"));
+  EXPECT_EQ(h.mock("mock:big").receivedCount(), 1u);
+  EXPECT_EQ(h.mock("mock:small").receivedCount(), 1u);
+}
+
+TEST_F(JsonPathRoutesTest, WithoutEasyPredicatesTheSameTextIsAPathThatDoesNotParse) {
+  std::string error = yamlError(R"Y(
+- from:
+    uri: direct:orders
+    steps:
+      - filter:
+          jsonpath: {expression: "items.price > 50", allowEasyPredicate: false}
+          steps: [{to: mock:never}]
+)Y");
+  EXPECT_NE(error.find("routes.yaml:5:9: jsonpath 'items.price > 50': expected the end of the "
+                       "path at position 13"),
+            std::string::npos)
+      << error;
+}
+
 TEST_F(JsonPathRoutesTest, SuppressExceptionsAndAHeaderAsTheSource) {
   loadYaml(R"(
 - from:

@@ -15,7 +15,9 @@ template <class Compiled>
 class CompiledLanguage final : public Language {
  public:
   using Make = Result<std::unique_ptr<Compiled>> (*)(std::string_view text, const LanguageOptions& options);
-  explicit CompiledLanguage(Make make) : make_(make) {}
+  /// `make_predicate`: how a predicate is made, when not as an expression is.
+  explicit CompiledLanguage(Make make, Make make_predicate = nullptr)
+      : make_(make), make_predicate_(make_predicate ? make_predicate : make) {}
 
   Result<std::unique_ptr<Expression>> createExpression(std::string_view text, Context& context) override {
     return createExpression(text, context, {});
@@ -30,12 +32,13 @@ class CompiledLanguage final : public Language {
   }
   Result<std::unique_ptr<Predicate>> createPredicate(std::string_view text, Context&,
                                                      const LanguageOptions& options) override {
-    DROMEDARY_TRY(made, make_(text, options));
+    DROMEDARY_TRY(made, make_predicate_(text, options));
     return std::unique_ptr<Predicate>(std::move(made));
   }
 
  private:
   Make make_;
+  Make make_predicate_;
 };
 
 }  // namespace dromedary::component::json

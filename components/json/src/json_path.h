@@ -54,4 +54,11 @@ class JsonPath {
   std::shared_ptr<const JsonPathProgram> program_;
 };
 
+/// Camel's "easy predicate" (allowEasyPredicate, on by default, for predicates only): a
+/// predicate without the leading `$`, written `PATH OP VALUE` with spaces around the operator,
+/// is the filter on PATH's parent: `store.book.price < 10` is `$.store.book[?(@.price < 10)]`,
+/// `price < 10` is `$..*[?(@.price < 10)]`. Anything else (a `$` path, no operator, two
+/// operators) is returned as it is. Unlike Camel's parser, `<=` and `>=` are read whole.
+std::string easyPredicate(std::string_view text);
+
 }  // namespace dromedary::component::json

@@ -34,7 +34,8 @@ constexpr OptionSpec kOptions[] = {
     {"writeAsString", OptionType::Bool, "false", "Give maps and lists as JSON text"},
     {"unpack", OptionType::Bool, "false", "A list of one match gives the match itself"},
     {"allowSimple", OptionType::Bool, "true", "Accepted for Camel's files"},
-    {"allowEasyPredicate", OptionType::Bool, "true", "Accepted for Camel's files"},
+    {"allowEasyPredicate", OptionType::Bool, "true",
+     "As a predicate, `store.book.price < 10` means `$.store.book[?(@.price < 10)]`"},
     {"option", OptionType::String, "", "Accepted for Camel's files (Jayway options)"},
     {"trim", OptionType::Bool, "true", "Accepted for Camel's files"},
 };
@@ -45,6 +46,7 @@ struct Settings {
   ResultType target = ResultType::None;
   bool writeAsString = false;
   bool unpack = false;
+  bool easyPredicate = true;
 };
 
 class JsonPathExpression final : public Expression, public Predicate {
@@ -136,6 +138,7 @@ Result<Settings> settings(const LanguageOptions& options) {
   s.suppress = o.getBool("suppressExceptions");
   s.writeAsString = o.getBool("writeAsString");
   s.unpack = o.getBool("unpack");
+  s.easyPredicate = o.getBool("allowEasyPredicate");
   DROMEDARY_TRY(source, inputSource(o, "jsonpath"));
   s.source = std::move(source);
   DROMEDARY_TRY(target, resultType(o.getString("resultType"), "jsonpath"));
@@ -143,20 +146,32 @@ Result<Settings> settings(const LanguageOptions& options) {
   return s;
 }
 
-Result<std::unique_ptr<JsonPathExpression>> make(std::string_view text,
-                                                 const LanguageOptions& options) {
+Result<std::unique_ptr<JsonPathExpression>> compile(std::string_view text,
+                                                    const LanguageOptions& options,
+                                                    bool predicate) {
   DROMEDARY_TRY(s, settings(options));
   std::string_view trimmed = text;
   while (!trimmed.empty() && (trimmed.front() == ' ' || trimmed.front() == '\n')) trimmed.remove_prefix(1);
   while (!trimmed.empty() && (trimmed.back() == ' ' || trimmed.back() == '\n')) trimmed.remove_suffix(1);
-  DROMEDARY_TRY(path, JsonPath::compile(trimmed));
+  std::string easy = predicate && s.easyPredicate ? easyPredicate(trimmed) : std::string(trimmed);
+  DROMEDARY_TRY(path, JsonPath::compile(easy));
   return std::make_unique<JsonPathExpression>(std::move(path), std::move(s));
+}
+
+Result<std::unique_ptr<JsonPathExpression>> make(std::string_view text,
+                                                 const LanguageOptions& options) {
+  return compile(text, options, false);
+}
+
+Result<std::unique_ptr<JsonPathExpression>> makePredicate(std::string_view text,
+                                                          const LanguageOptions& options) {
+  return compile(text, options, true);
 }
 
 }  // namespace
 
 std::unique_ptr<Language> makeJsonPathLanguage() {
-  return std::make_unique<CompiledLanguage<JsonPathExpression>>(&make);
+  return std::make_unique<CompiledLanguage<JsonPathExpression>>(&make, &makePredicate);
 }
 
 }  // namespace dromedary::component::json

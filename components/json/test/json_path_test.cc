@@ -144,3 +144,41 @@ TEST_F(JsonPathTest, MistakesNameThePosition) {
 
 }  // namespace
 }  // namespace dromedary::component::json
+
+namespace dromedary::component::json {
+namespace {
+
+TEST(EasyPredicateTest, PathOperatorValueIsAFilterOnThePathsParent) {
+  EXPECT_EQ(easyPredicate("store.book.price < 10"), "$.store.book[?(@.price < 10)]");
+  EXPECT_EQ(easyPredicate("price < 10"), "$..*[?(@.price < 10)]");
+  EXPECT_EQ(easyPredicate("..book.price <= 10"), "$..book[?(@.price <= 10)]");
+  EXPECT_EQ(easyPredicate("shop.crates.kind == 'figs'"),
+            "$.shop.crates[?(@.kind == 'figs')]");
+  EXPECT_EQ(easyPredicate("shop.crates.tags size 2"), "$.shop.crates[?(@.tags size 2)]");
+}
+
+TEST(EasyPredicateTest, OtherTextIsLeftAsItIs) {
+  EXPECT_EQ(easyPredicate("$.store.book[?(@.price < 10)]"), "$.store.book[?(@.price < 10)]");
+  EXPECT_EQ(easyPredicate("store.book"), "store.book");
+  EXPECT_EQ(easyPredicate("a < 1 && b > 2"), "a < 1 && b > 2");
+  EXPECT_EQ(easyPredicate("a<1"), "a<1");  // operators need spaces around them, as Camel's
+}
+
+TEST(EasyPredicateTest, TheRewrittenFiltersRunOnADocument) {
+  auto doc = readJson(kShop);
+  ASSERT_TRUE(doc);
+  auto matches = [&](std::string_view easy) {
+    auto path = JsonPath::compile(easyPredicate(easy));
+    EXPECT_TRUE(path) << easy;
+    auto v = path->evaluate(*doc);
+    EXPECT_TRUE(v) << easy;
+    return v->isList() ? v->getList().size() : 1u;
+  };
+  EXPECT_EQ(matches("shop.crates.price < 10"), 2u);
+  EXPECT_EQ(matches("shop.crates.origin == 'Oman'"), 2u);
+  EXPECT_EQ(matches("price > 1000"), 1u);  // the van, found by the deep scan
+  EXPECT_EQ(matches("shop.crates.kg > 500"), 0u);
+}
+
+}  // namespace
+}  // namespace dromedary::component::json
