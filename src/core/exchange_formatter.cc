@@ -2,6 +2,7 @@
 #include <dromedary/core/exchange_formatter.h>
 
 #include <dromedary/core/file_body.h>
+#include <dromedary/core/value_stream.h>
 
 #include <cxxabi.h>
 #include <fmt/format.h>
@@ -27,6 +28,10 @@ void appendBody(const Value& body, bool skip_line_separator, bool show_files,
   }
   if (const FileBody* file = body.getIf<FileBody>(); file && !show_files) {
     out += file->logText();  // not read: a log line never loads a whole file
+    return;
+  }
+  if (const StreamBody* stream = body.getIf<StreamBody>()) {
+    out += stream->logText();  // not read: reading would use its items up
     return;
   }
   size_t start = out.size();

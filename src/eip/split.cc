@@ -130,6 +130,7 @@ class SplitStep final : public FanOutStep {
     if (!v) return Status::Fail;
     s.source = v;
     if (const FileBody* file = v->getIf<FileBody>()) return beginFile(input, s, *file);
+    if (const StreamBody* stream = v->getIf<StreamBody>()) return beginStream(input, s, *stream);
     if (!tokenizer_ && !v->isString() && !v->isBytes()) {
       if (v->isList()) {
         s.size = v->getList().size();
@@ -207,6 +208,47 @@ class SplitStep final : public FanOutStep {
     return Status::Continue;
   }
 
+  // A stream of values (an sql StreamList): read item by item when `streaming`, else read
+  // whole first (the split must know its size), as Camel's splitter does with an Iterator.
+  [[gnu::noinline]] Status beginStream(Exchange& input, FanOutState& s,
+                                       const StreamBody& body) noexcept {
+    try {
+      if (!streaming_) {
+        s.items = Value(body.readRest());
+        s.source = &s.items;
+        s.size = s.items.getList().size();
+        s.sized = true;
+        return Status::Continue;
+      }
+      s.stream = std::make_unique<ValueStreamSource>(body);
+    } catch (...) {
+      input.setException(std::current_exception());
+      return Status::Fail;
+    }
+    return Status::Continue;
+  }
+
+  FanOutWork nextOfStream(FanOutState& s, Exchange& sub) noexcept {
+    if (!s.stream) return {};
+    auto& stream = static_cast<ValueStreamSource&>(*s.stream);
+    bool last;
+    try {
+      Value item;
+      if (!stream.next(item)) {
+        s.stream.reset();
+        return {};
+      }
+      sub.messageForEngine().setBody(std::move(item));
+      last = stream.atEnd();
+    } catch (...) {
+      sub.setException(std::current_exception());  // the stream cannot be read on: the last
+      last = true;
+    }
+    if (last) s.stream.reset();
+    setOwnProperties(s, sub, last);
+    return {&body_};
+  }
+
   FanOutWork nextOfFile(FanOutState& s, Exchange& sub) noexcept {
     if (!s.stream) return {};
     auto& stream = static_cast<FileTokenStream&>(*s.stream);
@@ -231,6 +273,7 @@ class SplitStep final : public FanOutStep {
   [[gnu::noinline]] FanOutWork nextOther(FanOutState& s, Exchange& sub) noexcept {
     const Value& source = *s.source;
     if (source.isObject() && source.getIf<FileBody>()) return nextOfFile(s, sub);
+    if (source.isObject() && source.getIf<StreamBody>()) return nextOfStream(s, sub);
     bool last;
     try {
       if (source.isString() || source.isBytes()) {

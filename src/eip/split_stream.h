@@ -6,9 +6,12 @@
 // the file.
 
 #include <dromedary/core/file_body.h>
+#include <dromedary/core/value_stream.h>
 #include <re2/re2.h>
 
+#include <exception>
 #include <optional>
+#include <utility>
 #include <string>
 #include <string_view>
 
@@ -47,6 +50,38 @@ class FileTokenStream final : public detail::FanOutSource {
   std::string buffer_;
   size_t pos_ = 0;  // the start of what is not yet cut
   bool eof_ = false;
+};
+
+// The items of a StreamBody (an sql StreamList ...), one read ahead so that the split knows
+// which is the last. A failure to read an item is given in that item's turn.
+class ValueStreamSource final : public detail::FanOutSource {
+ public:
+  explicit ValueStreamSource(const StreamBody& body) : stream_(body.stream()) { advance(); }
+
+  // The next item into `out`; false after the last. Throws the failure to read it.
+  bool next(Value& out) {
+    if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+    if (!has_) return false;
+    out = std::move(ahead_);
+    advance();
+    return true;
+  }
+  bool atEnd() const noexcept { return !has_ && !error_; }
+
+ private:
+  void advance() noexcept {
+    try {
+      has_ = stream_.next(ahead_);
+    } catch (...) {
+      has_ = false;
+      error_ = std::current_exception();
+    }
+  }
+
+  ValueStream& stream_;
+  Value ahead_;
+  bool has_ = false;
+  std::exception_ptr error_;
 };
 
 }  // namespace dromedary::eip

@@ -2,6 +2,7 @@
 #include "engine/tracer.h"
 
 #include <dromedary/core/file_body.h>
+#include <dromedary/core/value_stream.h>
 #include <dromedary/engine/context.h>
 #include <fmt/format.h>
 
@@ -178,6 +179,8 @@ void Tracer::emit(Exchange& ex, const Route& route, const Step* step, TraceEvent
     e.bodyType = std::string(body.typeName());
     if (const FileBody* file = body.getIf<FileBody>()) {
       e.body = file->logText();  // not read: a trace never loads a whole file
+    } else if (const StreamBody* stream = body.getIf<StreamBody>()) {
+      e.body = stream->logText();  // not read: reading would use its items up
     } else if (!body.isNull()) {
       body.appendTo(e.body);
     }

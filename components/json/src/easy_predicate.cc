@@ -13,8 +13,8 @@ namespace {
 
 // Camel's operators; the two-character ones before the one-character ones they start with,
 // so that `<=` is not read as `<` followed by `=`.
-constexpr std::array<std::string_view, 11> kOperators = {
-    "==", "!=", "<=", ">=", "=~", "<", ">", "nin", "in", "size", "empty"};
+constexpr std::array<std::string_view, 11> kOperators = {"==", "!=",  "<=", ">=",   "=~",   "<",
+                                                         ">",  "nin", "in", "size", "empty"};
 
 // Where the first ` OP ` (spaces around) starts at or after `from`, and which operator.
 size_t findOperator(std::string_view text, size_t from, std::string_view& op) {

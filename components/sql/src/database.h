@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -73,6 +74,15 @@ class Session {
   /// Whether the connection is still up: a round trip to the server (PostgreSQL) that must
   /// come back within `timeout`, else the connection counts as lost.
   virtual bool alive(std::chrono::milliseconds timeout) = 0;
+  /// Starts a query whose rows are then read one at a time by nextRow (outputType=
+  /// StreamList): the server sends them as they are read (PostgreSQL's single-row mode;
+  /// SQLite steps its statement), so their number is not bounded by memory. The session is
+  /// busy with it until nextRow says the end, or until the session goes.
+  virtual std::optional<SqlError> startRows(const StatementText& statement,
+                                            std::span<const Value> params) = 0;
+  /// The next row (a ValueMap, columns in their order) into `row`: false after the last or
+  /// on a failure, which `error` then holds.
+  virtual bool nextRow(Value& row, std::optional<SqlError>& error) = 0;
 };
 
 class Database {

@@ -46,6 +46,40 @@ class PgSession final : public Session {
     return outcome(PQexec(pg_, std::string(sql).c_str()));
   }
 
+  std::optional<SqlError> startRows(const StatementText& statement,
+                                    std::span<const Value> params) override {
+    PgParams p;
+    p.assign(params);
+    p.point();
+    if (PQsendQueryParams(pg_, statement.sql.c_str(), p.count(), nullptr, p.values.data(),
+                          p.lengths.data(), p.formats.data(), 0) != 1 ||
+        PQsetSingleRowMode(pg_) != 1) {
+      return pgConnectionError(pg_, "connection to " + description_);
+    }
+    return std::nullopt;
+  }
+
+  bool nextRow(Value& row, std::optional<SqlError>& error) override {
+    for (;;) {
+      PGresult* res = PQgetResult(pg_);
+      if (!res) return false;
+      ExecStatusType status = PQresultStatus(res);
+      if (status == PGRES_SINGLE_TUPLE) {
+        QueryResult one;
+        appendPgResult(res, one);
+        PQclear(res);
+        row = std::move(one.rows.front());
+        return true;
+      }
+      if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK && !error) {
+        error = PQresultErrorField(res, PG_DIAG_SQLSTATE)
+                    ? pgResultError(res)
+                    : pgConnectionError(pg_, "connection to " + description_);
+      }
+      PQclear(res);  // the end (zero rows), or a failure: read on until libpq has no more
+    }
+  }
+
   bool alive(std::chrono::milliseconds timeout) override {
     // Asynchronously, so that a server that stopped answering (a network partition) cannot
     // hold the caller longer than `timeout`.

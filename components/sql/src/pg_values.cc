@@ -88,7 +88,8 @@ void PgParams::point() {
 }
 
 void appendPgResult(const PGresult* result, QueryResult& out) {
-  if (PQresultStatus(result) == PGRES_TUPLES_OK) {
+  ExecStatusType status = PQresultStatus(result);
+  if (status == PGRES_TUPLES_OK || status == PGRES_SINGLE_TUPLE) {
     out.returnedRows = true;
     int columns = PQnfields(result);
     if (out.columns.empty()) {

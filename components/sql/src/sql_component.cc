@@ -30,7 +30,7 @@ constexpr OptionSpec kOptions[] = {
      "only one there is"},
     {"outputType", OptionType::Enum, "SelectList",
      "SelectList: the rows as a list of maps; SelectOne: the one row (its value when it has "
-     "one column, null when there is none); StreamList: the rows as a list (read whole)",
+     "one column, null when there is none); StreamList: the rows one at a time as the body is read (split with streaming)",
      "SelectList,SelectOne,StreamList"},
     {"outputHeader", OptionType::String, "",
      "Store the result in this header and keep the body"},

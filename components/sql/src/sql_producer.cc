@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <dromedary/core/value_stream.h>
 #include <dromedary/engine/context.h>
 
 #include "sql_failure.h"
@@ -134,6 +135,87 @@ class Call final : public QueryCallback {
   QueryOutcome outcome_;
 };
 
+// outputType=StreamList: the rows of a query read one at a time on a session of its own, as
+// the body is read (split with streaming); the session goes when the last message holding the
+// body lets go of it, or at the last row.
+class RowStream final : public ValueStream {
+ public:
+  // `first`: the first row, read when the query ran (null: there was none).
+  RowStream(std::unique_ptr<Session> session, std::string query, std::optional<Value> first)
+      : session_(std::move(session)), query_(std::move(query)), first_(std::move(first)) {
+    if (!first_) session_.reset();
+  }
+
+  bool next(Value& out) override {
+    if (first_) {
+      out = std::move(*first_);
+      first_.reset();
+      return true;
+    }
+    if (!session_) return false;
+    std::optional<SqlError> error;
+    if (session_->nextRow(out, error)) return true;
+    session_.reset();
+    if (error) std::rethrow_exception(sqlFailure(*error, query_));
+    return false;
+  }
+
+ private:
+  std::unique_ptr<Session> session_;
+  std::string query_;
+  std::optional<Value> first_;
+};
+
+// Whether a query gives rows (SELECT, WITH, VALUES): a StreamList streams only those; another
+// statement runs as usual and gives its update count.
+bool givesRows(std::string_view sql) {
+  while (!sql.empty() && std::isspace(static_cast<unsigned char>(sql.front()))) {
+    sql.remove_prefix(1);
+  }
+  auto starts = [&](std::string_view word) {
+    if (sql.size() < word.size()) return false;
+    for (size_t i = 0; i < word.size(); ++i) {
+      if (std::tolower(static_cast<unsigned char>(sql[i])) != word[i]) return false;
+    }
+    return sql.size() == word.size() || !std::isalnum(static_cast<unsigned char>(sql[word.size()]));
+  };
+  return starts("select") || starts("with") || starts("values") || starts("(");
+}
+
+Status streamRows(const ProducerConfig& config, Exchange& exchange, const StatementText& statement,
+                  std::string_view query, const std::vector<Value>& params) {
+  auto session = config.database->openSession();
+  if (!session) {
+    exchange.setException(sqlFailure(SqlError{"08001", session.error().message}, query));
+    return Status::Fail;
+  }
+  if (auto error = (*session)->startRows(statement, params)) {
+    exchange.setException(sqlFailure(*error, query));
+    return Status::Fail;
+  }
+  // The first row now: a query that fails (a missing table ...) fails here, as JDBC's
+  // executeQuery does, not at the first read of the body.
+  std::optional<Value> first(std::in_place);
+  std::optional<SqlError> error;
+  if (!(*session)->nextRow(*first, error)) {
+    if (error) {
+      exchange.setException(sqlFailure(*error, query));
+      return Status::Fail;
+    }
+    first.reset();
+  }
+  Value rows = Value::makeObject<StreamBody>(
+      std::make_shared<RowStream>(std::move(*session), std::string(query), std::move(first)),
+      "org.apache.camel.component.sql.ResultSetIterator");
+  Message& message = exchange.message();
+  if (!config.outputHeader.empty()) {
+    message.setHeader(config.outputHeader, std::move(rows));
+  } else if (!config.noop) {
+    message.setBody(std::move(rows));
+  }
+  return Status::Continue;
+}
+
 // The query and where its values come from, for this message.
 struct Plan {
   const ParsedQuery* query;
@@ -238,6 +320,17 @@ Status SqlProducer::process(Exchange& exchange) noexcept {
       }
     } else if (!fill(*p.source)) {
       return Status::Fail;
+    }
+    if (config_.outputType == OutputType::StreamList && !config_.batch && !generated_keys &&
+        givesRows(p.query->original())) {
+      std::string_view query = p.query->original();
+      if (p.dynamic || p.query->hasInList() || !config_.statement) {
+        StatementText once(p.query->hasInList() ? p.query->statementSql(in_counts)
+                                                : p.query->statementSql(),
+                           /*once=*/true);
+        return streamRows(config_, exchange, once, query, sets.front());
+      }
+      return streamRows(config_, exchange, *config_.statement, query, sets.front());
     }
     auto* call = new Call(config_, exchange, generated_keys);
     if (p.dynamic) {

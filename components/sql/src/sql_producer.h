@@ -49,8 +49,11 @@ class SqlProducer final : public Producer {
   /// Prepares the endpoint's statement: bad SQL fails the route's start.
   Result<void> start() override;
   Status process(Exchange& exchange) noexcept override;
-  // PostgreSQL statements park the exchange; SQLite's run on the caller's thread.
-  bool mayBlock() const noexcept override { return config_.database->blocksCaller(); }
+  // PostgreSQL statements park the exchange; SQLite's run on the caller's thread, and so does
+  // a StreamList's connection and query (the rows are then read as the body is).
+  bool mayBlock() const noexcept override {
+    return config_.database->blocksCaller() || config_.outputType == OutputType::StreamList;
+  }
 
  private:
   const ProducerConfig& config_;

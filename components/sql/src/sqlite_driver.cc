@@ -19,6 +19,7 @@ class Connection {
  public:
   explicit Connection(sqlite3* db) : db_(db) {}
   ~Connection() {
+    finishRows();
     for (auto& [id, stmt] : statements_) sqlite3_finalize(stmt);
     sqlite3_close(db_);
   }
@@ -53,6 +54,45 @@ class Connection {
     if (batch) run(failure ? "ROLLBACK" : "COMMIT");
     if (failure) return *failure;
     return out;
+  }
+
+  // outputType=StreamList: the statement prepared for this query alone, stepped row by row.
+  std::optional<SqlError> startRows(const StatementText& statement,
+                                    const std::vector<Value>& params) {
+    finishRows();
+    if (sqlite3_prepare_v2(db_, statement.sql.c_str(), -1, &rows_, nullptr) != SQLITE_OK ||
+        !bind(rows_, params)) {
+      SqlError e = currentError();
+      finishRows();
+      return e;
+    }
+    rowColumns_.clear();
+    for (int c = 0; c < sqlite3_column_count(rows_); ++c) {
+      rowColumns_.emplace_back(sqlite3_column_name(rows_, c));
+    }
+    return std::nullopt;
+  }
+
+  bool nextRow(Value& row, std::optional<SqlError>& error) {
+    if (!rows_) return false;
+    int rc = sqlite3_step(rows_);
+    if (rc != SQLITE_ROW) {
+      if (rc != SQLITE_DONE) error = currentError();
+      finishRows();
+      return false;
+    }
+    ValueMap map;
+    map.reserve(rowColumns_.size());
+    for (size_t c = 0; c < rowColumns_.size(); ++c) {
+      map.emplace_back(rowColumns_[c], cell(rows_, static_cast<int>(c)));
+    }
+    row = Value(std::move(map));
+    return true;
+  }
+
+  void finishRows() noexcept {
+    if (rows_) sqlite3_finalize(rows_);
+    rows_ = nullptr;
   }
 
   QueryOutcome run(std::string_view sql) {
@@ -159,6 +199,8 @@ class Connection {
 
   sqlite3* db_;
   std::unordered_map<uint64_t, sqlite3_stmt*> statements_;
+  sqlite3_stmt* rows_ = nullptr;  // a StreamList being read
+  std::vector<std::string> rowColumns_;
 };
 
 Result<std::unique_ptr<Connection>> openConnection(const std::string& path) {
@@ -186,6 +228,13 @@ class SessionOnConnection final : public Session {
   }
   QueryOutcome run(std::string_view sql) override { return c_->run(sql); }
   bool alive(std::chrono::milliseconds) override { return true; }
+  std::optional<SqlError> startRows(const StatementText& statement,
+                                    std::span<const Value> params) override {
+    return c_->startRows(statement, std::vector<Value>(params.begin(), params.end()));
+  }
+  bool nextRow(Value& row, std::optional<SqlError>& error) override {
+    return c_->nextRow(row, error);
+  }
 
  private:
   std::unique_ptr<Connection> c_;

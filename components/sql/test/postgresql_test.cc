@@ -12,6 +12,7 @@
 
 #include "pg_server.h"
 #include "sql_behaviour.h"
+#include "stream_list_behaviour.h"
 
 namespace dromedary::testing {
 
@@ -39,6 +40,24 @@ TEST(PostgreSQLTest, AStatementParksTheExchangeInsteadOfHoldingTheCallersThread)
   for (auto& t : senders) t.join();
   EXPECT_EQ(h.mock("mock:out").receivedExchanges().size(), 8u);
   EXPECT_LT(std::chrono::steady_clock::now() - started, 5s);
+}
+
+TEST(PostgreSQLTest, AStreamListThatFailsPartWayGivesTheRowsBeforeThenFailsTheSplit) {
+  RouteHarness h;
+  ASSERT_TRUE(bindDataSource(h.context, "db", serverUrl()));
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:q")
+        .to("sql:select 10 / (i - 3) as n from generate_series(1, 2000) i?outputType=StreamList")
+        .split(body())
+        .streaming()
+        .stopOnException()
+        .to("mock:rows");
+  });
+  auto sent = h.producer.sendBody("direct:q", Value("x"));
+  ASSERT_FALSE(sent);
+  EXPECT_THAT(sent.error().message, HasSubstr("division by zero"));
+  // The server sends rows as they are made: the two before the failing one arrive first.
+  EXPECT_EQ(h.mock("mock:rows").receivedCount(), 2u);
 }
 
 TEST(PostgreSQLTest, ADroppedConnectionFailsItsExchangeToTheErrorHandlerAndIsReopened) {

@@ -640,16 +640,6 @@ TEST_P(SqlBehaviour, SpringXmlBeansGiveTheDataSourceAndTheRepository) {
   EXPECT_EQ(h.mock("mock:out").receivedExchanges()[1]->message().body(), Value("plum"));
 }
 
-TEST_P(SqlBehaviour, StreamListGivesTheRowsAsAList) {
-  seed();
-  h.start([&](RouteBuilder& b) {
-    b.from("direct:q").to(q("select id from " + table + " order by id", "outputType=StreamList"));
-  });
-  auto reply = h.producer.requestBody("direct:q", Value("x"));
-  ASSERT_TRUE(reply && reply->isList());
-  EXPECT_EQ(reply->getList().size(), 3u);
-}
-
 TEST_P(SqlBehaviour, AConsumerWhoseQueryFailsReportsItsHealthAndKeepsPolling) {
   h.start([&](RouteBuilder& b) {
     b.from(q("select * from " + table + "_later", "initialDelay=0&delay=20"))

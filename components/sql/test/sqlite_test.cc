@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "sql_behaviour.h"
+#include "stream_list_behaviour.h"
 
 namespace dromedary::testing {
 
