@@ -103,11 +103,14 @@ class FileEndpoint final : public Endpoint {
     s->jail = o.getBool("jailStartingDirectory");
     for (std::string_view mode : {"chmod", "chmodDirectory"}) {
       const std::string& text = o.getString(mode);
-      if (!text.empty() && text.find_first_not_of("01234567") != std::string::npos) {
+      if (!text.empty() &&
+          (text.find_first_not_of("01234567") != std::string::npos || text.size() > 4)) {
         return optionError(fmt::format("{} must be octal digits such as 644, not '{}'", mode, text));
       }
     }
-    s->chmod = o.getString("chmod");
+    if (!o.getString("chmod").empty()) {
+      s->chmod = static_cast<int>(std::stoul(o.getString("chmod"), nullptr, 8) & 07777);
+    }
     s->chmodDirectory = o.getString("chmodDirectory");
     s->keepLastModified = o.getBool("keepLastModified");
     s->eagerDeleteTargetFile = o.getBool("eagerDeleteTargetFile");

@@ -157,7 +157,7 @@ class FileProducer final : public Producer {
       encoded = encodeText(text, s_->charset);
     }
     int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC);
-    mode_t mode = s_->chmod.empty() ? 0644 : static_cast<mode_t>(std::stoul(s_->chmod, nullptr, 8));
+    mode_t mode = s_->chmod < 0 ? 0644 : static_cast<mode_t>(s_->chmod);
     int fd = ::open(path.c_str(), flags, mode);
     if (fd < 0 && errno == ENOENT && s_->autoCreate) {
       // The folder is made when the first write finds it missing, not looked for each time.
@@ -192,7 +192,7 @@ class FileProducer final : public Producer {
       ::close(fd);
       throw;
     }
-    if (!s_->chmod.empty()) ::fchmod(fd, mode);  // the umask does not apply to what was asked
+    if (s_->chmod >= 0) ::fchmod(fd, mode);  // the umask does not apply to what was asked
     ::close(fd);
   }
 

@@ -29,7 +29,7 @@ struct ProducerSettings {
   bool flatten = false;
   bool jail = true;
   std::string charset;  ///< written in it (empty: bytes as they are)
-  std::string chmod;
+  int chmod = -1;  ///< the written file's mode, read from octal at start; -1: not given
   std::string chmodDirectory;
   bool keepLastModified = false;
   bool eagerDeleteTargetFile = true;

@@ -121,6 +121,8 @@ TEST_F(FileProducerTest, BadProducerOptionsAreRefusedNamingThem) {
               ::testing::HasSubstr("fileExist=TryRename needs tempPrefix or tempFileName"));
   EXPECT_THAT(send(base + "chmod=rw-r--r--", "x"),
               ::testing::HasSubstr("chmod must be octal digits such as 644, not 'rw-r--r--'"));
+  EXPECT_THAT(send(base + "chmod=777777777777777777777777", "x"),
+              ::testing::HasSubstr("chmod must be octal digits such as 644, not '7777777"));
   EXPECT_THAT(send(base + "fileExist=Sometimes", "x"), ::testing::HasSubstr("fileExist"));
 }
 
