@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "http_client_fixture.h"
+#include "support/peak_memory.h"
 
 namespace dromedary::testing {
 namespace {
@@ -247,22 +248,12 @@ class StreamingServer {
   std::thread thread_;
 };
 
-// VmHWM of this process, in KB; reset first by writing 5 to /proc/self/clear_refs.
-long peakRssKb() {
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  while (std::getline(status, line)) {
-    if (line.starts_with("VmHWM:")) return std::stol(line.substr(6));
-  }
-  return -1;
-}
-
 TEST_F(HttpSpoolTest, A64MbDownloadRaisesThePeakMemoryByAFewMbOnly) {
   constexpr uint64_t kBytes = 64ull << 20;
   spoolAbove(128 * 1024);
   client.start([](RouteBuilder&) {});
   StreamingServer server(kBytes);
-  bool reset = static_cast<bool>(std::ofstream("/proc/self/clear_refs") << "5");
+  bool reset = resetPeakRss();
   long before = peakRssKb();
   auto ex = call(fmt::format("http://127.0.0.1:{}/big", server.port()));
   long after = peakRssKb();

@@ -9,9 +9,8 @@
 
 #include <dromedary/core/value_stream.h>
 
-#include <fstream>
-
 #include "sql_behaviour.h"
+#include "support/peak_memory.h"
 
 namespace dromedary::testing {
 
@@ -87,18 +86,6 @@ TEST_P(SqlBehaviour, StreamListOfAnUpdateGivesItsUpdateCount) {
             Value(int64_t{3}));
 }
 
-// VmHWM of this process, in KB, after resetting it (Linux: 5 to /proc/self/clear_refs); -1
-// when it cannot be reset.
-inline long resetAndReadPeakKb(bool reset) {
-  if (reset && !(std::ofstream("/proc/self/clear_refs") << "5")) return -1;
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  while (std::getline(status, line)) {
-    if (line.starts_with("VmHWM:")) return std::stol(line.substr(6));
-  }
-  return -1;
-}
-
 TEST_P(SqlBehaviour, AStreamListOfManyRowsStaysInBoundedMemory) {
   constexpr int64_t kRows = 300'000;
   std::atomic<int64_t> seen{0}, sum{0};
@@ -115,12 +102,13 @@ TEST_P(SqlBehaviour, AStreamListOfManyRowsStaysInBoundedMemory) {
           sum += ex.message().body().getMap()[0].second.as<int64_t>();
         });
   });
-  long before = resetAndReadPeakKb(true);
+  bool reset = resetPeakRss();
+  long before = peakRssKb();
   ASSERT_TRUE(h.producer.sendBody("direct:q", Value("x")));
-  long after = resetAndReadPeakKb(false);
+  long after = peakRssKb();
   EXPECT_EQ(seen, kRows);
   EXPECT_EQ(sum, kRows * (kRows + 1) / 2);
-  if (before < 0) GTEST_SKIP() << "the peak RSS cannot be reset here";
+  if (!reset) GTEST_SKIP() << "the peak RSS cannot be reset here";
   // Read whole, these rows take about 60 MB.
   EXPECT_LT(after - before, 16 * 1024) << "peak RSS grew by " << (after - before) << " KB";
 }
