@@ -692,6 +692,7 @@ bool Context::isStarted() const noexcept { return impl_->started; }
 
 Result<void> Context::setStreamCaching(StreamCachingOptions options) {
   DROMEDARY_TRY(caching, StreamCaching::make(std::move(options), impl_->name));
+  if (impl_->streamCaching) impl_->replacedStreamCaching.push_back(impl_->streamCaching);
   impl_->streamCaching = std::move(caching);
   return {};
 }

@@ -96,8 +96,10 @@ struct ContextImpl {
   std::atomic<uint32_t> timingSample{0};  // 0: one per thread per coarse-clock tick
   std::chrono::steady_clock::time_point startedAt;
   std::chrono::milliseconds shutdownTimeout{45000};  // Camel's default
-  // Set before start (setStreamCaching); read by producers while running.
+  // Set before start (setStreamCaching); read by producers while running. One replaced is
+  // kept until the context goes: a request in flight may still point at it.
   std::shared_ptr<const StreamCaching> streamCaching;
+  std::vector<std::shared_ptr<const StreamCaching>> replacedStreamCaching;
 
   Route* findRoute(std::string_view id) const {
     std::shared_lock lock(routesMutex);

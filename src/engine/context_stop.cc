@@ -188,9 +188,11 @@ StopReport Context::stop() {
     std::lock_guard lock(impl_->mutex);
     for (auto& [endpoint, producer] : impl_->producers) producer->stop();
   }
-  const StreamCaching& caching = *impl_->streamCaching;
-  if (caching.spools() && caching.options().removeSpoolDirectoryWhenStopping) {
-    caching.removeDirectory();
+  for (const auto& caching : impl_->replacedStreamCaching) {
+    if (caching->options().removeSpoolDirectoryWhenStopping) caching->removeDirectory();
+  }
+  if (impl_->streamCaching->options().removeSpoolDirectoryWhenStopping) {
+    impl_->streamCaching->removeDirectory();
   }
   impl_->started = false;
   impl_->stopping.store(false, std::memory_order_relaxed);

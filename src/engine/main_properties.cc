@@ -133,7 +133,9 @@ Result<void> Context::applyMainProperties() {
   DROMEDARY_TRY_VOID(p.number("camel.main.streamCachingBufferSize", caching.bufferSize));
   DROMEDARY_TRY_VOID(p.flag("camel.main.streamCachingRemoveSpoolDirectoryWhenStopping",
                             caching.removeSpoolDirectoryWhenStopping));
-  DROMEDARY_TRY_VOID(setStreamCaching(std::move(caching)));
+  if (!(caching == streamCaching().options())) {
+    DROMEDARY_TRY_VOID(setStreamCaching(std::move(caching)));
+  }
   DROMEDARY_TRY(options, detail::tracingOptionsFromProperties(*this));
   DROMEDARY_TRY_VOID(setTracing(std::move(options)));
   DROMEDARY_TRY_VOID(detail::applyVariableProperties(*this));

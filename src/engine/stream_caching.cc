@@ -101,8 +101,15 @@ void StreamCaching::countSpooled(uint64_t bytes) const noexcept {
 
 void StreamCaching::removeDirectory() const noexcept {
   if (directory_.empty()) return;
+  // Only the spool files this process names (cos-*.tmp), then the folder if that left it
+  // empty: a spool directory set to a folder that holds other files keeps them.
   std::error_code ec;
-  std::filesystem::remove_all(directory_, ec);
+  for (std::filesystem::directory_iterator it(directory_, ec), end; !ec && it != end;
+       it.increment(ec)) {
+    std::string name = it->path().filename().string();
+    if (name.starts_with("cos-") && name.ends_with(".tmp")) ::unlink(it->path().c_str());
+  }
+  ::rmdir(directory_.c_str());
 }
 
 SpoolBuffer::~SpoolBuffer() { discardFile(); }

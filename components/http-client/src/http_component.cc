@@ -105,13 +105,13 @@ constexpr OptionSpec kOptions[] = {
 // Camel's http options this component does not have: refused by name, rather than sent to the
 // server as a query parameter (what an unknown option of a lenient endpoint is).
 constexpr std::string_view kUnsupported[] = {
-    "httpClientConfigurer", "httpContext",      "clientBuilder",     "clientConnectionManager",
-    "httpClient",           "cookieStore",      "cookieHandler",     "httpBinding",
+    "httpClientConfigurer", "httpContext",         "clientBuilder",     "clientConnectionManager",
+    "httpClient",           "cookieStore",         "cookieHandler",     "httpBinding",
     "sslContextParameters", "useSystemProperties", "transferException", "httpConnection",
-    "chunked",          "oauth2ClientId",
-    "oauth2ClientSecret",   "oauth2TokenEndpoint", "loggingLevel",   "logHttpActivity",
-    "httpActivityListener", "proxyAuthScheme",  "proxyAuthMethod",   "proxyAuthDomain",
-    "proxyAuthNtHost",      "authDomain",       "authHost",          "httpClientOptions",
+    "chunked",              "oauth2ClientId",      "oauth2ClientSecret", "oauth2TokenEndpoint",
+    "loggingLevel",         "logHttpActivity",     "httpActivityListener", "proxyAuthScheme",
+    "proxyAuthMethod",      "proxyAuthDomain",     "proxyAuthNtHost",   "authDomain",
+    "authHost",             "httpClientOptions",
 };
 
 bool readable(const std::string& path) { return ::access(path.c_str(), R_OK) == 0; }

@@ -164,6 +164,20 @@ TEST_F(HttpSpoolTest, TheSpoolDirectoryIsRemovedWhenTheContextStops) {
   EXPECT_FALSE(fs::exists(client.context.streamCaching().directory()));
 }
 
+TEST_F(HttpSpoolTest, AtStopASpoolDirectoryHoldingOtherFilesKeepsThem) {
+  spoolAbove(100);
+  fs::path spool = client.context.streamCaching().directory();
+  fs::create_directories(spool);
+  std::ofstream(spool / "keep.txt") << "not a spool file";
+  serveBodyOf(5000);
+  client.start([](RouteBuilder&) {});
+  auto ex = call(url("/data"));
+  ASSERT_NE(ex->message().body().getIf<FileBody>(), nullptr);
+  client.context.stop();  // the exchange still holds its spool file: stop deletes it
+  EXPECT_TRUE(fs::exists(spool / "keep.txt"));
+  EXPECT_EQ(filesIn(spool), 1u);
+}
+
 TEST_F(HttpSpoolTest, BadStreamCachingPropertiesNameThePropertyAndValue) {
   client.context.properties().set("camel.main.streamCachingSpoolThreshold", "lots");
   auto r = client.context.applyMainProperties();

@@ -63,7 +63,8 @@ void loadFileBodyObject(Value& body);
 /// Replaces a FileBody held by `body` with the file's content (text); any other value, and a
 /// temporary file (it lives as long as a copy holds it), is left as it is. For a copy that
 /// outlives its exchange (a seda hand-off, a wire tap, an aggregation, a resequencer, a claim
-/// check): the consumer moves the file once the exchange completes. Throws std::runtime_error naming the file when it cannot be read.
+/// check): the consumer moves the file once the exchange completes. Throws std::runtime_error
+/// naming the file when it cannot be read.
 inline void loadFileBody(Value& body) {
   if (body.isObject()) detail::loadFileBodyObject(body);
 }

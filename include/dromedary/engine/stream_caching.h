@@ -37,6 +37,7 @@ struct StreamCachingOptions {
   int64_t spoolThreshold = 128 * 1024;
   int64_t bufferSize = 4096;
   bool removeSpoolDirectoryWhenStopping = true;
+  bool operator==(const StreamCachingOptions&) const = default;
 };
 
 /// A context's stream caching: its options, the spool directory resolved, and counts of what
@@ -63,8 +64,9 @@ class StreamCaching {
   int createSpoolFile(std::string& path) const;
   /// Counts a body that went to a file.
   void countSpooled(uint64_t bytes) const noexcept;
-  /// Removes the spool directory and the files left in it (the context's stop, when
-  /// removeSpoolDirectoryWhenStopping). Bodies still holding a file then fail to read it.
+  /// Removes the spool files left in the spool directory, then the directory when that left
+  /// it empty (the context's stop, when removeSpoolDirectoryWhenStopping): other files in it
+  /// are kept. Bodies still holding a spool file then fail to read it.
   void removeDirectory() const noexcept;
 
  private:
