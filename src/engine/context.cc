@@ -51,10 +51,13 @@ Context::Context(std::string name)
 Context::~Context() {
   if (impl_->started) stop();
   // Nothing runs once the threads are gone: then routes, producers and endpoints can go.
-  // The scheduler object outlives them (their destructors may cancel what they scheduled);
-  // only its thread stops here.
-  impl_->workers.reset();
+  // The timer thread stops first: a timer that fires hands its task to the workers (a file
+  // consumer's poll), so the workers must still be there until no timer can fire (stopping
+  // them first let a late timer submit to a pool being destroyed). The scheduler object
+  // outlives the routes (their destructors may cancel what they scheduled); only its thread
+  // stops here, and what workers schedule after that is accepted and never run.
   if (auto* loop = dynamic_cast<detail::TimerLoop*>(impl_->scheduler.get())) loop->shutdown();
+  impl_->workers.reset();
   // Routes (and their consumers) go before the producers and endpoints they use.
   impl_->routes.clear();
   impl_->removedRoutes.clear();
