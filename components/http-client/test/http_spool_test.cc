@@ -190,6 +190,17 @@ TEST_F(HttpSpoolTest, BadStreamCachingPropertiesNameThePropertyAndValue) {
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().message,
             "camel.main.streamCachingSpoolEnabled must be true or false, not 'yes'");
+  client.context.properties().set("camel.main.streamCachingSpoolEnabled", "true");
+  client.context.properties().set("camel.main.streamCachingBufferSize", "0");
+  r = client.context.applyMainProperties();
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message, "camel.main.streamCachingBufferSize must be above 0, not 0");
+  client.context.properties().set("camel.main.streamCachingBufferSize", "4096");
+  client.context.properties().set("camel.main.streamCachingSpoolDirectory", "");
+  r = client.context.applyMainProperties();
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message,
+            "camel.main.streamCachingSpoolDirectory must name a directory, not ''");
 }
 
 TEST_F(HttpSpoolTest, ASpoolDirectoryThatCannotBeMadeFailsTheExchangeNamingIt) {
