@@ -8,16 +8,22 @@
 // No thread waits for a reply: the exchange is parked meanwhile.
 //
 // Connections are kept per host by the multi handle (HTTP/1.1 keep-alive, HTTP/2 where the
-// server offers it over TLS), up to maxTotal and perHost; requests over the limits wait in
-// curl's queue. Transfers are pooled: their easy handles, buffers and header lists keep their
-// capacity, so a request allocates nothing of ours once warm.
+// server offers it over TLS). As Apache HttpClient's pool does for Camel, a request leases one
+// of maxTotal connections, at most perHost of them to one scheme://host:port: requests over
+// the limits wait in the loop's own queue, first come first served per host, for at most
+// their connectionRequestTimeout (curl's queue has no bound of its own). Transfers are
+// pooled: their easy handles, buffers and header lists keep their capacity, so a request
+// allocates nothing of ours once warm.
 
 #include <curl/curl.h>
 
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include <concurrentqueue/concurrentqueue.h>
@@ -62,6 +68,12 @@ struct Transfer {
   std::string responseHeaderText;  // "name\0value\0" per header of the last response
   std::string reason;
   bool ignoreBody = false;
+  /// How long the request may wait for a connection when the pool's limits are reached
+  /// (connectionRequestTimeout); 0: as long as it takes.
+  long poolTimeoutMs = 0;
+  /// Set by the loop when the request gave up waiting for a connection (its `done` then gets
+  /// CURLE_OPERATION_TIMEDOUT without having been sent).
+  bool poolTimedOut = false;
   /// The endpoint's cookie store, attached by the loop thread while the request runs (so
   /// that only that thread touches it); null: no cookies.
   CURLSH* cookies = nullptr;
@@ -71,6 +83,10 @@ struct Transfer {
   void* owner = nullptr;
   void (*done)(Transfer& transfer, CURLcode result) noexcept = nullptr;
   CurlLoop* loop = nullptr;
+
+  // The loop thread's: the pool key ("scheme://host:port") and when the wait began.
+  std::string poolKey;
+  std::chrono::steady_clock::time_point queuedAt;
 };
 
 class CurlLoop {
@@ -98,13 +114,31 @@ class CurlLoop {
 
  private:
   void run() noexcept;
+  /// Starts the waiting transfers the limits allow, in order, and fails those whose
+  /// connectionRequestTimeout passed. Returns how long until the next of those runs out
+  /// (milliseconds; 1000 when none waits with a bound).
+  int admitWaiting() noexcept;
+  void start(Transfer* t) noexcept;
+  void finished(Transfer* t) noexcept;
 
+  struct KeyHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const noexcept {
+      return std::hash<std::string_view>{}(s);
+    }
+  };
+
+  Limits limits_;
   CURLM* multi_;
   moodycamel::ConcurrentQueue<Transfer*> incoming_;
   moodycamel::ConcurrentQueue<Transfer*> free_;
   std::vector<std::unique_ptr<Transfer>> all_;  // owned; grown under all_mutex_
   std::atomic<bool> stopping_{false};
-  std::vector<Transfer*> active_;  // loop thread only
+  // Loop thread only: the transfers in the multi handle, those waiting for a connection,
+  // and the leases per pool key.
+  std::vector<Transfer*> active_;
+  std::vector<Transfer*> waiting_;  // in arrival order
+  std::unordered_map<std::string, long, KeyHash, std::equal_to<>> leased_;
   std::thread thread_;
   struct AllMutex;
   std::unique_ptr<AllMutex> all_mutex_;

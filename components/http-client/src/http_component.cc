@@ -40,8 +40,8 @@ constexpr OptionSpec kOptions[] = {
     {"connectTimeout", OptionType::Duration, "3m",
      "How long a new connection (name lookup, TCP and TLS handshakes) may take; 0: no limit"},
     {"connectionRequestTimeout", OptionType::Duration, "3m",
-     "Accepted for Camel's files: a request waiting for a pooled connection is bounded by "
-     "responseTimeout here"},
+     "How long a request may wait for a connection while maxTotalConnections or "
+     "connectionsPerRoute are all in use; 0: no limit"},
     {"soTimeout", OptionType::Duration, "3m",
      "A request fails when the server sends nothing for this long (whole seconds); 0: no "
      "limit"},
@@ -221,6 +221,8 @@ class HttpComponent final : public Component {
     c.preserveHostHeader = options.getBool("preserveHostHeader");
     c.connectTimeoutMs = static_cast<long>(options.getDuration("connectTimeout").count());
     c.responseTimeoutMs = static_cast<long>(options.getDuration("responseTimeout").count());
+    c.connectionRequestTimeoutMs =
+        static_cast<long>(options.getDuration("connectionRequestTimeout").count());
     auto so = options.isSet("socketTimeout") ? options.getDuration("socketTimeout")
                                              : options.getDuration("soTimeout");
     c.soTimeoutSeconds = static_cast<long>((so.count() + 999) / 1000);

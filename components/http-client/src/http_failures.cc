@@ -52,6 +52,8 @@ std::string_view HttpIoFailure::exceptionType() const noexcept {
     case IoFailureKind::Connect: return "java.net.ConnectException";
     case IoFailureKind::ConnectTimeout:
       return "org.apache.hc.client5.http.ConnectTimeoutException";
+    case IoFailureKind::ConnectionRequestTimeout:
+      return "org.apache.hc.core5.http.ConnectionRequestTimeoutException";
     case IoFailureKind::ResponseTimeout: return "java.net.SocketTimeoutException";
     case IoFailureKind::UnknownHost: return "java.net.UnknownHostException";
     case IoFailureKind::Tls: return "javax.net.ssl.SSLException";
@@ -95,6 +97,7 @@ void registerHttpExceptionTypes(Context& context) {
   // HttpIoFailure names its type (NamedTypeException): these need no matcher.
   for (const char* name : {"java.net.ConnectException",
                            "org.apache.hc.client5.http.ConnectTimeoutException",
+                           "org.apache.hc.core5.http.ConnectionRequestTimeoutException",
                            "java.net.SocketTimeoutException", "java.net.UnknownHostException",
                            "javax.net.ssl.SSLException", "dromedary.HttpIOException"}) {
     (void)context.registerExceptionType(name, "java.io.IOException", nullptr);

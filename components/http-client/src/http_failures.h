@@ -18,7 +18,15 @@ class Context;
 
 namespace dromedary::component::httpclient {
 
-enum class IoFailureKind { Connect, ConnectTimeout, ResponseTimeout, UnknownHost, Tls, Other };
+enum class IoFailureKind {
+  Connect,
+  ConnectTimeout,
+  ConnectionRequestTimeout,  // no pooled connection free in time
+  ResponseTimeout,
+  UnknownHost,
+  Tls,
+  Other
+};
 
 class HttpIoFailure final : public std::runtime_error, public NamedTypeException {
  public:

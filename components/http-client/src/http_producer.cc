@@ -154,9 +154,16 @@ void failIo(const EndpointConfig& config, Transfer& t, CURLcode result) {
   std::string why = !t.bodyFailure.empty() ? t.bodyFailure
                     : t.error[0]             ? t.error
                                              : curl_easy_strerror(result);
-  IoFailureKind kind = failureKind(result, connect_phase, why);
+  IoFailureKind kind = t.poolTimedOut ? IoFailureKind::ConnectionRequestTimeout
+                                      : failureKind(result, connect_phase, why);
   std::string message;
   switch (kind) {
+    case IoFailureKind::ConnectionRequestTimeout:
+      message = fmt::format("Timeout waiting for a connection to {}: the pool's connections "
+                            "(maxTotalConnections, connectionsPerRoute) stayed in use for the "
+                            "connectionRequestTimeout of {} ms",
+                            t.url, config.connectionRequestTimeoutMs);
+      break;
     case IoFailureKind::ConnectTimeout:
       message = fmt::format("{} {}: no connection within the connectTimeout of {} ms ({})",
                             "Connect to", t.url, config.connectTimeoutMs, why);
@@ -308,6 +315,7 @@ bool buildRequest(const EndpointConfig& config, Exchange& exchange, Transfer& t)
   curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, &onHeader);
   curl_easy_setopt(e, CURLOPT_HEADERDATA, &t);
   curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+  t.poolTimeoutMs = config.connectionRequestTimeoutMs;
   if (config.cookies) {
     t.cookies = config.cookies.get();
     // The cookie engine on, reading no file. curl needs it per request (curl_easy_reset

@@ -36,6 +36,7 @@ struct EndpointConfig {
   long connectTimeoutMs = 0;   // 0: none
   long soTimeoutSeconds = 0;   // no byte for this long fails the request; 0: none
   long responseTimeoutMs = 0;  // the whole request; 0: none
+  long connectionRequestTimeoutMs = 0;  // waiting for a connection from the pool; 0: none
   long authMask = 0;           // CURLAUTH_*; 0: no authentication
   std::string userPassword;    // "user:password" for authMask
   std::string bearerToken;

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: Apache-2.0
+// The http: producer's connection pool, as Apache HttpClient's for Camel: a request in flight
+// holds a lease of maxTotalConnections (at most connectionsPerRoute per host); one over the
+// limits waits for a lease, for at most connectionRequestTimeout, and then fails unsent with
+// ConnectionRequestTimeoutException. Over real sockets against a platform-http server that
+// counts the requests it holds at once.
+#include <atomic>
+#include <chrono>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "http_client_fixture.h"
+
+namespace dromedary::testing {
+namespace {
+
+class HttpPoolTest : public HttpClientFixture {
+ protected:
+  /// Serves /slow: each request is held for `hold`, and the most held at once is recorded.
+  void serveSlow(std::chrono::milliseconds hold) {
+    serve([this, hold](RouteBuilder& b) {
+      b.from("platform-http:/slow")
+          .process([this](Exchange&) {
+            ++received;
+            int now = ++held;
+            int seen = peak.load();
+            while (now > seen && !peak.compare_exchange_weak(seen, now)) {
+            }
+          })
+          .delay(hold)
+          .process([this](Exchange&) { --held; })
+          .setBody(constant("done"));
+    });
+  }
+  /// Calls direct:call from `n` threads at once; the bodies that came back.
+  std::vector<std::string> callTogether(int n) {
+    std::vector<std::string> bodies(static_cast<size_t>(n));
+    std::vector<std::thread> threads;
+    for (int i = 0; i < n; ++i) {
+      threads.emplace_back([this, i, &bodies] {
+        ExchangePtr ex = call("direct:call");
+        bodies[static_cast<size_t>(i)] = ex->failed() ? "failed" : ex->message().body().toString();
+      });
+    }
+    for (auto& t : threads) t.join();
+    return bodies;
+  }
+
+  std::atomic<int> received{0}, held{0}, peak{0};
+};
+
+TEST_F(HttpPoolTest, RequestsOverMaxTotalConnectionsWaitForAFreeConnection) {
+  serveSlow(std::chrono::milliseconds(200));
+  client.start([&](RouteBuilder& b) {
+    b.from("direct:call").to(url("/slow?maxTotalConnections=1&connectionRequestTimeout=30s"));
+  });
+  for (const std::string& body : callTogether(4)) EXPECT_EQ(body, "done");
+  EXPECT_EQ(received.load(), 4);
+  EXPECT_EQ(peak.load(), 1);
+}
+
+TEST_F(HttpPoolTest, ConnectionsPerRouteBoundsTheRequestsInFlightToOneHost) {
+  serveSlow(std::chrono::milliseconds(300));
+  client.start(
+      [&](RouteBuilder& b) { b.from("direct:call").to(url("/slow?connectionsPerRoute=2")); });
+  for (const std::string& body : callTogether(6)) EXPECT_EQ(body, "done");
+  EXPECT_EQ(peak.load(), 2);
+}
+
+TEST_F(HttpPoolTest, ARequestWaitingLongerThanConnectionRequestTimeoutFailsUnsent) {
+  serveSlow(std::chrono::milliseconds(2000));
+  std::string target = url("/slow?maxTotalConnections=1&connectionRequestTimeout=200");
+  client.start([&](RouteBuilder& b) {
+    b.from("direct:call")
+        .onException({"org.apache.hc.core5.http.ConnectionRequestTimeoutException"})
+        .handled(true)
+        .setBody(simple("pool: ${exception.message}"))
+        .end()
+        .to(target);
+    b.from("direct:io")
+        .onException({"java.io.IOException"})
+        .handled(true)
+        .setBody(constant("io"))
+        .end()
+        .to(target);
+  });
+  std::thread first([&] { EXPECT_EQ(call("direct:call")->message().body().toString(), "done"); });
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (held.load() == 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ASSERT_EQ(held.load(), 1);
+  auto started = std::chrono::steady_clock::now();
+  std::string body = call("direct:call")->message().body().toString();
+  auto waited = std::chrono::steady_clock::now() - started;
+  EXPECT_EQ(body.rfind("pool: Timeout waiting for a connection to " + url("/slow"), 0), 0u) << body;
+  EXPECT_NE(body.find("connectionRequestTimeout of 200 ms"), std::string::npos) << body;
+  EXPECT_GE(waited, std::chrono::milliseconds(190));
+  EXPECT_LT(waited, std::chrono::milliseconds(1900));  // not when the first reply came
+  // It is an IOException too, as in Camel.
+  EXPECT_EQ(call("direct:io")->message().body().toString(), "io");
+  first.join();
+  EXPECT_EQ(received.load(), 1);  // the requests that timed out were never sent
+  // The lease came back with the first reply: the pool serves again.
+  held = 0;
+  peak = 0;
+  std::thread again([&] { EXPECT_EQ(call("direct:call")->message().body().toString(), "done"); });
+  again.join();
+  EXPECT_EQ(received.load(), 2);
+}
+
+TEST_F(HttpPoolTest, ABadConnectionRequestTimeoutIsRefusedNamingTheEndpoint) {
+  serveSlow(std::chrono::milliseconds(1));
+  client.start([](RouteBuilder&) {});
+  auto producer = client.context.producer(url("/slow?connectionRequestTimeout=soon"));
+  ASSERT_FALSE(producer);
+  EXPECT_NE(producer.error().message.find("connectionRequestTimeout"), std::string::npos)
+      << producer.error().message;
+}
+
+}  // namespace
+}  // namespace dromedary::testing
