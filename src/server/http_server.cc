@@ -86,9 +86,11 @@ void EmbeddedHttpServer::State::acceptFailed(beast::error_code ec) {
 // An exception escaping a handler unwinds out of run(): the connection it served is gone
 // with the handler, and run() is entered again so that every other one is still served.
 void EmbeddedHttpServer::State::run() noexcept {
+  ioThread->began();
   for (;;) {
     try {
       io.run();
+      ioThread->ended();
       return;
     } catch (const std::exception& e) {
       caught(e.what());

@@ -16,6 +16,7 @@
 
 #include <dromedary/core/logging.h>
 #include <dromedary/support/http_server.h>
+#include <dromedary/support/io_thread.h>
 
 namespace dromedary::support {
 
@@ -62,6 +63,8 @@ struct EmbeddedHttpServer::State {
         acceptErrors{0}, ioThreadErrors{0}, connectionsAccepted{0};
   } counters;
   asio::io_context io;
+  // The I/O thread as components see it; its attachments go before the io_context.
+  std::shared_ptr<IoThread> ioThread = std::make_shared<IoThread>(io);
   tcp::acceptor acceptor;
   asio::steady_timer retry;  // the accept loop's back-off
   std::chrono::milliseconds backoff{0};

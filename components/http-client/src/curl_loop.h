@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// One libcurl multi handle and the thread that drives it: every request of the endpoints
-// that share a connection pool. A producer fills a Transfer on its own thread (a worker) and
-// hands it over; the loop adds it to the multi handle, and when the reply is in calls the
-// transfer's `done` on the loop thread, which maps the reply onto the exchange and resumes it.
-// No thread waits for a reply: the exchange is parked meanwhile.
+// libcurl multi handles and the threads that drive them: every request of the endpoints that
+// share a connection pool. A producer fills a Transfer on its own thread and hands it to a
+// loop: the one on that same thread when it is a server I/O thread (a proxy route's request
+// then never changes thread), else the one on the pool's own thread. The loop adds it to its
+// multi handle, and when the reply is in calls the transfer's `done` on the loop's thread,
+// which maps the reply onto the exchange and resumes it. No thread waits for a reply: the
+// exchange is parked meanwhile.
 //
 // Connections are kept per host by the multi handle (HTTP/1.1 keep-alive, HTTP/2 where the
 // server offers it over TLS). As Apache HttpClient's pool does for Camel, a request leases one
@@ -16,18 +18,25 @@
 // allocates nothing of ours once warm.
 
 #include <curl/curl.h>
+#include <sys/epoll.h>
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <thread>
 #include <unordered_map>
 #include <vector>
 
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <concurrentqueue/concurrentqueue.h>
 #include <dromedary/engine/stream_caching.h>
+#include <dromedary/support/io_thread.h>
 
 namespace dromedary {
 class Exchange;
@@ -82,44 +91,76 @@ struct Transfer {
   Exchange* exchange = nullptr;
   void* owner = nullptr;
   void (*done)(Transfer& transfer, CURLcode result) noexcept = nullptr;
-  CurlLoop* loop = nullptr;
+  CurlLoop* loop = nullptr;  // the loop it was acquired from, which runs it
 
   // The loop thread's: the pool key ("scheme://host:port") and when the wait began.
   std::string poolKey;
   std::chrono::steady_clock::time_point queuedAt;
 };
 
-class CurlLoop {
- public:
-  struct Limits {
-    long maxTotal = 200;
-    long perHost = 20;
-    bool operator<(const Limits& o) const noexcept {
-      return maxTotal != o.maxTotal ? maxTotal < o.maxTotal : perHost < o.perHost;
-    }
-  };
+struct Limits {
+  long maxTotal = 200;
+  long perHost = 20;
+  bool operator<(const Limits& o) const noexcept {
+    return maxTotal != o.maxTotal ? maxTotal < o.maxTotal : perHost < o.perHost;
+  }
+};
 
+/// One multi handle and what drives it, used only on that thread: either an Asio io_context
+/// (a server I/O thread's), through curl's socket interface (curl_multi_socket_action: curl's
+/// sockets in an epoll set of the loop's own, level-triggered, which the io_context watches,
+/// and curl's timeout a steady_timer); or a thread of the pool's own, in run()
+/// (curl_multi_poll and curl_multi_perform).
+class CurlLoop final : public support::IoThread::Attachment {
+ public:
+  /// Driven by `io` (on its thread).
+  CurlLoop(Limits limits, boost::asio::io_context& io);
+  /// Driven by run().
   explicit CurlLoop(Limits limits);
-  /// Stops the thread; transfers still in flight complete with CURLE_ABORTED_BY_CALLBACK.
-  ~CurlLoop();
+  /// On the loop's thread (or once it has ended): the transfers in flight or waiting for a
+  /// lease complete with CURLE_ABORTED_BY_CALLBACK, and the loop lets go of the io_context.
+  ~CurlLoop() override;
   CurlLoop(const CurlLoop&) = delete;
   CurlLoop& operator=(const CurlLoop&) = delete;
 
-  /// A transfer from the pool (made when the pool is empty), reset, its `loop` set.
+  /// A transfer from the pool (made when the pool is empty), reset, its `loop` set. From any
+  /// thread.
   Transfer* acquire();
-  /// Hands a filled transfer to the loop thread. From any thread.
-  void submit(Transfer* transfer) noexcept;
-  /// Back to the pool, from `done` or from a producer that did not submit it.
+  /// Back to the pool, from `done` or from a producer that did not submit it. From any thread.
   void release(Transfer* transfer) noexcept;
+  /// On the loop's thread: starts the transfer, or queues it until the limits let it start.
+  /// Driven by an io_context, its `done` is never called before this returns.
+  void start(Transfer* transfer) noexcept;
+  /// On the loop's thread (or once it has ended): the transfers in flight or waiting complete
+  /// with CURLE_ABORTED_BY_CALLBACK.
+  void abortAll() noexcept;
+  /// On the loop's thread: the transfers of `owner` (an endpoint's) in flight or waiting
+  /// complete with CURLE_ABORTED_BY_CALLBACK.
+  void abortOwner(const void* owner) noexcept;
+  /// Drives the loop (made without an io_context) on the calling thread until `stop`;
+  /// `wake_fd` (an eventfd) readable calls `woken(arg)`, which reads it.
+  void run(const std::atomic<bool>& stop, int wake_fd, void (*woken)(void*), void* arg) noexcept;
 
  private:
-  void run() noexcept;
-  /// Starts the waiting transfers the limits allow, in order, and fails those whose
-  /// connectionRequestTimeout passed. Returns how long until the next of those runs out
-  /// (milliseconds; 1000 when none waits with a bound).
-  int admitWaiting() noexcept;
-  void start(Transfer* t) noexcept;
+  using Clock = std::chrono::steady_clock;
+  struct Token;
+  struct Driven {};
+  CurlLoop(Limits limits, boost::asio::io_context* io, Driven);
+  static int onSocket(CURL* easy, curl_socket_t fd, int what, void* self, void* socketp);
+  static int onTimer(CURLM* multi, long timeout_ms, void* self);
+  void armEvents();
+  void onEvents() noexcept;
+  void handle(const epoll_event* events, int n) noexcept;
+  void onTimeout() noexcept;
+  void checkDone() noexcept;
+  void add(Transfer* t) noexcept;
   void finished(Transfer* t) noexcept;
+  /// `done` with `result`: right away on a thread of the loop's own; later (posted) on an
+  /// io_context, whose start() may be called by a producer that has not parked its exchange.
+  void completeLater(Transfer* t, CURLcode result) noexcept;
+  /// Starts the waiting transfers the limits allow, in order, and fails those whose
+  /// connectionRequestTimeout passed; arms the wait for the next to run out.
+  void admitWaiting() noexcept;
 
   struct KeyHash {
     using is_transparent = void;
@@ -129,19 +170,67 @@ class CurlLoop {
   };
 
   Limits limits_;
+  boost::asio::io_context* io_;  // null: driven by run()
   CURLM* multi_;
-  moodycamel::ConcurrentQueue<Transfer*> incoming_;
+  int epoll_ = -1;
+  // Curl's timeout and the next connectionRequestTimeout to run out (max(): none).
+  Clock::time_point curlDeadline_ = Clock::time_point::max();
+  Clock::time_point poolDeadline_ = Clock::time_point::max();
+  bool adding_ = false;  // in curl_multi_add_handle: its timer call is served by add()
+  // Driven by an io_context: the epoll set's wait and the two deadlines' timers.
+  std::unique_ptr<boost::asio::posix::stream_descriptor> events_;
+  std::unique_ptr<boost::asio::steady_timer> timer_;
+  Clock::time_point timerArmedAt_ = Clock::time_point::max();  // max(): not armed
+  std::unique_ptr<boost::asio::steady_timer> poolTimer_;
+  std::shared_ptr<Token> token_;  // handlers still queued when the loop goes find it gone
   moodycamel::ConcurrentQueue<Transfer*> free_;
   std::vector<std::unique_ptr<Transfer>> all_;  // owned; grown under all_mutex_
-  std::atomic<bool> stopping_{false};
-  // Loop thread only: the transfers in the multi handle, those waiting for a connection,
-  // and the leases per pool key.
+  std::mutex all_mutex_;
+  // The loop thread's: the transfers in the multi handle, those waiting for a lease (in
+  // arrival order), and the leases per pool key.
   std::vector<Transfer*> active_;
-  std::vector<Transfer*> waiting_;  // in arrival order
+  std::vector<Transfer*> waiting_;
   std::unordered_map<std::string, long, KeyHash, std::equal_to<>> leased_;
+};
+
+/// The connection pool of one pair of limits. A request made on a server I/O thread (a route
+/// run where its request came in) is driven on that thread by a CurlLoop attached to it, so
+/// that it never changes thread; a request from any other thread (a worker, a timer, a
+/// template) goes to a CurlLoop on the pool's own thread. The limits hold per loop.
+class CurlPool {
+ public:
+  explicit CurlPool(Limits limits);
+  /// Detaches the loops on I/O threads and stops the pool's thread; transfers still in
+  /// flight complete with CURLE_ABORTED_BY_CALLBACK.
+  ~CurlPool();
+  CurlPool(const CurlPool&) = delete;
+  CurlPool& operator=(const CurlPool&) = delete;
+
+  /// A transfer of the calling thread's loop.
+  Transfer* acquire();
+  /// Hands a filled transfer to its loop: right here on an I/O thread, else to the pool's
+  /// thread.
+  void submit(Transfer* transfer) noexcept;
+  /// Fails the transfers of `owner` (an endpoint's) still in flight on any of the pool's
+  /// loops, on each loop's thread, and waits for that: a stopping producer's exchanges are
+  /// resumed while their routes still exist.
+  void abortOwner(const void* owner) noexcept;
+
+ private:
+  static void woken(void* self) noexcept;
+  void wake() noexcept;
+
+  Limits limits_;
+  CurlLoop loop_;  // driven by thread_
+  moodycamel::ConcurrentQueue<Transfer*> incoming_;
+  int wakeFd_ = -1;  // an eventfd: incoming_ or tasks_ have work
+  std::atomic<bool> wakePending_{false};
+  std::atomic<bool> stopping_{false};
+  std::mutex tasksMutex_;
+  std::vector<std::function<void()>*> tasks_;  // run on thread_ (abortOwner)
   std::thread thread_;
-  struct AllMutex;
-  std::unique_ptr<AllMutex> all_mutex_;
+  std::mutex attachedMutex_;
+  std::vector<std::weak_ptr<support::IoThread>> attached_;  // the I/O threads with a loop of ours
 };
 
 /// curl_global_init, once per process.

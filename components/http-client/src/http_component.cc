@@ -138,16 +138,24 @@ class HttpEndpoint final : public Endpoint {
   std::unique_ptr<EndpointConfig> config_;
 };
 
-// The loops (connection pools) of a context: one per distinct pair of limits, shared by http
-// and https and by every endpoint with those limits. Owned by the http component.
+// A cookie share is used by every loop that runs its endpoint's requests.
+void lockCookies(CURL*, curl_lock_data, curl_lock_access, void* mutex) {
+  static_cast<std::mutex*>(mutex)->lock();
+}
+void unlockCookies(CURL*, curl_lock_data, void* mutex) {
+  static_cast<std::mutex*>(mutex)->unlock();
+}
+
+// The connection pools of a context: one per distinct pair of limits, shared by http and
+// https and by every endpoint with those limits. Owned by the http component.
 struct Pools {
   std::mutex mutex;
-  std::map<CurlLoop::Limits, std::unique_ptr<CurlLoop>> loops;
+  std::map<Limits, std::unique_ptr<CurlPool>> pools;
 
-  CurlLoop& loop(CurlLoop::Limits limits) {
+  CurlPool& pool(Limits limits) {
     std::lock_guard lock(mutex);
-    auto& slot = loops[limits];
-    if (!slot) slot = std::make_unique<CurlLoop>(limits);
+    auto& slot = pools[limits];
+    if (!slot) slot = std::make_unique<CurlPool>(limits);
     return *slot;
   }
 };
@@ -206,8 +214,12 @@ class HttpComponent final : public Component {
     c.throwOnFailure = options.getBool("throwExceptionOnFailure");
     c.bridge = options.getBool("bridgeEndpoint");
     if (!c.bridge) {
+      c.cookieMutex = std::make_unique<std::mutex>();
       c.cookies.reset(curl_share_init());
       curl_share_setopt(c.cookies.get(), CURLSHOPT_SHARE, CURL_LOCK_DATA_COOKIE);
+      curl_share_setopt(c.cookies.get(), CURLSHOPT_USERDATA, c.cookieMutex.get());
+      curl_share_setopt(c.cookies.get(), CURLSHOPT_LOCKFUNC, &lockCookies);
+      curl_share_setopt(c.cookies.get(), CURLSHOPT_UNLOCKFUNC, &unlockCookies);
     }
     c.followRedirects = options.getBool("followRedirects");
     c.skipRequestHeaders = options.getBool("skipRequestHeaders");
@@ -273,7 +285,7 @@ class HttpComponent final : public Component {
                                    "must be at least 1",
                                    uri.text()));
     }
-    c.loop = &pools_->loop({static_cast<long>(total), static_cast<long>(per_host)});
+    c.pool = &pools_->pool({static_cast<long>(total), static_cast<long>(per_host)});
     return std::unique_ptr<Endpoint>(
         std::make_unique<HttpEndpoint>(*this, uri, std::move(options), std::move(config)));
   }

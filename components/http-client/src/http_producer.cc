@@ -443,24 +443,26 @@ bool buildRequest(const EndpointConfig& config, Exchange& exchange, Transfer& t)
   return true;
 }
 
+void HttpProducer::stop() noexcept { config_.pool->abortOwner(&config_); }
+
 Status HttpProducer::process(Exchange& exchange) noexcept {
   Transfer* t = nullptr;
   try {
-    t = config_.loop->acquire();
+    t = config_.pool->acquire();
     if (!buildRequest(config_, exchange, *t)) {
-      config_.loop->release(t);
+      t->loop->release(t);
       return Status::Fail;
     }
   } catch (...) {
-    if (t) config_.loop->release(t);
+    if (t) t->loop->release(t);
     exchange.setException(std::current_exception());
     return Status::Fail;
   }
   t->exchange = &exchange;
   t->owner = const_cast<EndpointConfig*>(&config_);
   t->done = &onDone;
-  // The exchange belongs to the loop thread from here until it is resumed.
-  config_.loop->submit(t);
+  // The exchange belongs to the loop's thread from here until it is resumed.
+  config_.pool->submit(t);
   return Status::Suspend;
 }
 

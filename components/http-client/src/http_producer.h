@@ -6,6 +6,7 @@
 // caller's thread, and mapping the reply onto the exchange on the loop thread.
 
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include <dromedary/spi/component.h>
@@ -47,19 +48,23 @@ struct EndpointConfig {
   std::string proxy, proxyUserPassword;
   std::shared_ptr<const HeaderFilterStrategy> filter;
   // The endpoint's cookie store (Camel's in-memory BasicCookieStore per endpoint): a curl
-  // share of cookies, used only on the loop thread. Null with bridgeEndpoint (a proxy keeps
-  // none, as Camel's NoopCookieStore).
+  // share of cookies, used by the loops that run the endpoint's requests (the pool's thread
+  // and the server I/O threads that send), under cookieMutex. Null with bridgeEndpoint (a
+  // proxy keeps none, as Camel's NoopCookieStore).
+  std::unique_ptr<std::mutex> cookieMutex;
   std::unique_ptr<CURLSH, void (*)(CURLSH*)> cookies{nullptr, [](CURLSH* s) {
                                                        curl_share_cleanup(s);
                                                      }};
   Context* context = nullptr;
-  CurlLoop* loop = nullptr;
+  CurlPool* pool = nullptr;
 };
 
 class HttpProducer final : public Producer {
  public:
   explicit HttpProducer(const EndpointConfig& config) : config_(config) {}
   Status process(Exchange& exchange) noexcept override;
+  /// Requests still in flight when the context stops (past its shutdown timeout) fail.
+  void stop() noexcept override;
   // It hands the request to the loop thread and parks the exchange: it never waits.
   bool mayBlock() const noexcept override { return false; }
 
