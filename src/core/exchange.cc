@@ -62,9 +62,15 @@ struct SharedPool {
 };
 SharedPool shared_pool;
 
+// Set when the thread's pool is destroyed (a trivially destructible flag outlives it): an
+// exchange released after that, by a thread_local or static object destroyed later (a
+// benchmark's scenario at exit), is deleted instead of pushed into the destroyed pool.
+thread_local bool pool_gone = false;
+
 struct ExchangePool {
   std::vector<Exchange*> free;
   ~ExchangePool() {
+    pool_gone = true;
     for (Exchange* e : free) delete e;
   }
 };
@@ -234,6 +240,10 @@ void ExchangeRecycler::operator()(Exchange* exchange) const noexcept {
   exchange->messageForEngine().clear();
   exchange->properties().clear();
   exchange->clearVariables();
+  if (pool_gone) [[unlikely]] {
+    delete exchange;
+    return;
+  }
   if (pool.free.size() >= kMaxPooled) {
     if (shared_pool.size.load(std::memory_order_relaxed) < kMaxShared &&
         shared_pool.free.enqueue(exchange)) {
@@ -251,7 +261,7 @@ void ExchangeRecycler::operator()(Exchange* exchange) const noexcept {
 }
 
 ExchangePtr acquireExchange(Context* context) noexcept {
-  if (!pool.free.empty()) {
+  if (!pool_gone && !pool.free.empty()) {
     Exchange* e = pool.free.back();
     pool.free.pop_back();
     e->resetPooled(context);
