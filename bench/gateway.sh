@@ -2,7 +2,8 @@
 # gateway: platform-http -> http: to a local backend (bench/wrk/gateway.yaml), under wrk,
 # beside nginx proxying to the same backend in the same run. The backend is nginx too (a
 # fixed 2-byte reply), so both proxies face the same server.
-#   bench/gateway.sh [BUILD_DIR] [SECONDS] [RUNS] [CONNECTIONS]
+#   bench/gateway.sh [BUILD_DIR] [SECONDS] [RUNS] [CONNECTIONS] [THREADS]
+# THREADS (default 1): nginx's worker_processes and the gateway's dromedary.server.ioThreads.
 # Prints requests/s and latency percentiles of each proxy per run; record them in
 # bench/RESULTS.md. Every process is stopped by its PID at the end.
 set -euo pipefail
@@ -11,6 +12,7 @@ build="${1:-$root/build}"
 seconds="${2:-10}"
 runs="${3:-3}"
 connections="${4:-50}"
+threads="${5:-1}"
 for tool in wrk nginx curl; do
   command -v "$tool" >/dev/null || { echo "$tool is missing: apt-get install wrk nginx-light curl" >&2; exit 2; }
 done
@@ -19,7 +21,7 @@ base=$((20000 + RANDOM % 20000))
 backend=$base; nginx_proxy=$((base + 1)); gateway=$((base + 2))
 mkdir -p "$dir/logs"
 cat > "$dir/nginx.conf" <<CONF
-worker_processes 1;
+worker_processes $threads;
 daemon off;
 pid $dir/nginx.pid;
 error_log $dir/logs/error.log warn;
@@ -45,8 +47,8 @@ http {
 CONF
 nginx -c "$dir/nginx.conf" -p "$dir" &
 nginx_pid=$!
-printf 'camel.server.host=127.0.0.1\ncamel.server.port=%s\ngateway.backend=http://127.0.0.1:%s\n' \
-  "$gateway" "$backend" > "$dir/gateway.properties"
+printf 'camel.server.host=127.0.0.1\ncamel.server.port=%s\ngateway.backend=http://127.0.0.1:%s\ndromedary.server.ioThreads=%s\n' \
+  "$gateway" "$backend" "$threads" > "$dir/gateway.properties"
 "$build/bin/dromedary" run "$root/bench/wrk/gateway.yaml" --properties "$dir/gateway.properties" \
   > "$dir/gateway.log" 2>&1 &
 gateway_pid=$!

@@ -42,12 +42,25 @@ HttpResponse textResponse(unsigned status, unsigned version, std::string_view te
   return r;
 }
 
+namespace {
+std::vector<std::unique_ptr<EmbeddedHttpServer::State::Loop>> makeLoops(unsigned n) {
+  std::vector<std::unique_ptr<EmbeddedHttpServer::State::Loop>> loops;
+  for (unsigned i = 0; i < std::max(n, 1u); ++i) {
+    loops.push_back(std::make_unique<EmbeddedHttpServer::State::Loop>());
+  }
+  return loops;
+}
+}  // namespace
+
 EmbeddedHttpServer::State::State(HttpServerOptions o, HttpRequestHandler& h)
     : options(std::move(o)), handler(h), log(Logger::get(options.name)),
-      acceptor(io), retry(io) {}
+      loops(makeLoops(options.ioThreads)), acceptor(loops[0]->io), retry(loops[0]->io) {}
 
 void EmbeddedHttpServer::State::accept() {
-  acceptor.async_accept([this](beast::error_code ec, tcp::socket socket) {
+  // The connection is served by the next loop in turn, on its thread, for its life.
+  asio::io_context& target = loops[nextLoop]->io;
+  nextLoop = (nextLoop + 1) % loops.size();
+  acceptor.async_accept(target, [this](beast::error_code ec, tcp::socket socket) {
     if (ec == asio::error::operation_aborted || !acceptor.is_open()) return;  // stopped
     if (ec) return acceptFailed(ec);
     if (backoff.count() != 0) {
@@ -59,7 +72,13 @@ void EmbeddedHttpServer::State::accept() {
       counters.connectionsRefused.fetch_add(1, std::memory_order_relaxed);
       refuse(socket);
     } else {
-      std::make_shared<HttpSession>(std::move(socket), *this)->start();
+      auto executor = socket.get_executor();
+      auto session = std::make_shared<HttpSession>(std::move(socket), *this);
+      if (loops.size() == 1) {
+        session->start();
+      } else {
+        asio::post(executor, [session] { session->start(); });
+      }
     }
     accept();
   });
@@ -85,12 +104,12 @@ void EmbeddedHttpServer::State::acceptFailed(beast::error_code ec) {
 
 // An exception escaping a handler unwinds out of run(): the connection it served is gone
 // with the handler, and run() is entered again so that every other one is still served.
-void EmbeddedHttpServer::State::run() noexcept {
-  ioThread->began();
+void EmbeddedHttpServer::State::run(Loop& loop) noexcept {
+  loop.ioThread->began();
   for (;;) {
     try {
-      io.run();
-      ioThread->ended();
+      loop.io.run();
+      loop.ioThread->ended();
       return;
     } catch (const std::exception& e) {
       caught(e.what());
@@ -149,7 +168,7 @@ Result<void> EmbeddedHttpServer::start() {
   if (ec) return fail("listen on");
   s.port = s.acceptor.local_endpoint().port();
   s.accept();
-  s.thread = std::thread([&s] { s.run(); });
+  for (auto& loop : s.loops) loop->thread = std::thread([&s, &l = *loop] { s.run(l); });
   s.running = true;
   return {};
 }
@@ -159,13 +178,18 @@ void EmbeddedHttpServer::stop() noexcept {
   if (!s.running) return;
   s.running = false;
   s.stopped = true;
-  asio::post(s.io, [&s] {
+  asio::post(s.loops[0]->io, [&s] {
     beast::error_code ignored;
     s.acceptor.close(ignored);
     s.retry.cancel();
-    s.io.stop();
   });
-  if (s.thread.joinable()) s.thread.join();
+  for (auto& loop : s.loops) {
+    // After the acceptor's close: posted to the first loop after it, so run after it.
+    asio::post(loop->io, [&io = loop->io] { io.stop(); });
+  }
+  for (auto& loop : s.loops) {
+    if (loop->thread.joinable()) loop->thread.join();
+  }
   // The handlers still queued hold the open sessions: the io_context, destroyed with the
   // server, destroys them, and so closes their connections (kept-alive ones included).
 }
@@ -173,7 +197,7 @@ void EmbeddedHttpServer::stop() noexcept {
 uint16_t EmbeddedHttpServer::port() const noexcept { return state_->port; }
 
 void EmbeddedHttpServer::runOnIoThreadForTest(std::function<void()> work) {
-  asio::post(state_->io, std::move(work));
+  asio::post(state_->loops[0]->io, std::move(work));
 }
 
 HttpServerCounters EmbeddedHttpServer::counters() const noexcept {

@@ -8,7 +8,9 @@
 #include <functional>
 #include <optional>
 #include <thread>
+#include <vector>
 
+#include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core.hpp>
@@ -44,14 +46,24 @@ class BodyBudget {
 };
 
 struct EmbeddedHttpServer::State {
+  // One I/O thread: its event loop, as components see it (support::IoThread, whose
+  // attachments go before the io_context), and the thread.
+  struct Loop {
+    asio::io_context io;
+    std::shared_ptr<IoThread> ioThread = std::make_shared<IoThread>(io);
+    // Keeps run() going while the loop has no connection yet (stop() ends it).
+    asio::executor_work_guard<asio::io_context::executor_type> busy{io.get_executor()};
+    std::thread thread;
+  };
+
   State(HttpServerOptions options, HttpRequestHandler& handler);
 
   void accept();
   void acceptFailed(beast::error_code ec);
-  void run() noexcept;
+  void run(Loop& loop) noexcept;
   void caught(std::string_view what) noexcept;
 
-  // What the sessions use comes first: the io_context, destroyed first, destroys the
+  // What the sessions use comes first: the io_contexts, destroyed first, destroy the
   // sessions still open, and their destructors give back their connection and body bytes.
   HttpServerOptions options;
   HttpRequestHandler& handler;
@@ -62,13 +74,11 @@ struct EmbeddedHttpServer::State {
     std::atomic<uint64_t> connectionsRefused{0}, requestsRefused{0}, malformedRequests{0},
         acceptErrors{0}, ioThreadErrors{0}, connectionsAccepted{0};
   } counters;
-  asio::io_context io;
-  // The I/O thread as components see it; its attachments go before the io_context.
-  std::shared_ptr<IoThread> ioThread = std::make_shared<IoThread>(io);
+  std::vector<std::unique_ptr<Loop>> loops;  // the first one accepts
+  size_t nextLoop = 0;                      // the loop the next connection goes to
   tcp::acceptor acceptor;
   asio::steady_timer retry;  // the accept loop's back-off
   std::chrono::milliseconds backoff{0};
-  std::thread thread;
   uint16_t port = 0;
   bool running = false;
   bool stopped = false;

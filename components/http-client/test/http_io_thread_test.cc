@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <set>
 #include <thread>
 
 #include "http_client_fixture.h"
@@ -49,6 +50,47 @@ TEST_F(HttpIoThreadTest, AProxiedRequestIsSentAndAnsweredOnTheServersIoThread) {
     EXPECT_EQ(before->seen.load(), after->seen.load())
         << "the reply was handled on another thread than the request";
   }
+}
+
+TEST_F(HttpIoThreadTest, WithTwoServerIoThreadsConnectionsTakeTurnsAndEachRequestStaysOnItsThread) {
+  serve([](RouteBuilder& b) { b.from("platform-http:/api/hello").setBody(constant("hello")); });
+  auto before = std::make_shared<NoteThread>();
+  auto after = std::make_shared<NoteThread>();
+  client.context.properties().set("camel.server.host", "127.0.0.1");
+  client.context.properties().set("camel.server.port", "0");
+  client.context.properties().set("dromedary.server.ioThreads", "2");
+  std::string backend = fmt::format("http://127.0.0.1:{}?bridgeEndpoint=true", port);
+  client.start([&](RouteBuilder& b) {
+    b.from("platform-http:/api?matchOnUriPrefix=true")
+        .process(before)
+        .to(backend)
+        .process(after);
+  });
+  uint16_t proxy_port = platformHttpPort(client.context);
+  std::set<std::thread::id> threads;
+  for (int i = 0; i < 4; ++i) {
+    // A connection per request: the server hands each to its next I/O thread.
+    auto reply = server.producer.requestBody(
+        fmt::format("http://127.0.0.1:{}/api/hello?connectionClose=true", proxy_port), Value());
+    ASSERT_TRUE(reply) << reply.error().message;
+    EXPECT_EQ(reply->toString(), "hello");
+    EXPECT_EQ(before->seen.load(), after->seen.load());
+    threads.insert(before->seen.load());
+  }
+  EXPECT_EQ(threads.size(), 2u);
+}
+
+TEST_F(HttpIoThreadTest, ABadIoThreadsCountIsRefusedNamingTheProperty) {
+  client.context.properties().set("camel.server.host", "127.0.0.1");
+  client.context.properties().set("camel.server.port", "0");
+  client.context.properties().set("dromedary.server.ioThreads", "0");
+  auto added = client.context.addRoutes(
+      [](RouteBuilder& b) { b.from("platform-http:/x").setBody(constant("x")); });
+  auto started = added ? client.context.start() : Result<void>(added.error());
+  ASSERT_FALSE(started);
+  EXPECT_NE(started.error().message.find("dromedary.server.ioThreads=0 must be a number from 1"),
+            std::string::npos)
+      << started.error().message;
 }
 
 TEST_F(HttpIoThreadTest, AProxyContextGoneWithARequestInFlightFailsItAndHangsNothing) {

@@ -164,9 +164,10 @@ Result<void> HttpRouter::add(std::shared_ptr<HttpBinding> binding) {
     }
   }
   if (!server_) {
-    auto server = std::make_unique<support::EmbeddedHttpServer>(
-        support::HttpServerOptions{"platform-http", config_.host, config_.port, config_.limits},
-        *this);
+    support::HttpServerOptions options{"platform-http", config_.host, config_.port,
+                                       config_.limits};
+    options.ioThreads = config_.ioThreads;
+    auto server = std::make_unique<support::EmbeddedHttpServer>(std::move(options), *this);
     DROMEDARY_TRY_VOID(server->start());
     server_ = std::move(server);
   }

@@ -262,6 +262,8 @@ Result<void> PlatformHttpComponent::readServerProperties(PlatformHttpConfig& con
        [&](int64_t n) { limits.maxConnections = static_cast<size_t>(n); }},
       {"dromedary.server.maxInflightBodySize", 0, int64_t{1} << 40,
        [&](int64_t n) { limits.maxInflightBodyBytes = static_cast<size_t>(n); }},
+      {"dromedary.server.ioThreads", 1, 256,
+       [&](int64_t n) { config.ioThreads = static_cast<unsigned>(n); }},
   };
   for (const Number& number : numbers) {
     DROMEDARY_TRY(v, property(number.key));

@@ -81,6 +81,11 @@ struct HttpServerOptions {
   /// server's own format (the management server answers JSON).
   HttpResponse (*errorResponse)(unsigned status, unsigned version, std::string_view text) =
       &textResponse;
+  /// I/O threads, each with its own event loop (and support::IoThread); connections are
+  /// handed to them in turn as they are accepted, and each is served by one thread for its
+  /// life. More than one lets a server whose requests run on their I/O thread (a proxy
+  /// route) use more than one core.
+  unsigned ioThreads = 1;
 };
 
 /// What a server has refused or survived since it started (for tests and management).
@@ -135,7 +140,7 @@ class EmbeddedHttpServer {
   /// The port listened on; 0 before start().
   uint16_t port() const noexcept;
   HttpServerCounters counters() const noexcept;
-  /// Runs `work` on the I/O thread (a test's way to make it throw there).
+  /// Runs `work` on the (first) I/O thread (a test's way to make it throw there).
   void runOnIoThreadForTest(std::function<void()> work);
 
   struct State;

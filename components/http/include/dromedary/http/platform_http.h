@@ -39,6 +39,8 @@ struct PlatformHttpConfig {
   std::string host = "0.0.0.0";
   uint16_t port = 8080;
   support::HttpServerLimits limits;
+  /// The server's I/O threads (dromedary.server.ioThreads); see HttpServerOptions::ioThreads.
+  unsigned ioThreads = 1;
   /// Static files (camel.server.staticEnabled, staticSourceDir, staticContextPath): GET and
   /// HEAD of a path no route serves are answered from this folder (the working directory
   /// when empty), which the paths cannot leave. Files up to limits.maxBodyBytes.
