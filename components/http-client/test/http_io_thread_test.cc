@@ -61,10 +61,7 @@ TEST_F(HttpIoThreadTest, WithTwoServerIoThreadsConnectionsTakeTurnsAndEachReques
   client.context.properties().set("dromedary.server.ioThreads", "2");
   std::string backend = fmt::format("http://127.0.0.1:{}?bridgeEndpoint=true", port);
   client.start([&](RouteBuilder& b) {
-    b.from("platform-http:/api?matchOnUriPrefix=true")
-        .process(before)
-        .to(backend)
-        .process(after);
+    b.from("platform-http:/api?matchOnUriPrefix=true").process(before).to(backend).process(after);
   });
   uint16_t proxy_port = platformHttpPort(client.context);
   std::set<std::thread::id> threads;
