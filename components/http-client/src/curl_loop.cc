@@ -153,14 +153,18 @@ CurlLoop::~CurlLoop() {
 }
 
 void CurlLoop::abortAll() noexcept {
-  for (Transfer* a : active_) {
+  // Taken out first: an exchange resumed here may send again, which adds to the lists (the
+  // destructor's own call fails those).
+  std::vector<Transfer*> active, waiting;
+  active.swap(active_);
+  waiting.swap(waiting_);
+  for (Transfer* a : active) {
     curl_multi_remove_handle(multi_, a->easy);
     if (a->cookies) curl_easy_setopt(a->easy, CURLOPT_SHARE, nullptr);
+    --leased_.find(std::string_view(a->poolKey))->second;
     a->done(*a, CURLE_ABORTED_BY_CALLBACK);
   }
-  active_.clear();
-  for (Transfer* w : waiting_) w->done(*w, CURLE_ABORTED_BY_CALLBACK);
-  waiting_.clear();
+  for (Transfer* w : waiting) w->done(*w, CURLE_ABORTED_BY_CALLBACK);
 }
 
 Transfer* CurlLoop::acquire() {
