@@ -12,11 +12,12 @@
 /// the thread itself: when the thread ends (after its loop stopped, while its io_context still
 /// exists) or when the component detaches it first.
 ///
-/// Example (on the I/O thread, from a producer):
+/// Example (on the I/O thread, from a producer; MyLoop derives from IoThread::Attachment):
 ///   if (support::IoThread* io = support::IoThread::current()) {
 ///     auto* mine = static_cast<MyLoop*>(io->attachment(this));
-///     if (!mine) mine = static_cast<MyLoop*>(io->attach(this,
-///     std::make_unique<MyLoop>(io->io())));
+///     if (!mine) {
+///       mine = static_cast<MyLoop*>(io->attach(this, std::make_unique<MyLoop>(io->io())));
+///     }
 ///   }
 
 #include <functional>
@@ -75,7 +76,8 @@ class IoThread : public std::enable_shared_from_this<IoThread> {
     const void* key;
     std::unique_ptr<Attachment> attachment;
   };
-  std::vector<Entry> entries_;  // the thread's (detach's own copy under mutex_ when ended)
+  // The thread's; touched by another thread only under mutex_ once the thread has ended.
+  std::vector<Entry> entries_;
   std::mutex mutex_;
   bool running_ = false;
   std::vector<std::function<void()>> pending_;  // runAndWait's work waiting for the thread
