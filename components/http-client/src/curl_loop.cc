@@ -14,6 +14,8 @@
 
 #include <boost/asio/post.hpp>
 
+#include "http_target.h"
+
 namespace dromedary::component::httpclient {
 
 void initCurlOnce() noexcept {
@@ -77,32 +79,6 @@ curl_slist* Transfer::headerList() noexcept {
   return header_nodes.data();
 }
 
-namespace {
-
-// "scheme://host:port" of a URL, into `key` (its capacity kept): the pool's route. A URL
-// without a port gets its scheme's, so that http://h and http://h:80 share their leases.
-void poolKeyOf(std::string_view url, std::string& key) {
-  key.clear();
-  size_t scheme_end = url.find("://");
-  if (scheme_end == std::string_view::npos) {
-    key.append(url);
-    return;
-  }
-  std::string_view scheme = url.substr(0, scheme_end);
-  std::string_view authority = url.substr(scheme_end + 3);
-  authority = authority.substr(0, authority.find_first_of("/?#"));
-  if (size_t at = authority.rfind('@'); at != std::string_view::npos) {
-    authority.remove_prefix(at + 1);
-  }
-  key.append(scheme).append("://").append(authority);
-  size_t colon = authority.rfind(':');
-  size_t bracket = authority.rfind(']');
-  bool has_port = colon != std::string_view::npos &&
-                  (bracket == std::string_view::npos || colon > bracket);
-  if (!has_port) key.append(scheme.size() == 5 ? ":443" : ":80");
-}
-
-}  // namespace
 
 // --- CurlLoop ---
 

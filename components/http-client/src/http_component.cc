@@ -285,7 +285,14 @@ class HttpComponent final : public Component {
                                    "must be at least 1",
                                    uri.text()));
     }
-    c.pool = &pools_->pool({static_cast<long>(total), static_cast<long>(per_host)});
+    try {
+      c.pool = &pools_->pool({static_cast<long>(total), static_cast<long>(per_host)});
+    } catch (const std::exception& e) {
+      // Its thread or wake-up descriptor could not be made (descriptors or threads exhausted).
+      return makeError(ErrorCode::Io,
+                       fmt::format("endpoint '{}': cannot start its connection pool: {}",
+                                   uri.text(), e.what()));
+    }
     return std::unique_ptr<Endpoint>(
         std::make_unique<HttpEndpoint>(*this, uri, std::move(options), std::move(config)));
   }

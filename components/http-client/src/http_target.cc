@@ -158,6 +158,29 @@ bool splitDynamicUri(std::string_view uri, std::span<const OptionSpec> specs, st
   return true;
 }
 
+// The pool's key, not the request's URL: per request on the loop's thread, into a reused
+// buffer.
+void poolKeyOf(std::string_view url, std::string& key) {
+  key.clear();
+  size_t scheme_end = url.find("://");
+  if (scheme_end == std::string_view::npos) {
+    key.append(url);
+    return;
+  }
+  std::string_view scheme = url.substr(0, scheme_end);
+  std::string_view authority = url.substr(scheme_end + 3);
+  authority = authority.substr(0, authority.find_first_of("/?#"));
+  if (size_t at = authority.rfind('@'); at != std::string_view::npos) {
+    authority.remove_prefix(at + 1);
+  }
+  key.append(scheme).append("://").append(authority);
+  size_t colon = authority.rfind(':');
+  size_t bracket = authority.rfind(']');
+  bool has_port = colon != std::string_view::npos &&
+                  (bracket == std::string_view::npos || colon > bracket);
+  if (!has_port) key.append(equalsIgnoreCaseAscii(scheme, "https") ? ":443" : ":80");
+}
+
 void requestUrl(const Target& target, const Message& message, bool bridge, std::string& out) {
   out.clear();
   std::string_view own_query = target.query;

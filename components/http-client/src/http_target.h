@@ -50,6 +50,11 @@ bool splitDynamicUri(std::string_view uri, std::span<const OptionSpec> specs,
 /// CamelHttpRawQuery, else CamelHttpQuery, else the endpoint's (or CamelHttpUri's own).
 void requestUrl(const Target& target, const Message& message, bool bridge, std::string& out);
 
+/// The pool's route of a request URL, into `out` (its capacity kept): "scheme://host:port",
+/// without userinfo, path, query or fragment; a URL without a port gets its scheme's (443 for
+/// https, else 80), so that http://h and http://h:80 share their leases.
+void poolKeyOf(std::string_view url, std::string& out);
+
 /// Whether the request has a query (which makes Camel's default method GET).
 bool hasQuery(const Target& target, const Message& message, bool bridge) noexcept;
 

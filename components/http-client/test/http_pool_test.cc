@@ -4,8 +4,11 @@
 // limits waits for a lease, for at most connectionRequestTimeout, and then fails unsent with
 // ConnectionRequestTimeoutException. Over real sockets against a platform-http server that
 // counts the requests it holds at once.
+#include <sys/resource.h>
+
 #include <atomic>
 #include <chrono>
+#include <filesystem>
 #include <string>
 #include <thread>
 #include <vector>
@@ -116,6 +119,26 @@ TEST_F(HttpPoolTest, ABadConnectionRequestTimeoutIsRefusedNamingTheEndpoint) {
   auto producer = client.context.producer(url("/slow?connectionRequestTimeout=soon"));
   ASSERT_FALSE(producer);
   EXPECT_NE(producer.error().message.find("connectionRequestTimeout"), std::string::npos)
+      << producer.error().message;
+}
+
+TEST_F(HttpPoolTest, APoolThatCannotStartFailsTheEndpointNamingIt) {
+  client.start([](RouteBuilder&) {});
+  // No descriptor left for the new pool's wake-up eventfd (limits no other endpoint has: a
+  // pool of its own), then the limit back as it was.
+  size_t open = 0;
+  for ([[maybe_unused]] auto& fd : std::filesystem::directory_iterator("/proc/self/fd")) ++open;
+  rlimit before{};
+  ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &before), 0);
+  rlimit tight = before;
+  tight.rlim_cur = open - 1;  // less the iterator's own, closed again
+  ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &tight), 0);
+  auto producer = client.context.producer("http://127.0.0.1:9/x?maxTotalConnections=7");
+  ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &before), 0);
+  ASSERT_FALSE(producer);
+  EXPECT_NE(producer.error().message.find("endpoint 'http://127.0.0.1:9/x?maxTotalConnections=7'"
+                                          ": cannot start its connection pool: eventfd"),
+            std::string::npos)
       << producer.error().message;
 }
 

@@ -117,5 +117,21 @@ TEST(HttpTargetTest, OkStatusRangesTakeRangesAndSingleStatuses) {
   }
 }
 
+TEST(HttpTargetTest, APoolKeyIsSchemeHostAndPortWithTheSchemesPortByDefault) {
+  std::string key = "left over";
+  poolKeyOf("http://api.example.com/orders?x=1#top", key);
+  EXPECT_EQ(key, "http://api.example.com:80");
+  poolKeyOf("https://user:secret@api.example.com/a", key);
+  EXPECT_EQ(key, "https://api.example.com:443");
+  poolKeyOf("http://127.0.0.1:8080?x=1", key);
+  EXPECT_EQ(key, "http://127.0.0.1:8080");
+  poolKeyOf("http://[::1]/a", key);
+  EXPECT_EQ(key, "http://[::1]:80");
+  poolKeyOf("https://[::1]:8443/a", key);
+  EXPECT_EQ(key, "https://[::1]:8443");
+  poolKeyOf("not a url", key);  // kept whole: a pool of its own
+  EXPECT_EQ(key, "not a url");
+}
+
 }  // namespace
 }  // namespace dromedary::component::httpclient
