@@ -55,8 +55,10 @@ static_assert(std::is_trivially_destructible_v<FlightRecorder::Slot>);
 namespace {
 
 // Where the rings live: chunks of reserved, zero memory (MAP_NORESERVE: pages become
-// resident when a route first records into them); a ring given back is zeroed and reused by
-// the next ring of its size.
+// resident when a route first records into them); a ring given back is reused as it is by the
+// next ring of its size. It is not zeroed: a slot is read only once its ring's count says it
+// was recorded, and recording writes every field. (Zeroing wrote every page of every ring when
+// routes were removed, so stopping 50,000 routes made 650 MB resident.)
 class SlotArena {
  public:
   void* take(size_t bytes) {
@@ -79,7 +81,6 @@ class SlotArena {
     return p;
   }
   void give(void* p, size_t bytes) {
-    std::memset(p, 0, bytes);
     std::lock_guard lock(mutex_);
     free_[bytes].push_back(p);
   }
@@ -153,7 +154,7 @@ void appendRing(const FlightRecorder::Slot* ring, uint64_t count, uint32_t capac
 
 FlightRecorder::FlightRecorder(uint32_t capacity) : capacity_(capacity) {
   if (capacity_ == 0) return;
-  // Zero memory is a valid empty slot (every text's size 0): nothing to construct.
+  // Slots are trivial and read only once recorded (counts start at 0): nothing to construct.
   const size_t bytes = sizeof(Slot) * capacity_;
   completed_ = static_cast<Slot*>(slotArena().take(2 * bytes));
   failed_ = completed_ + capacity_;

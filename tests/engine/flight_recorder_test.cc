@@ -5,6 +5,9 @@
 #include <fmt/format.h>
 #include <gmock/gmock.h>
 
+#include <unistd.h>
+
+#include <fstream>
 #include <set>
 #include <thread>
 
@@ -135,6 +138,55 @@ TEST_F(FlightRecorderTest, NothingIsRecordedWithStatisticsOffOrSizeZero) {
   });
   EXPECT_FALSE(off.producer.sendBody("direct:x", "y"));
   EXPECT_TRUE(off.context.recentExchanges("x")->failed.empty());
+}
+
+// Rings given back are reused as they are (not zeroed): a route given a removed route's ring
+// shows none of that route's exchanges, only its own.
+TEST_F(FlightRecorderTest, ARouteReusingARemovedRoutesRingShowsOnlyItsOwnExchanges) {
+  start(3);
+  for (const char* body : {"old-1", "old-2", "old-3"})
+    ASSERT_TRUE(h.producer.sendBody("direct:in", body));
+  EXPECT_FALSE(h.producer.sendBody("direct:in", "bad-old"));
+  ASSERT_TRUE(h.context.stopRoute("orders"));
+  ASSERT_TRUE(h.context.removeRoute("orders"));
+  ASSERT_TRUE(h.context.addRoutes([](RouteBuilder& b) {
+    b.from("direct:next").routeId("next").setHeader("seen", constant("new"));
+  }));
+  auto before = h.context.recentExchanges("next");
+  ASSERT_TRUE(before);
+  EXPECT_TRUE(before->completed.empty());
+  EXPECT_TRUE(before->failed.empty());
+  ASSERT_TRUE(h.producer.sendBody("direct:next", "new-1"));
+  auto after = h.context.recentExchanges("next");
+  EXPECT_THAT(bodies(after->completed), ElementsAre("new-1"));
+  EXPECT_EQ(after->completed.back().headers, "seen=new");
+  EXPECT_TRUE(after->failed.empty());
+}
+
+size_t residentBytes() {
+  std::ifstream statm("/proc/self/statm");
+  size_t pages = 0, resident = 0;
+  statm >> pages >> resident;
+  return resident * static_cast<size_t>(sysconf(_SC_PAGESIZE));
+}
+
+// The rings are reserved memory that becomes resident only where a route records. Removing
+// routes must not write them either: zeroing every ring on removal made a context of 50,000
+// routes that never ran take 650 MB more when it stopped (about 13 KB a route).
+TEST(FlightRecorderMemoryTest, RoutesThatNeverRanTakeNoRingMemoryWhenRemoved) {
+  constexpr int kRoutes = 2000;
+  auto h = std::make_unique<RouteHarness>();
+  h->start([](RouteBuilder& b) {
+    for (int i = 0; i < kRoutes; ++i)
+      b.from(fmt::format("direct:in{}", i)).routeId(fmt::format("r{}", i)).log("r ${body}");
+  });
+  ASSERT_EQ(h->context.routeIds().size(), size_t{kRoutes});
+  h->context.stop();
+  const size_t before = residentBytes();
+  h.reset();  // every route's rings given back
+  const size_t after = residentBytes();
+  // With each ring written on removal this grows by ~26 MB; freeing the routes only shrinks it.
+  EXPECT_LT(after, before + (4u << 20)) << "resident " << before << " -> " << after;
 }
 
 // Every exchange timed, so every one recorded: still nothing allocated once warm (the route
