@@ -4,7 +4,6 @@
 // entry lost or torn, nothing at statistics level Off, and no allocation when it records.
 #include <fmt/format.h>
 #include <gmock/gmock.h>
-
 #include <unistd.h>
 
 #include <fstream>
