@@ -6,8 +6,8 @@
 #include <spdlog/spdlog.h>
 
 #include <atomic>
-#include <map>
 #include <mutex>
+#include <set>
 
 #include "core/text.h"
 
@@ -50,10 +50,24 @@ class UpperLevelFlag final : public spdlog::custom_flag_formatter {
   }
 };
 
+// One sink and one formatter for every category. A category is only its interned name: a
+// logger per category (spdlog's, with its own sink list, formatter and backtracer) cost ~500
+// bytes each, and every route that logs has a category of its own (its id, as in Camel).
 struct Registry {
   std::mutex mutex;
-  std::shared_ptr<spdlog::sinks::sink> sink = std::make_shared<spdlog::sinks::stdout_sink_mt>();
-  std::map<std::string, std::shared_ptr<spdlog::logger>, std::less<>> loggers;
+  std::shared_ptr<spdlog::sinks::sink> sink = makeSink();
+  std::set<std::string, std::less<>> categories;  // nodes never move: Logger points into them
+
+  static std::shared_ptr<spdlog::sinks::sink> makeSink() {
+    auto sink = std::make_shared<spdlog::sinks::stdout_sink_mt>();
+    // Camel's default line shape: time, level, pid, thread, category, message.
+    auto formatter = std::make_unique<spdlog::pattern_formatter>();
+    formatter->add_flag<UpperLevelFlag>('*').set_pattern(
+        "%Y-%m-%d %H:%M:%S.%e %* %P --- [%t] %n : %v");
+    sink->set_formatter(std::move(formatter));
+    sink->set_level(spdlog::level::trace);  // the global level decides (one atomic read)
+    return sink;
+  }
 };
 
 Registry& registry() {
@@ -89,19 +103,9 @@ std::string_view loggingLevelName(LoggingLevel level) noexcept {
 Logger Logger::get(std::string_view category) {
   Registry& r = registry();
   std::lock_guard lock(r.mutex);
-  auto it = r.loggers.find(category);
-  if (it == r.loggers.end()) {
-    auto logger = std::make_shared<spdlog::logger>(std::string(category), r.sink);
-    // Camel's default line shape: time, level, pid, thread, category, message.
-    auto formatter = std::make_unique<spdlog::pattern_formatter>();
-    formatter->add_flag<UpperLevelFlag>('*').set_pattern(
-        "%Y-%m-%d %H:%M:%S.%e %* %P --- [%t] %n : %v");
-    logger->set_formatter(std::move(formatter));
-    logger->set_level(spdlog::level::trace);  // the global level decides (one atomic read)
-    logger->flush_on(spdlog::level::trace);
-    it = r.loggers.emplace(std::string(category), std::move(logger)).first;
-  }
-  return Logger(it->second.get());
+  auto it = r.categories.find(category);
+  if (it == r.categories.end()) it = r.categories.emplace(category).first;
+  return Logger(const_cast<std::string*>(&*it));
 }
 
 bool Logger::enabled(LoggingLevel level) const noexcept {
@@ -120,14 +124,19 @@ void Logger::log(LoggingLevel level, std::string_view line) const noexcept {
     observer(category(), level, line);
   }
   try {
-    static_cast<spdlog::logger*>(impl_)->log(toSpd(level), "{}", line);
+    // What spdlog::logger::log does for one sink that flushes every line.
+    spdlog::details::log_msg msg(spdlog::source_loc{}, category(), toSpd(level),
+                                 spdlog::string_view_t(line.data(), line.size()));
+    spdlog::sinks::sink& sink = *registry().sink;
+    sink.log(msg);
+    sink.flush();
   } catch (...) {
     // Logging must never fail the exchange.
   }
 }
 
 std::string_view Logger::category() const noexcept {
-  return static_cast<spdlog::logger*>(impl_)->name();
+  return *static_cast<const std::string*>(impl_);
 }
 
 void setLogLevel(LoggingLevel level) noexcept { global_level.store(level); }

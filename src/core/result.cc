@@ -1,7 +1,26 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <dromedary/core/result.h>
 
+#include <mutex>
+#include <ostream>
+#include <set>
+
 namespace dromedary {
+
+const std::string SourceFile::empty_;
+
+SourceFile::SourceFile(std::string_view name) {
+  if (name.empty()) return;
+  // Made at load time only (never per message); a lock is fine.
+  static std::mutex* mutex = new std::mutex();
+  static auto* names = new std::set<std::string, std::less<>>();  // lives through exit
+  std::lock_guard lock(*mutex);
+  auto it = names->find(name);
+  if (it == names->end()) it = names->emplace(name).first;
+  name_ = &*it;
+}
+
+std::ostream& operator<<(std::ostream& out, const SourceFile& file) { return out << file.str(); }
 
 std::string_view errorCodeName(ErrorCode code) noexcept {
   switch (code) {
@@ -31,7 +50,7 @@ std::string_view errorCodeName(ErrorCode code) noexcept {
 
 std::string Error::toString() const {
   if (where.file.empty() && where.line == 0) return message;
-  std::string out = where.file;
+  std::string out = where.file.str();
   if (where.line > 0) {
     out += ':' + std::to_string(where.line);
     if (where.column > 0) out += ':' + std::to_string(where.column);

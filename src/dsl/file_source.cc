@@ -73,7 +73,7 @@ Result<void> refuseUnknownKey(std::string_view kind, std::string_view key, const
 
 std::string positionText(const SourceRef& where) {
   if (where.line == 0) return where.file;
-  return fmt::format("{}:{}:{}", where.file, where.line, where.column);
+  return fmt::format("{}:{}:{}", where.file.str(), where.line, where.column);
 }
 
 Error fileError(const SourceRef& where, std::string_view what, std::string_view hint) {
@@ -281,7 +281,7 @@ Result<void> addRouteSources(Context& context, FileSources& sources, const LoadO
   std::map<std::string, int, std::less<>> unnamed;  // routes without an id, per file
   auto keyOf = [&](const Scalar* id, const SourceRef& where) {
     if (id && !id->value.empty()) return id->value;
-    return fmt::format("{}#{}", where.file, ++unnamed[where.file]);
+    return fmt::format("{}#{}", where.file.str(), ++unnamed[where.file.str()]);
   };
   std::vector<size_t> added;  // indexes into `loaded`, in the order they go to the builder
   auto consider = [&](LoadedRoute route) {
@@ -290,7 +290,7 @@ Result<void> addRouteSources(Context& context, FileSources& sources, const LoadO
     loaded.push_back(std::move(route));
     return include;
   };
-  for (const RouteSource& r : sources.routes) {
+  for (RouteSource& r : sources.routes) {
     if (!consider({keyOf(attribute(r.attributes, "id"), r.where), {},
                    routeFingerprint(context, r, shared)})) {
       continue;
@@ -302,6 +302,9 @@ Result<void> addRouteSources(Context& context, FileSources& sources, const LoadO
       return e;
     }
     DROMEDARY_TRY_VOID(translated);
+    // Translated: its source is not needed again. Let go of it now, so that a big file's
+    // sources and models are not all held at once (about a third of the peak when loading).
+    r = RouteSource{};
   }
   for (const TemplatedRouteSource& t : sources.templatedRoutes) {
     if (!consider({keyOf(t.routeId ? &*t.routeId : nullptr, t.where), {},

@@ -39,7 +39,7 @@ std::string messageHistory(Exchange& ex, const Step* failing) {
   auto source_of = [](const Step* s) -> std::string {
     if (!s || !s->model || s->model->where.line == 0) return {};
     const SourceRef& w = s->model->where;
-    return fmt::format("{}:{}", w.file, w.line);
+    return fmt::format("{}:{}", w.file.str(), w.line);
   };
   std::string out;
   const bool kept = fs.historyCount > 0;

@@ -172,7 +172,9 @@ void Tracer::emit(Exchange& ex, const Route& route, const Step* step, TraceEvent
     const SourceRef* where = step && step->model ? &step->model->where
                              : route.model       ? &route.model->where
                                                  : nullptr;
-    if (where && where->line > 0) e.location = fmt::format("{}:{}", where->file, where->line);
+    if (where && where->line > 0) {
+      e.location = fmt::format("{}:{}", where->file.str(), where->line);
+    }
     e.headers = textsOf(ex.message().headers());
     if (options_.includeExchangeProperties) e.properties = textsOf(ex.properties());
     const Value& body = ex.message().body();

@@ -13,9 +13,11 @@
 ///   if (!uri) std::cerr << uri.error().toString() << "\n";
 
 #include <cstdint>
+#include <iosfwd>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 
@@ -48,9 +50,41 @@ enum class ErrorCode : uint16_t {
 /// The name of an error code, e.g. "NoConsumers".
 std::string_view errorCodeName(ErrorCode code) noexcept;
 
+/// A source's name (a route file's path), interned: every SourceRef naming the same file
+/// shares one copy, so a route's model, which keeps one SourceRef per step, pays a pointer for
+/// it rather than a string of its own. Reads as the `const std::string&` it names. Interned
+/// names are kept for the process's life (there are as many as files loaded).
+class SourceFile {
+ public:
+  SourceFile() noexcept = default;
+  SourceFile(std::string_view name);  // NOLINT: implicit, as the std::string it replaces
+  SourceFile(const std::string& name) : SourceFile(std::string_view(name)) {}  // NOLINT
+  SourceFile(const char* name) : SourceFile(std::string_view(name)) {}  // NOLINT
+
+  const std::string& str() const noexcept { return name_ ? *name_ : empty_; }
+  operator const std::string&() const noexcept { return str(); }  // NOLINT
+  bool empty() const noexcept { return name_ == nullptr; }
+  const char* c_str() const noexcept { return str().c_str(); }
+
+  friend bool operator==(const SourceFile& a, const SourceFile& b) noexcept {
+    return a.name_ == b.name_;  // one copy per name
+  }
+  friend bool operator==(const SourceFile& a, std::string_view b) noexcept {
+    return std::string_view(a.str()) == b;
+  }
+  friend bool operator==(const SourceFile& a, const char* b) noexcept {
+    return std::string_view(a.str()) == b;
+  }
+  friend std::ostream& operator<<(std::ostream& out, const SourceFile& file);
+
+ private:
+  static const std::string empty_;
+  const std::string* name_ = nullptr;  // interned; null for none
+};
+
 /// Where in a source (route file, URI, expression) an error was found.
 struct SourceRef {
-  std::string file;     ///< empty when not from a file
+  SourceFile file;      ///< empty when not from a file
   uint32_t line = 0;    ///< 1-based; 0 = unknown
   uint32_t column = 0;  ///< 1-based; 0 = unknown
   std::string snippet;  ///< the offending text

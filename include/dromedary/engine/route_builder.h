@@ -479,6 +479,8 @@ class RouteDefinition {
   RouteDefinition& afterUri(std::string uri);
 
   detail::RouteModel& modelForEngine() noexcept { return *model_; }
+  /// The model, taken by the route made of it; the definition is then spent.
+  std::unique_ptr<detail::RouteModel> takeModelForEngine() noexcept;
   /// The last step added (as id() names it), or nullptr: how file loaders record positions.
   detail::StepModel* lastStepForEngine() noexcept;
 

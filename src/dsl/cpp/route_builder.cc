@@ -17,6 +17,10 @@ RouteDefinition::RouteDefinition(std::string from_uri)
 
 RouteDefinition::~RouteDefinition() = default;
 
+std::unique_ptr<detail::RouteModel> RouteDefinition::takeModelForEngine() noexcept {
+  return std::move(model_);
+}
+
 void RouteDefinition::misuse(std::string message) { model_->misuse.push_back(std::move(message)); }
 
 BlockModel* RouteDefinition::currentBlock() {

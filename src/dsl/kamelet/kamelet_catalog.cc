@@ -122,7 +122,7 @@ std::vector<std::string> KameletCatalog::names() const {
 }
 
 std::string KameletCatalog::origin(std::string_view name) const {
-  if (auto it = found_.find(name); it != found_.end()) return it->second->name.where.file;
+  if (auto it = found_.find(name); it != found_.end()) return it->second->name.where.file.str();
   for (const Location& location : locations_) {
     if (location.folder.empty()) {
       for (const ShippedKamelet& k : shippedKamelets()) {

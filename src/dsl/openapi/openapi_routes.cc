@@ -235,7 +235,7 @@ Result<std::vector<RouteSource>> openApiRoutes(Context& context, const RestOpenA
   if (!read) {  // where in the document, and which openApi named it
     const Error& e = read.error();
     return fileError(o.specificationWhere,
-                     e.where.line ? fmt::format("{}:{}:{}: {}", e.where.file, e.where.line,
+                     e.where.line ? fmt::format("{}:{}:{}: {}", e.where.file.str(), e.where.line,
                                                 e.where.column, e.message)
                                   : e.message);
   }
