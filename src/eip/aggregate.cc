@@ -38,6 +38,7 @@ namespace {
 
 const HeaderKey kAggregatedSize{"CamelAggregatedSize"};
 const HeaderKey kCompletedBy{"CamelAggregatedCompletedBy"};
+const HeaderKey kDuplicateMessage{"CamelDuplicateMessage"};
 const HeaderKey kCorrelationKey{"CamelAggregatedCorrelationKey"};
 const HeaderKey kBatchComplete{"CamelBatchComplete"};
 // Where a completed group is kept in the repository until its steps succeed.
@@ -101,7 +102,23 @@ class AggregateStep final : public Step {
     constexpr int kMaxAttempts = 100;
     ExchangePtr done;
     std::string_view completed_by;
+    bool duplicate = false;
     try {
+      std::string member;  // the exchange's name as a member, when the repository keeps them
+      if (const Expression* id = repository_->memberId()) {
+        Value scratch;
+        const Value* v = id->evaluate(ex, scratch);
+        if (!v) return Status::Fail;
+        thread_local std::string buffer;
+        if (!v->isNull()) member.assign(stringForm(*v, buffer));
+        if (member.empty()) {
+          ex.fail(ErrorCode::EvaluationFailed,
+                  fmt::format("No member id could be found for the group '{}' using the "
+                              "aggregation repository's memberId expression",
+                              key));
+          return Status::Fail;
+        }
+      }
       std::lock_guard lock(mutex_);  // this instance's own exchanges one at a time
       for (int attempt = 0;; ++attempt) {
         if (attempt == kMaxAttempts) {
@@ -134,21 +151,32 @@ class AggregateStep final : public Step {
         }
         agg->properties().slot(kAggregatedSize) = size;
         completed_by = completion(ex, *agg, size, eager_done);
+        using Write = AggregationRepository::Write;
         if (completed_by.empty()) {
-          if (repository_->put(key, *agg, version)) break;
-          continue;
+          Write w = repository_->put(key, *agg, version, member);
+          duplicate = w == Write::Duplicate;
+          if (w == Write::Conflict) continue;
+          break;
         }
         std::string stored = completedKey(key);
         agg->properties().slot(kCompletedBy) = completed_by;
         agg->properties().slot(kCorrelationKey) = std::string_view(key);
         agg->properties().slot(kRepositoryKey) = std::string_view(stored);
-        if (!repository_->complete(key, version, stored, *agg)) continue;
-        done = std::move(agg);
+        Write w = repository_->complete(key, version, stored, *agg, member);
+        if (w == Write::Conflict) continue;
+        duplicate = w == Write::Duplicate;
+        if (!duplicate) done = std::move(agg);
         break;
       }
     } catch (...) {
       ex.setException(std::current_exception());
       return Status::Fail;
+    }
+    if (duplicate) {
+      // Folded before (here or in another instance): as the idempotent consumer marks what it
+      // skips, and the exchange goes on after the aggregate as any other.
+      ex.properties().slot(kDuplicateMessage) = true;
+      return Status::Continue;
     }
     if (done) emit(std::move(done), completed_by, key);
     return Status::Continue;
@@ -467,7 +495,7 @@ class AggregateStep final : public Step {
     if (!repository_) return;
     std::string stored = completedKey(key);
     agg.properties().slot(kRepositoryKey) = std::string_view(stored);
-    repository_->complete(key, -1, stored, agg);
+    repository_->complete(key, -1, stored, agg, {});
   }
 
   // When the route starts: open groups carry on; completed ones run their steps again.

@@ -8,6 +8,11 @@
 // or INSERT ... ON CONFLICT DO NOTHING for a new one), and a completion moves the group to the
 // completed table in one statement (PostgreSQL: DELETE ... RETURNING inside an INSERT) or one
 // transaction (SQLite), so exactly one instance completes it.
+//
+// With a memberId expression, the members folded are kept too, in NAME_members (member, id,
+// createdAt): a group is written only if the member is not there, and the member is written
+// with it, in the same statement (PostgreSQL) or transaction (SQLite). A record delivered twice
+// is then folded once, whichever instance gets it and whenever.
 #include <fmt/format.h>
 
 #include <dromedary/core/exchange.h>
@@ -23,10 +28,11 @@ namespace {
 class JdbcAggregationRepository final : public AggregationRepository {
  public:
   JdbcAggregationRepository(std::shared_ptr<Database> db, const std::string& t,
-                            AggregationRecovery recovery)
+                            AggregationRecovery recovery, std::unique_ptr<Expression> member_id)
       : db_(std::move(db)),
         name_(t),
         recovery_(std::move(recovery)),
+        memberId_(std::move(member_id)),
         get_(fmt::format("SELECT exchange, version FROM {} WHERE id = $1", t)),
         insert_(fmt::format("INSERT INTO {} (id, exchange, version) VALUES ($1, $2, 1) "
                             "ON CONFLICT DO NOTHING",
@@ -51,7 +57,31 @@ class JdbcAggregationRepository final : public AggregationRepository {
             "EXISTS (SELECT 1 FROM gone) OR $2 <= 0",
             t)),
         scanOpen_(fmt::format("SELECT id, exchange FROM {}", t)),
-        scanCompleted_(fmt::format("SELECT id, exchange FROM {}_completed", t)) {}
+        scanCompleted_(fmt::format("SELECT id, exchange FROM {}_completed", t)),
+        // PostgreSQL, with members: the group is written only if the member is new, the
+        // member only if the group was written; the counts say what happened.
+        putNewMember_(fmt::format(
+            "WITH w AS (INSERT INTO {0} (id, exchange, version) SELECT $1::VARCHAR, $2::BYTEA, 1 "
+            "WHERE NOT EXISTS (SELECT 1 FROM {0}_members WHERE member = $3::TEXT) ON CONFLICT "
+            "DO NOTHING RETURNING id), {1}",
+            t, memberTail(t, "$3"))),
+        putMember_(fmt::format(
+            "WITH w AS (UPDATE {0} SET exchange = $2::BYTEA, version = version + 1 WHERE id = "
+            "$1::VARCHAR AND version = $4::BIGINT AND NOT EXISTS (SELECT 1 FROM {0}_members "
+            "WHERE member = $3::TEXT) RETURNING id), {1}",
+            t, memberTail(t, "$3"))),
+        completeMember_(fmt::format(
+            "WITH gone AS (DELETE FROM {0} WHERE id = $1::VARCHAR AND ($2::BIGINT < 0 OR version "
+            "= $2::BIGINT) AND NOT EXISTS (SELECT 1 FROM {0}_members WHERE member = $5::TEXT) "
+            "RETURNING id), w AS (INSERT INTO {0}_completed (id, exchange, version) SELECT "
+            "$3::VARCHAR, $4::BYTEA, 1 WHERE (EXISTS (SELECT 1 FROM gone) OR $2::BIGINT <= 0) AND "
+            "NOT EXISTS (SELECT 1 FROM {0}_members WHERE member = $5::TEXT) RETURNING $1::VARCHAR "
+            "AS id), {1}",
+            t, memberTail(t, "$5"))),
+        memberSeen_(fmt::format("SELECT COUNT(*) FROM {}_members WHERE member = $1", t)),
+        addMember_(fmt::format("INSERT INTO {}_members (member, id) VALUES ($1, $2)", t)) {}
+
+  const Expression* memberId() const noexcept override { return memberId_.get(); }
 
   bool supportsOptimisticLocking() const noexcept override { return true; }
   AggregationRecovery recovery() const override { return recovery_; }
@@ -92,37 +122,100 @@ class JdbcAggregationRepository final : public AggregationRepository {
     return {decode(context, row[0].second), row[1].second.as<int64_t>()};
   }
 
-  bool put(std::string_view key, const Exchange& aggregate, int64_t version) override {
-    if (version == 0) return run(insert_, {Value(key), blob(aggregate)}).affected == 1;
-    return run(update_, {Value(key), blob(aggregate), Value(version)}).affected == 1;
+  Write put(std::string_view key, const Exchange& aggregate, int64_t version,
+            std::string_view member) override {
+    if (!member.empty() && db_->dialect() == Dialect::PostgreSQL) {
+      if (version == 0) {
+        return outcome(run(putNewMember_, {Value(key), blob(aggregate), Value(member)}));
+      }
+      return outcome(
+          run(putMember_, {Value(key), blob(aggregate), Value(member), Value(version)}));
+    }
+    if (!member.empty()) {
+      return inTransaction(member, key, [&](Session& s) {
+        std::vector<Value> params{Value(key), blob(aggregate)};
+        if (version != 0) params.push_back(Value(version));
+        return check(s.execute(version == 0 ? insert_ : update_, params)).affected == 1;
+      });
+    }
+    if (version == 0) return written(run(insert_, {Value(key), blob(aggregate)}).affected == 1);
+    return written(run(update_, {Value(key), blob(aggregate), Value(version)}).affected == 1);
   }
 
-  bool complete(std::string_view key, int64_t version, std::string_view completed_key,
-                const Exchange& aggregate) override {
+  Write complete(std::string_view key, int64_t version, std::string_view completed_key,
+                 const Exchange& aggregate, std::string_view member) override {
     if (db_->dialect() == Dialect::PostgreSQL) {
+      if (!member.empty()) {
+        return outcome(run(completeMember_, {Value(key), Value(version), Value(completed_key),
+                                             blob(aggregate), Value(member)}));
+      }
       // One statement: the insert happens only if the delete found the group at its version
       // (or there was none to find: a group complete with its first exchange).
       QueryResult r = run(moveToCompleted_,
                           {Value(key), Value(version), Value(completed_key), blob(aggregate)});
-      return r.affected == 1;
+      return written(r.affected == 1);
     }
     // SQLite: a transaction on a connection of its own.
-    auto session = db_->openSession();
-    if (!session) fail(SqlError{"08001", session.error().message});
-    Session& s = **session;
-    check(s.run("BEGIN IMMEDIATE"));
-    QueryResult gone = check(s.execute(removeAt_, std::vector<Value>{Value(key), Value(version)}));
-    if (version > 0 && gone.affected != 1) {
-      check(s.run("ROLLBACK"));
-      return false;
-    }
-    check(s.execute(addCompleted_, std::vector<Value>{Value(completed_key), blob(aggregate)}));
-    check(s.run("COMMIT"));
-    return true;
+    return inTransaction(member, key, [&](Session& s) {
+      QueryResult gone =
+          check(s.execute(removeAt_, std::vector<Value>{Value(key), Value(version)}));
+      if (version > 0 && gone.affected != 1) return false;
+      check(s.execute(addCompleted_, std::vector<Value>{Value(completed_key), blob(aggregate)}));
+      return true;
+    });
   }
 
  private:
   static Value blob(const Exchange& exchange) { return Value(Bytes(sqlite::encodeExchange(exchange))); }
+  static Write written(bool ok) { return ok ? Write::Written : Write::Conflict; }
+
+  // The end of a PostgreSQL statement with members, after a CTE `w` that wrote the group
+  // (returning its id, or nothing): the member goes in if the group was written; the answer
+  // is (groups written, members seen before this statement).
+  static std::string memberTail(const std::string& t, const char* member) {
+    return fmt::format("m AS (INSERT INTO {0}_members (member, id) SELECT {1}::TEXT, id FROM w "
+                       "ON CONFLICT DO NOTHING RETURNING 1) SELECT (SELECT COUNT(*) FROM w), "
+                       "(SELECT COUNT(*) FROM {0}_members WHERE member = {1}::TEXT)",
+                       t, member);
+  }
+  // Written; else the member was there before (a duplicate), or the group changed (a
+  // conflict: the caller reads and folds again).
+  static Write outcome(const QueryResult& r) {
+    const ValueMap& row = r.rows.at(0).getMap();
+    if (row[0].second.as<int64_t>() == 1) return Write::Written;
+    return row[1].second.as<int64_t>() > 0 ? Write::Duplicate : Write::Conflict;
+  }
+
+  // SQLite: `write` in a transaction on a connection of its own (false: a conflict, rolled
+  // back), with the member checked first and written with it.
+  template <class F>
+  Write inTransaction(std::string_view member, std::string_view key, F&& write) {
+    auto session = db_->openSession();
+    if (!session) fail(SqlError{"08001", session.error().message});
+    Session& s = **session;
+    check(s.run("BEGIN IMMEDIATE"));
+    try {
+      if (!member.empty()) {
+        QueryResult seen = check(s.execute(memberSeen_, std::vector<Value>{Value(member)}));
+        if (seen.rows.at(0).getMap()[0].second.as<int64_t>() > 0) {
+          check(s.run("ROLLBACK"));
+          return Write::Duplicate;
+        }
+      }
+      if (!write(s)) {
+        check(s.run("ROLLBACK"));
+        return Write::Conflict;
+      }
+      if (!member.empty()) {
+        check(s.execute(addMember_, std::vector<Value>{Value(member), Value(key)}));
+      }
+      check(s.run("COMMIT"));
+      return Write::Written;
+    } catch (...) {
+      (void)s.run("ROLLBACK");
+      throw;
+    }
+  }
 
   ExchangePtr decode(Context& context, const Value& data) {
     ExchangePtr ex = acquireExchange(&context);
@@ -150,14 +243,17 @@ class JdbcAggregationRepository final : public AggregationRepository {
   std::shared_ptr<Database> db_;
   std::string name_;
   AggregationRecovery recovery_;
+  std::unique_ptr<Expression> memberId_;  // null: members are not kept
   StatementText get_, insert_, update_, upsert_, remove_, removeCompleted_, removeAt_,
-      addCompleted_, moveToCompleted_, scanOpen_, scanCompleted_;
+      addCompleted_, moveToCompleted_, scanOpen_, scanCompleted_, putNewMember_, putMember_,
+      completeMember_, memberSeen_, addMember_;
 };
 
 }  // namespace
 
 Result<std::shared_ptr<AggregationRepository>> openAggregationRepository(
-    std::shared_ptr<Database> database, const std::string& name, AggregationRecovery recovery) {
+    std::shared_ptr<Database> database, const std::string& name, AggregationRecovery recovery,
+    std::unique_ptr<Expression> member_id) {
   if (recovery.maximumRedeliveries > 0 && recovery.deadLetterUri.empty()) {
     return makeError(ErrorCode::InvalidOption,
                      "maximumRedeliveries needs a deadLetterUri for the groups that reach it");
@@ -176,9 +272,17 @@ Result<std::shared_ptr<AggregationRepository>> openAggregationRepository(
                          /*once=*/true);
     DROMEDARY_TRY_VOID(createTable(*database, create, table));
   }
-  return std::shared_ptr<AggregationRepository>(
-      std::make_shared<JdbcAggregationRepository>(std::move(database), name,
-                                                  std::move(recovery)));
+  if (member_id) {
+    const std::string table = name + "_members";
+    StatementText create(fmt::format("CREATE TABLE IF NOT EXISTS {} (member TEXT NOT NULL "
+                                     "PRIMARY KEY, id VARCHAR(255) NOT NULL, createdAt TIMESTAMP "
+                                     "DEFAULT CURRENT_TIMESTAMP)",
+                                     table),
+                         /*once=*/true);
+    DROMEDARY_TRY_VOID(createTable(*database, create, table));
+  }
+  return std::shared_ptr<AggregationRepository>(std::make_shared<JdbcAggregationRepository>(
+      std::move(database), name, std::move(recovery), std::move(member_id)));
 }
 
 }  // namespace dromedary::component::sql

@@ -121,6 +121,20 @@ Result<std::shared_ptr<IdempotentRepository>> openIdempotentRepository(
       std::make_shared<JdbcIdempotentRepository>(std::move(database), table));
 }
 
+Result<std::unique_ptr<Expression>> memberIdExpression(Context& context,
+                                                      const std::string& text) {
+  if (text.empty()) return std::unique_ptr<Expression>();
+  Language* simple = context.language("simple");
+  if (!simple) return makeError(ErrorCode::Internal, "the simple language is not registered");
+  auto made = simple->createExpression(text, context);
+  if (!made) {
+    Error e = made.error();
+    e.message = fmt::format("memberId '{}': {}", text, e.message);
+    return e;
+  }
+  return std::move(*made);
+}
+
 void registerRepositoryBeans(Context& context) {
   auto idempotent = [](Context& c, const Context::BeanDefinition& bean) -> Result<void> {
     IdempotentTable t;
@@ -152,8 +166,11 @@ void registerRepositoryBeans(Context& context) {
       recovery.maximumRedeliveries = static_cast<int>(n);
     }
     if (const std::string* v = bean.property("deadLetterUri")) recovery.deadLetterUri = *v;
+    const std::string* member = bean.property("memberId");
+    DROMEDARY_TRY(member_id, memberIdExpression(c, member ? *member : std::string()));
     DROMEDARY_TRY(db, lookupDataSource(c, ds ? *ds : std::string()));
-    DROMEDARY_TRY(repo, openAggregationRepository(std::move(db), *name, std::move(recovery)));
+    DROMEDARY_TRY(repo, openAggregationRepository(std::move(db), *name, std::move(recovery),
+                                                  std::move(member_id)));
     c.bindAggregationRepository(bean.name, std::move(repo));
     return {};
   };
@@ -181,10 +198,11 @@ Result<void> bindDataSource(Context& context, std::string name, std::string url,
 
 Result<std::shared_ptr<AggregationRepository>> jdbcAggregationRepository(
     Context& context, std::string_view data_source, std::string repository_name,
-    AggregationRecovery recovery) {
+    AggregationRecovery recovery, std::string member_id) {
+  DROMEDARY_TRY(expression, component::sql::memberIdExpression(context, member_id));
   DROMEDARY_TRY(db, component::sql::lookupDataSource(context, data_source));
   return component::sql::openAggregationRepository(std::move(db), repository_name,
-                                                   std::move(recovery));
+                                                   std::move(recovery), std::move(expression));
 }
 
 Result<std::shared_ptr<IdempotentRepository>> jdbcIdempotentRepository(

@@ -29,10 +29,16 @@ Result<std::shared_ptr<IdempotentRepository>> openIdempotentRepository(
     std::shared_ptr<Database> database, IdempotentTable table);
 
 /// Camel's JdbcAggregationRepository: tables NAME and NAME_completed (created when missing).
-/// With `recovery` (Camel's useRecovery, recoveryInterval, maximumRedeliveries, deadLetterUri).
+/// With `recovery` (Camel's useRecovery, recoveryInterval, maximumRedeliveries, deadLetterUri),
+/// and with `member_id`, the members folded kept in NAME_members (created when missing) so that
+/// none is folded twice.
 Result<std::shared_ptr<AggregationRepository>> openAggregationRepository(
     std::shared_ptr<Database> database, const std::string& name,
-    AggregationRecovery recovery = {});
+    AggregationRecovery recovery = {}, std::unique_ptr<Expression> member_id = nullptr);
+
+/// The aggregation repository's memberId (a Simple expression; empty: none), compiled.
+Result<std::unique_ptr<Expression>> memberIdExpression(Context& context,
+                                                      const std::string& text);
 
 /// Whether `name` can be put in a statement as a table name (letters, digits, _ and .).
 bool validTableName(std::string_view name);

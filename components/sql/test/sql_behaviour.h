@@ -525,6 +525,111 @@ TEST_P(SqlBehaviour, TwoInstancesWithOptimisticLockingCompleteEveryGroupOnceWith
   other.context.stop();
 }
 
+// With a memberId, the repository keeps the members it folded: a record delivered again is
+// not folded again, neither into its open group nor, after the group completed, into a new one.
+TEST_P(SqlBehaviour, WithAMemberIdARecordDeliveredTwiceIsFoldedOnceEvenAfterItsGroupCompleted) {
+  for (const char* t : {"agg_once", "agg_once_completed", "agg_once_members"}) {
+    exec(std::string("DROP TABLE IF EXISTS ") + t);
+  }
+  auto repo = jdbcAggregationRepository(h.context, "db", "agg_once", {}, "${header.id}");
+  ASSERT_TRUE(repo) << repo.error().toString();
+  h.context.bindAggregationRepository("groups", *repo);
+  h.start([](RouteBuilder& b) {
+    b.from("direct:in")
+        .aggregate(header("group"), AggregationStrategies::string(","))
+        .completionSize(3)
+        .optimisticLocking()
+        .aggregationRepositoryRef("groups")
+        .to("mock:done")
+        .end()
+        .to("mock:after");
+  });
+  auto send = [&](const char* id) {
+    Headers headers;
+    headers.set("id", Value(id));
+    headers.set("group", Value("g"));
+    ASSERT_TRUE(h.producer.sendBodyAndHeaders("direct:in", Value(id), headers));
+  };
+  for (const char* id : {"a1", "a2", "a2", "a3"}) send(id);
+  auto& done = h.mock("mock:done");
+  ASSERT_EQ(done.receivedExchanges().size(), 1u);
+  EXPECT_EQ(done.receivedExchanges()[0]->message().body(), Value("a1,a2,a3"));
+  send("a2");  // late: its group completed
+  EXPECT_EQ(done.receivedExchanges().size(), 1u);
+  EXPECT_TRUE((*repo)->recover(h.context).empty()) << "a group was opened by a duplicate";
+  auto after = h.mock("mock:after").receivedExchanges();
+  ASSERT_EQ(after.size(), 5u);  // every exchange goes on after the aggregate
+  for (size_t i : {size_t{2}, size_t{4}}) {
+    const Value* dup = after[i]->getProperty("CamelDuplicateMessage");
+    ASSERT_NE(dup, nullptr) << i;
+    EXPECT_EQ(*dup, Value(true));
+  }
+  EXPECT_EQ(after[1]->getProperty("CamelDuplicateMessage"), nullptr);
+  EXPECT_EQ(exec("SELECT COUNT(*) AS n FROM agg_once_members").rows.at(0).getMap()[0]
+                .second.as<int64_t>(),
+            3);
+}
+
+// Every record sent by both instances at once: each folded once, every group complete once
+// with exactly its members.
+TEST_P(SqlBehaviour, TwoInstancesGivenEveryRecordTwiceFoldEachOnce) {
+  constexpr int kGroups = 10, kPerGroup = 10;
+  for (const char* t : {"agg_twice", "agg_twice_completed", "agg_twice_members"}) {
+    exec(std::string("DROP TABLE IF EXISTS ") + t);
+  }
+  std::atomic<int> completed{0};
+  std::mutex seen_mutex;
+  std::map<std::string, std::vector<std::string>> seen;  // group -> its bodies
+  auto routes = [&](RouteBuilder& b) {
+    b.from("direct:in")
+        .aggregate(header("group"), AggregationStrategies::string(","))
+        .completionSize(kPerGroup)
+        .optimisticLocking()
+        .aggregationRepositoryRef("shared")
+        .process([&](Exchange& ex) {
+          std::lock_guard lock(seen_mutex);
+          seen[ex.getProperty("CamelAggregatedCorrelationKey")->toString()].push_back(
+              ex.message().body().toString());
+          ++completed;
+        })
+        .end();
+  };
+  RouteHarness other;
+  ASSERT_TRUE(bindDataSource(other.context, "db", dbUrl));
+  for (RouteHarness* instance : {&h, &other}) {
+    auto repo = jdbcAggregationRepository(instance->context, "db", "agg_twice", {}, "${body}");
+    ASSERT_TRUE(repo) << repo.error().toString();
+    instance->context.bindAggregationRepository("shared", *repo);
+    instance->start(routes);
+  }
+  std::vector<std::thread> senders;
+  for (int t = 0; t < 4; ++t) {
+    senders.emplace_back([&, t] {
+      RouteHarness& instance = t < 2 ? h : other;  // both instances get every record
+      for (int i = t % 2; i < kGroups * kPerGroup; i += 2) {
+        auto sent = instance.producer.sendBodyAndHeader(
+            "direct:in", Value(int64_t{i}), "group", Value(fmt::format("g{}", i % kGroups)));
+        EXPECT_TRUE(sent) << sent.error().toString();
+      }
+    });
+  }
+  for (auto& t : senders) t.join();
+  EXPECT_EQ(completed.load(), kGroups);
+  ASSERT_EQ(seen.size(), static_cast<size_t>(kGroups));
+  for (auto& [group, bodies] : seen) {
+    ASSERT_EQ(bodies.size(), 1u) << group << " completed more than once";
+    std::string text = bodies[0];
+    EXPECT_EQ(std::count(text.begin(), text.end(), ','), kPerGroup - 1) << group << ": " << text;
+  }
+  other.context.stop();
+}
+
+TEST_P(SqlBehaviour, ABadMemberIdIsRefusedNamingIt) {
+  auto repo = jdbcAggregationRepository(h.context, "db", table + "_bad", {}, "${header.");
+  ASSERT_FALSE(repo);
+  EXPECT_THAT(repo.error().message, HasSubstr("memberId '${header.'"));
+}
+
 TEST_P(SqlBehaviour, OptimisticLockingNeedsARepositoryThatSupportsIt) {
   auto added = h.context.addRoutes([](RouteBuilder& b) {
     b.from("direct:in")

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include <dromedary/core/exchange.h>
+#include <dromedary/spi/language.h>
 
 namespace dromedary {
 
@@ -68,22 +69,42 @@ class AggregationRepository {
     (void)key;
     return {ExchangePtr(), 0};
   }
-  /// Stores `aggregate` under `key` if the stored version is still `version` (0: no group yet);
-  /// false when another writer got there first.
-  virtual bool put(std::string_view key, const Exchange& aggregate, int64_t version) {
+
+  /// What a conditional write did.
+  enum class Write {
+    Written,    ///< stored
+    Conflict,   ///< another writer changed the group first: read and fold again
+    Duplicate,  ///< the member was folded before (see memberId): nothing stored
+  };
+
+  /// How the aggregator names each exchange it folds, for a repository that remembers the
+  /// members it folded (null: it does not). The aggregator evaluates it on the exchange and
+  /// passes the text to put and complete, which write it in the same transaction as the group
+  /// and refuse a member written before: a record delivered twice (a broker's redelivery, a
+  /// Kafka partition read again after a rebalance) is then folded once, whichever instance
+  /// gets it, even after its group completed.
+  virtual const Expression* memberId() const noexcept { return nullptr; }
+
+  /// Stores `aggregate` under `key` if the stored version is still `version` (0: no group yet)
+  /// and `member` (empty: none) was not folded before.
+  virtual Write put(std::string_view key, const Exchange& aggregate, int64_t version,
+                    std::string_view member) {
     (void)version;
+    (void)member;
     add(key, aggregate);
-    return true;
+    return Write::Written;
   }
+
   /// In one transaction: removes `key` if its version is still `version` (-1: whatever it is)
-  /// and stores the completed `aggregate` under `completed_key` (until its steps succeed);
-  /// false on conflict.
-  virtual bool complete(std::string_view key, int64_t version, std::string_view completed_key,
-                        const Exchange& aggregate) {
+  /// and `member` (empty: none) was not folded before, and stores the completed `aggregate`
+  /// under `completed_key` (until its steps succeed).
+  virtual Write complete(std::string_view key, int64_t version, std::string_view completed_key,
+                         const Exchange& aggregate, std::string_view member) {
     (void)version;
+    (void)member;
     add(completed_key, aggregate);
     remove(key);
-    return true;
+    return Write::Written;
   }
 };
 

@@ -46,8 +46,13 @@ Result<std::shared_ptr<IdempotentRepository>> jdbcIdempotentRepository(
 /// every group completes once, with every exchange of every instance. `recovery` runs again,
 /// every interval, the completed groups whose steps failed (Camel's useRecovery,
 /// recoveryInterval, maximumRedeliveries, deadLetterUri); without it, only at start.
+/// `member_id` (Dromedary's; empty: none) is a Simple expression naming each exchange folded,
+/// such as "${header[kafka.TOPIC]}/${header[kafka.PARTITION]}/${header[kafka.OFFSET]}"; the
+/// names are kept in `repository_name`_members, and with
+/// optimisticLocking a member folded before (a record delivered twice) is not folded again: the
+/// exchange goes on with CamelDuplicateMessage=true.
 Result<std::shared_ptr<AggregationRepository>> jdbcAggregationRepository(
     Context& context, std::string_view data_source, std::string repository_name,
-    AggregationRecovery recovery = {});
+    AggregationRecovery recovery = {}, std::string member_id = {});
 
 }  // namespace dromedary
