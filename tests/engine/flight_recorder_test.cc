@@ -4,13 +4,12 @@
 // entry lost or torn, nothing at statistics level Off, and no allocation when it records.
 #include <fmt/format.h>
 #include <gmock/gmock.h>
-#include <unistd.h>
 
-#include <fstream>
 #include <set>
 #include <thread>
 
 #include "alloc_counter.h"
+#include "support/resident_bytes.h"
 #include "support/route_harness.h"
 
 namespace dromedary::testing {
@@ -160,13 +159,6 @@ TEST_F(FlightRecorderTest, ARouteReusingARemovedRoutesRingShowsOnlyItsOwnExchang
   EXPECT_THAT(bodies(after->completed), ElementsAre("new-1"));
   EXPECT_EQ(after->completed.back().headers, "seen=new");
   EXPECT_TRUE(after->failed.empty());
-}
-
-size_t residentBytes() {
-  std::ifstream statm("/proc/self/statm");
-  size_t pages = 0, resident = 0;
-  statm >> pages >> resident;
-  return resident * static_cast<size_t>(sysconf(_SC_PAGESIZE));
 }
 
 // The rings are reserved memory that becomes resident only where a route records. Removing

@@ -4,7 +4,6 @@
 // memory a burst of large bodies took going back to the system.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -15,6 +14,7 @@
 
 #include "support/descriptor_limit.h"
 #include "support/raw_http.h"
+#include "support/resident_bytes.h"
 
 namespace dromedary::testing {
 namespace {
@@ -174,13 +174,6 @@ TEST_F(EmbeddedHttpServerTest, AnExceptionOnTheIoThreadIsCaughtAndServingGoesOn)
   ASSERT_TRUE(eventually([&] { return server->counters().ioThreadErrors == 1; }));
   RawReply r = rawHttp(server->port(), kGet);
   EXPECT_EQ(r.status(), 200) << r.text;
-}
-
-size_t residentBytes() {
-  std::ifstream statm("/proc/self/statm");
-  size_t pages = 0, resident = 0;
-  statm >> pages >> resident;
-  return resident * static_cast<size_t>(sysconf(_SC_PAGESIZE));
 }
 
 // The finding: 100 connections each sending 9.5 MB took the server from 47 MB to 1 GB and it

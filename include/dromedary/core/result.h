@@ -72,6 +72,9 @@ class SourceFile {
   friend bool operator==(const SourceFile& a, std::string_view b) noexcept {
     return std::string_view(a.str()) == b;
   }
+  friend bool operator==(const SourceFile& a, const std::string& b) noexcept {
+    return a.str() == b;
+  }
   friend bool operator==(const SourceFile& a, const char* b) noexcept {
     return std::string_view(a.str()) == b;
   }
