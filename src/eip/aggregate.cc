@@ -112,10 +112,10 @@ class AggregateStep final : public Step {
         thread_local std::string buffer;
         if (!v->isNull()) member.assign(stringForm(*v, buffer));
         if (member.empty()) {
-          ex.fail(ErrorCode::EvaluationFailed,
-                  fmt::format("No member id could be found for the group '{}' using the "
-                              "aggregation repository's memberId expression",
-                              key));
+          ex.failWithDetail(ErrorCode::EvaluationFailed,
+                            "No member id could be found using the aggregation repository's "
+                            "memberId expression",
+                            fmt::format("the exchange of the group '{}'", key));
           return Status::Fail;
         }
       }

@@ -624,6 +624,30 @@ TEST_P(SqlBehaviour, TwoInstancesGivenEveryRecordTwiceFoldEachOnce) {
   other.context.stop();
 }
 
+TEST_P(SqlBehaviour, AnExchangeWithoutAMemberIdFailsNamingItsGroup) {
+  for (const char* t : {"agg_noid", "agg_noid_completed", "agg_noid_members"}) {
+    exec(std::string("DROP TABLE IF EXISTS ") + t);
+  }
+  auto repo = jdbcAggregationRepository(h.context, "db", "agg_noid", {}, "${header.id}");
+  ASSERT_TRUE(repo) << repo.error().toString();
+  h.context.bindAggregationRepository("groups", *repo);
+  h.start([](RouteBuilder& b) {
+    b.from("direct:in")
+        .aggregate(header("group"), AggregationStrategies::string(","))
+        .completionSize(2)
+        .optimisticLocking()
+        .aggregationRepositoryRef("groups")
+        .to("mock:done")
+        .end();
+  });
+  auto sent = h.producer.sendBodyAndHeader("direct:in", Value("a"), "group", Value("g"));
+  ASSERT_FALSE(sent);
+  EXPECT_EQ(sent.error().message,
+            "No member id could be found using the aggregation repository's memberId "
+            "expression: the exchange of the group 'g'");
+  EXPECT_TRUE((*repo)->recover(h.context).empty());
+}
+
 TEST_P(SqlBehaviour, ABadMemberIdIsRefusedNamingIt) {
   auto repo = jdbcAggregationRepository(h.context, "db", table + "_bad", {}, "${header.");
   ASSERT_FALSE(repo);
