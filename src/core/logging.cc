@@ -6,8 +6,6 @@
 #include <spdlog/spdlog.h>
 
 #include <atomic>
-#include <mutex>
-#include <set>
 
 #include "core/text.h"
 
@@ -53,10 +51,9 @@ class UpperLevelFlag final : public spdlog::custom_flag_formatter {
 // One sink and one formatter for every category. A category is only its interned name: a
 // logger per category (spdlog's, with its own sink list, formatter and backtracer) cost ~500
 // bytes each, and every route that logs has a category of its own (its id, as in Camel).
+// A category's name is interned (internText): a Logger points at it.
 struct Registry {
-  std::mutex mutex;
   std::shared_ptr<spdlog::sinks::sink> sink = makeSink();
-  std::set<std::string, std::less<>> categories;  // nodes never move: Logger points into them
 
   static std::shared_ptr<spdlog::sinks::sink> makeSink() {
     auto sink = std::make_shared<spdlog::sinks::stdout_sink_mt>();
@@ -101,11 +98,7 @@ std::string_view loggingLevelName(LoggingLevel level) noexcept {
 }
 
 Logger Logger::get(std::string_view category) {
-  Registry& r = registry();
-  std::lock_guard lock(r.mutex);
-  auto it = r.categories.find(category);
-  if (it == r.categories.end()) it = r.categories.emplace(category).first;
-  return Logger(const_cast<std::string*>(&*it));
+  return Logger(const_cast<std::string*>(&internText(category)));
 }
 
 bool Logger::enabled(LoggingLevel level) const noexcept {

@@ -1,23 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <dromedary/core/result.h>
 
-#include <mutex>
 #include <ostream>
-#include <set>
+
+#include "core/text.h"
 
 namespace dromedary {
 
 const std::string SourceFile::empty_;
 
 SourceFile::SourceFile(std::string_view name) {
-  if (name.empty()) return;
-  // Made at load time only (never per message); a lock is fine.
-  static std::mutex* mutex = new std::mutex();
-  static auto* names = new std::set<std::string, std::less<>>();  // lives through exit
-  std::lock_guard lock(*mutex);
-  auto it = names->find(name);
-  if (it == names->end()) it = names->emplace(name).first;
-  name_ = &*it;
+  if (!name.empty()) name_ = &internText(name);
 }
 
 std::ostream& operator<<(std::ostream& out, const SourceFile& file) { return out << file.str(); }

@@ -2,8 +2,19 @@
 #include "core/text.h"
 
 #include <algorithm>
+#include <mutex>
+#include <set>
 
 namespace dromedary {
+
+const std::string& internText(std::string_view text) {
+  static std::mutex* mutex = new std::mutex();
+  static auto* texts = new std::set<std::string, std::less<>>();  // lives through exit
+  std::lock_guard lock(*mutex);
+  auto it = texts->find(text);
+  if (it == texts->end()) it = texts->emplace(text).first;
+  return *it;  // set nodes never move
+}
 
 namespace {
 size_t editDistance(std::string_view a, std::string_view b) {

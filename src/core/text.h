@@ -11,6 +11,11 @@
 
 namespace dromedary {
 
+/// One copy of `text` for the process's life, shared by every caller that interns the same
+/// text (file names of sources, log categories: made at load time, never per message). Safe
+/// from any thread; the reference stays valid until exit.
+const std::string& internText(std::string_view text);
+
 /// a == b. Texts of 8 to 16 bytes (most endpoint URIs a template sends to) are compared
 /// inline with two 8-byte loads each, overlapping, instead of a call to memcmp.
 inline bool sameText(std::string_view a, std::string_view b) noexcept {

@@ -664,6 +664,12 @@ Result<std::unique_ptr<Step>> AggregateModel::compile(RouteCompiler& compiler) c
       return fail("completionTimeout and completionInterval cannot be used with "
                   "optimisticLocking: complete by size, predicate or batch");
     }
+  } else if (repo && repo->memberId()) {
+    // Members are checked only where the group is written at a version: without it the
+    // memberId would be accepted and do nothing.
+    return fail(fmt::format("the aggregation repository '{}' has a memberId, which needs "
+                            "optimisticLocking: true on the aggregate",
+                            repositoryRef.empty() ? std::string("given") : repositoryRef));
   }
   auto block = compiler.compileBlock(body);
   if (!block) return block.error();

@@ -72,6 +72,36 @@ class SqlBehaviour : public ::testing::TestWithParam<std::string> {
     return "sql:" + sql + (options.empty() ? "" : "?" + options);
   }
 
+  /// A JDBC aggregation repository `name` (its tables dropped first) keeping its members by
+  /// `member_id`, bound as "groups"; fails the test when it cannot be made.
+  std::shared_ptr<AggregationRepository> memberRepository(const std::string& name,
+                                                          const std::string& member_id) {
+    for (const char* suffix : {"", "_completed", "_members"}) {
+      exec("DROP TABLE IF EXISTS " + name + suffix);
+    }
+    auto repo = jdbcAggregationRepository(h.context, "db", name, {}, member_id);
+    if (!repo) {
+      ADD_FAILURE() << repo.error().toString();
+      return nullptr;
+    }
+    h.context.bindAggregationRepository("groups", *repo);
+    return *repo;
+  }
+  /// Starts direct:in aggregating by header `group` into "groups", `size` at a time, with
+  /// optimisticLocking; completed groups to mock:done, every exchange then to mock:after.
+  void startMemberAggregation(int size) {
+    h.start([size](RouteBuilder& b) {
+      b.from("direct:in")
+          .aggregate(header("group"), AggregationStrategies::string(","))
+          .completionSize(size)
+          .optimisticLocking()
+          .aggregationRepositoryRef("groups")
+          .to("mock:done")
+          .end()
+          .to("mock:after");
+    });
+  }
+
   RouteHarness h;
   std::shared_ptr<component::sql::Database> db;
   std::string table;
@@ -528,22 +558,9 @@ TEST_P(SqlBehaviour, TwoInstancesWithOptimisticLockingCompleteEveryGroupOnceWith
 // With a memberId, the repository keeps the members it folded: a record delivered again is
 // not folded again, neither into its open group nor, after the group completed, into a new one.
 TEST_P(SqlBehaviour, WithAMemberIdARecordDeliveredTwiceIsFoldedOnceEvenAfterItsGroupCompleted) {
-  for (const char* t : {"agg_once", "agg_once_completed", "agg_once_members"}) {
-    exec(std::string("DROP TABLE IF EXISTS ") + t);
-  }
-  auto repo = jdbcAggregationRepository(h.context, "db", "agg_once", {}, "${header.id}");
-  ASSERT_TRUE(repo) << repo.error().toString();
-  h.context.bindAggregationRepository("groups", *repo);
-  h.start([](RouteBuilder& b) {
-    b.from("direct:in")
-        .aggregate(header("group"), AggregationStrategies::string(","))
-        .completionSize(3)
-        .optimisticLocking()
-        .aggregationRepositoryRef("groups")
-        .to("mock:done")
-        .end()
-        .to("mock:after");
-  });
+  auto repo = memberRepository("agg_once", "${header.id}");
+  ASSERT_TRUE(repo);
+  startMemberAggregation(3);
   auto send = [&](const char* id) {
     Headers headers;
     headers.set("id", Value(id));
@@ -556,7 +573,7 @@ TEST_P(SqlBehaviour, WithAMemberIdARecordDeliveredTwiceIsFoldedOnceEvenAfterItsG
   EXPECT_EQ(done.receivedExchanges()[0]->message().body(), Value("a1,a2,a3"));
   send("a2");  // late: its group completed
   EXPECT_EQ(done.receivedExchanges().size(), 1u);
-  EXPECT_TRUE((*repo)->recover(h.context).empty()) << "a group was opened by a duplicate";
+  EXPECT_TRUE(repo->recover(h.context).empty()) << "a group was opened by a duplicate";
   auto after = h.mock("mock:after").receivedExchanges();
   ASSERT_EQ(after.size(), 5u);  // every exchange goes on after the aggregate
   for (size_t i : {size_t{2}, size_t{4}}) {
@@ -625,27 +642,34 @@ TEST_P(SqlBehaviour, TwoInstancesGivenEveryRecordTwiceFoldEachOnce) {
 }
 
 TEST_P(SqlBehaviour, AnExchangeWithoutAMemberIdFailsNamingItsGroup) {
-  for (const char* t : {"agg_noid", "agg_noid_completed", "agg_noid_members"}) {
-    exec(std::string("DROP TABLE IF EXISTS ") + t);
-  }
-  auto repo = jdbcAggregationRepository(h.context, "db", "agg_noid", {}, "${header.id}");
-  ASSERT_TRUE(repo) << repo.error().toString();
-  h.context.bindAggregationRepository("groups", *repo);
-  h.start([](RouteBuilder& b) {
-    b.from("direct:in")
-        .aggregate(header("group"), AggregationStrategies::string(","))
-        .completionSize(2)
-        .optimisticLocking()
-        .aggregationRepositoryRef("groups")
-        .to("mock:done")
-        .end();
-  });
+  auto repo = memberRepository("agg_noid", "${header.id}");
+  ASSERT_TRUE(repo);
+  startMemberAggregation(2);
   auto sent = h.producer.sendBodyAndHeader("direct:in", Value("a"), "group", Value("g"));
   ASSERT_FALSE(sent);
   EXPECT_EQ(sent.error().message,
             "No member id could be found using the aggregation repository's memberId "
             "expression: the exchange of the group 'g'");
-  EXPECT_TRUE((*repo)->recover(h.context).empty());
+  EXPECT_TRUE(repo->recover(h.context).empty());
+}
+
+// Members are checked where a group is written at a version: a memberId without
+// optimisticLocking would be accepted and do nothing, so the route does not start.
+TEST_P(SqlBehaviour, AMemberIdWithoutOptimisticLockingIsRefusedAtStart) {
+  ASSERT_TRUE(memberRepository("agg_nolock", "${header.id}"));
+  auto added = h.context.addRoutes([](RouteBuilder& b) {
+    b.from("direct:in")
+        .aggregate(header("group"), AggregationStrategies::string(","))
+        .completionSize(2)
+        .aggregationRepositoryRef("groups")
+        .to("mock:done")
+        .end();
+  });
+  auto started = added ? h.context.start() : Result<void>(added.error());
+  ASSERT_FALSE(started);
+  EXPECT_THAT(started.error().message,
+              HasSubstr("the aggregation repository 'groups' has a memberId, which needs "
+                        "optimisticLocking: true on the aggregate"));
 }
 
 TEST_P(SqlBehaviour, ABadMemberIdIsRefusedNamingIt) {
