@@ -132,10 +132,16 @@ class JdbcAggregationRepository final : public AggregationRepository {
           run(putMember_, {Value(key), blob(aggregate), Value(member), Value(version)}));
     }
     if (!member.empty()) {
+      // Two literal lists, not one grown by push_back: GCC 12 at -O3 warns (falsely) that the
+      // pushed Value may be read uninitialised, and the build treats warnings as errors.
       return inTransaction(member, key, [&](Session& s) {
-        std::vector<Value> params{Value(key), blob(aggregate)};
-        if (version != 0) params.push_back(Value(version));
-        return check(s.execute(version == 0 ? insert_ : update_, params)).affected == 1;
+        if (version == 0) {
+          return check(s.execute(insert_, std::vector<Value>{Value(key), blob(aggregate)}))
+                     .affected == 1;
+        }
+        return check(s.execute(update_, std::vector<Value>{Value(key), blob(aggregate),
+                                                           Value(version)}))
+                   .affected == 1;
       });
     }
     if (version == 0) return written(run(insert_, {Value(key), blob(aggregate)}).affected == 1);
