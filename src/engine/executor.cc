@@ -478,6 +478,19 @@ bool resumeMayBlock(const Exchange& exchange) noexcept {
   return false;
 }
 
+bool callerWaits(const Exchange& exchange) noexcept {
+  const detail::ExecState& st = detail::exec(exchange);
+  // The waiter is this thread's own: the exchange was not handed to another thread since.
+  if (st.onDone != &detail::Waiter::notify || st.onDoneArg == nullptr ||
+      st.onDoneArg != detail::t_waiter) {
+    return false;
+  }
+  for (uint32_t i = st.base; i < st.depth; ++i) {
+    if (st.frames[i].unitEntry) return false;  // its end continues its parent's work
+  }
+  return true;
+}
+
 Status processAndWait(Exchange& exchange, Processor& processor) noexcept {
   return detail::runAndWait(exchange, processor);
 }

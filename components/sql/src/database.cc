@@ -47,13 +47,13 @@ QueryOutcome Database::executeAndWait(const StatementText& statement, std::vecto
   Waiter waiter;
   std::vector<std::vector<Value>> sets;
   sets.push_back(std::move(params));
-  execute(statement, std::move(sets), waiter);
+  execute(statement, std::move(sets), waiter, Caller::WillWait);
   return waiter.wait();
 }
 
 QueryOutcome Database::prepareAndWait(const StatementText& statement) {
   Waiter waiter;
-  execute(statement, {}, waiter);  // no executions: the prepare alone
+  execute(statement, {}, waiter, Caller::WillWait);  // no executions: the prepare alone
   return waiter.wait();
 }
 

@@ -54,8 +54,18 @@ struct SqlError {
 
 using QueryOutcome = std::variant<QueryResult, SqlError>;
 
-/// Called once when a statement finished, on the pool's thread (PostgreSQL) or the caller's
-/// (SQLite). Must not block: it hands the result on.
+/// What the thread calling Database::execute does until the statement is done.
+enum class Caller : uint8_t {
+  /// Goes on (a route's thread, whose exchange is parked): the statement must not hold it.
+  MustNotBlock,
+  /// Waits for the result anyway (a ProducerTemplate's caller, a repository's call): the
+  /// driver may run the statement on it, as a bare client would, sparing two hand-offs.
+  WillWait,
+};
+
+/// Called once when a statement finished: on the caller's thread before execute() returns
+/// (SQLite always; PostgreSQL for a caller that WillWait when a connection is idle), or on
+/// the pool's thread. Must not block: it hands the result on.
 class QueryCallback {
  public:
   virtual void done(QueryOutcome&& outcome) noexcept = 0;
@@ -97,7 +107,7 @@ class Database {
   /// transaction when there are several (a batch: `affected` is their sum); `callback` is
   /// called exactly once.
   virtual void execute(const StatementText& statement, std::vector<std::vector<Value>> param_sets,
-                       QueryCallback& callback) noexcept = 0;
+                       QueryCallback& callback, Caller caller) noexcept = 0;
   /// A new connection of its own; fails saying why (the server cannot be reached ...).
   virtual Result<std::unique_ptr<Session>> openSession() = 0;
 

@@ -348,7 +348,8 @@ Status SqlProducer::process(Exchange& exchange) noexcept {
     } else {
       call->statement = generated_keys ? &config_.returningStatement() : config_.statement.get();
     }
-    config_.database->execute(*call->statement, std::move(sets), *call);
+    config_.database->execute(*call->statement, std::move(sets), *call,
+                              callerWaits(exchange) ? Caller::WillWait : Caller::MustNotBlock);
     return call->returned();
   } catch (...) {
     exchange.setException(std::current_exception());

@@ -2,7 +2,8 @@
 #pragma once
 
 // The sql: producer: finds a statement's parameter values in the exchange, hands the statement
-// to the data source and parks the exchange until the result comes back (at once for SQLite),
+// to the data source and parks the exchange until the result comes back (at once for SQLite,
+// and for PostgreSQL when the calling thread waits for the exchange anyway),
 // then maps the rows or the update count onto the message as Camel's SqlProducer does.
 
 #include <memory>
@@ -49,7 +50,8 @@ class SqlProducer final : public Producer {
   /// Prepares the endpoint's statement: bad SQL fails the route's start.
   Result<void> start() override;
   Status process(Exchange& exchange) noexcept override;
-  // PostgreSQL statements park the exchange; SQLite's run on the caller's thread, and so does
+  // PostgreSQL statements park the exchange (or run on the calling thread when it waits for
+  // the exchange anyway: callerWaits); SQLite's run on the caller's thread, and so does
   // a StreamList's connection and query (the rows are then read as the body is).
   bool mayBlock() const noexcept override {
     return config_.database->blocksCaller() || config_.outputType == OutputType::StreamList;

@@ -250,7 +250,7 @@ class SqliteDatabase final : public Database {
   bool blocksCaller() const noexcept override { return true; }
 
   void execute(const StatementText& statement, std::vector<std::vector<Value>> param_sets,
-               QueryCallback& callback) noexcept override {
+               QueryCallback& callback, Caller) noexcept override {
     std::unique_ptr<Connection> c;
     {
       std::lock_guard lock(mutex_);

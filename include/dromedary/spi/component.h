@@ -195,4 +195,11 @@ void processAsync(Exchange& exchange, Processor& processor,
 /// waiting in a ProducerTemplate is woken promptly.
 bool resumeMayBlock(const Exchange& exchange) noexcept;
 
+/// Whether the calling thread would wait for `exchange` anyway if a step parked it now: the
+/// exchange entered through processAndWait (a consumer's thread, a ProducerTemplate's caller)
+/// on this very thread, and is not a sub-exchange. A producer may then do its I/O on this
+/// thread, blocking, rather than park the exchange and have another thread do it: the same
+/// thread is held either way, and the two hand-offs (to the I/O thread and back) are saved.
+bool callerWaits(const Exchange& exchange) noexcept;
+
 }  // namespace dromedary
