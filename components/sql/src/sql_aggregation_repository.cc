@@ -264,12 +264,8 @@ Result<std::shared_ptr<AggregationRepository>> openAggregationRepository(
     return makeError(ErrorCode::InvalidOption,
                      "maximumRedeliveries needs a deadLetterUri for the groups that reach it");
   }
-  if (!validTableName(name)) {
-    return makeError(ErrorCode::InvalidOption,
-                     fmt::format("repositoryName '{}' is not a table name (letters, digits, _ "
-                                 "and .)",
-                                 name));
-  }
+  DROMEDARY_TRY_VOID(
+      checkTableName(name, "repositoryName", database->dialect(), "_completed"));
   const char* blob = database->dialect() == Dialect::PostgreSQL ? "BYTEA" : "BLOB";
   for (const std::string& table : {name, name + "_completed"}) {
     StatementText create(fmt::format("CREATE TABLE IF NOT EXISTS {} (id VARCHAR(255) NOT NULL "

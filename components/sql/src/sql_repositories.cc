@@ -80,12 +80,35 @@ Result<int64_t> number(const std::string& text, std::string_view key) {
 
 }  // namespace
 
-bool validTableName(std::string_view name) {
-  if (name.empty()) return false;
+Result<void> checkTableName(std::string_view name, std::string_view what, Dialect dialect,
+                            std::string_view suffix) {
+  bool valid = !name.empty();
   for (char c : name) {
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.') return false;
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.') valid = false;
   }
-  return true;
+  if (!valid) {
+    return makeError(ErrorCode::InvalidOption,
+                     fmt::format("{} '{}' is not a table name (letters, digits, _ and .)", what,
+                                 name));
+  }
+  if (dialect != Dialect::PostgreSQL) return {};
+  constexpr size_t kPgNameBytes = 63;  // NAMEDATALEN - 1
+  size_t start = 0;
+  for (;;) {
+    size_t dot = name.find('.', start);
+    bool last = dot == std::string_view::npos;
+    std::string_view part = name.substr(start, last ? std::string_view::npos : dot - start);
+    size_t bytes = part.size() + (last ? suffix.size() : 0);
+    if (bytes > kPgNameBytes) {
+      return makeError(
+          ErrorCode::InvalidOption,
+          fmt::format("{} '{}' is too long for PostgreSQL: '{}{}' is {} bytes, and PostgreSQL "
+                      "keeps {} of a name (it would cut it silently)",
+                      what, name, part, last ? suffix : std::string_view(), bytes, kPgNameBytes));
+    }
+    if (last) return {};
+    start = dot + 1;
+  }
 }
 
 Result<void> createTable(Database& database, const StatementText& create, std::string_view table) {
@@ -105,11 +128,7 @@ Result<void> createTable(Database& database, const StatementText& create, std::s
 
 Result<std::shared_ptr<IdempotentRepository>> openIdempotentRepository(
     std::shared_ptr<Database> database, IdempotentTable table) {
-  if (!validTableName(table.table)) {
-    return makeError(ErrorCode::InvalidOption,
-                     fmt::format("'{}' is not a table name (letters, digits, _ and .)",
-                                 table.table));
-  }
+  DROMEDARY_TRY_VOID(checkTableName(table.table, "tableName", database->dialect()));
   if (table.createTableIfNotExists) {
     StatementText create(fmt::format(
         "CREATE TABLE IF NOT EXISTS {} (processorName VARCHAR(255) NOT NULL, messageId "

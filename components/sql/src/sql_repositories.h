@@ -40,8 +40,13 @@ Result<std::shared_ptr<AggregationRepository>> openAggregationRepository(
 Result<std::unique_ptr<Expression>> memberIdExpression(Context& context,
                                                       const std::string& text);
 
-/// Whether `name` can be put in a statement as a table name (letters, digits, _ and .).
-bool validTableName(std::string_view name);
+/// Whether `name`, given as option `what`, can be put in a statement as a table name: letters,
+/// digits, _ and . only; and on PostgreSQL, each of its dotted parts, with `suffix` after the
+/// last (the longest of the tables made from it: "_completed"), within the 63 bytes PostgreSQL
+/// keeps of a name. PostgreSQL cuts a longer name without failing, so two long names (or
+/// NAME_completed and NAME_members) could become one table.
+Result<void> checkTableName(std::string_view name, std::string_view what, Dialect dialect,
+                            std::string_view suffix = {});
 /// Runs a CREATE TABLE IF NOT EXISTS; instances starting together may race to create it,
 /// which PostgreSQL reports to all but one: those are retried. Fails naming the table.
 Result<void> createTable(Database& database, const StatementText& create, std::string_view table);

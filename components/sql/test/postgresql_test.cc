@@ -178,6 +178,27 @@ TEST(PostgreSQLTest, ADataSourceFromPropertiesTakesAJdbcUrlAndItsCredentials) {
   EXPECT_EQ(*reply, Value("postgres"));
 }
 
+TEST(PostgreSQLTest, ATableNamePostgreSQLWouldCutIsRefusedNamingTheOptionAndTheLimit) {
+  RouteHarness h;
+  ASSERT_TRUE(bindDataSource(h.context, "db", serverUrl()));
+  // 53 bytes: NAME_completed is 63, PostgreSQL's limit.
+  const std::string fits(53, 'a');
+  auto ok = jdbcAggregationRepository(h.context, "db", "long_names." + fits);
+  EXPECT_FALSE(ok) << "the schema long_names does not exist: creating must fail, not the name";
+  EXPECT_THAT(ok.error().message, ::testing::Not(HasSubstr("too long")));
+  auto repo = jdbcAggregationRepository(h.context, "db", fits + "b");
+  ASSERT_FALSE(repo);
+  EXPECT_THAT(repo.error().message,
+              HasSubstr("repositoryName '" + fits + "b' is too long for PostgreSQL: '" + fits +
+                        "b_completed' is 64 bytes, and PostgreSQL keeps 63 of a name"));
+  auto seen = jdbcIdempotentRepository(h.context, "db", "p", std::string(64, 't'));
+  ASSERT_FALSE(seen);
+  EXPECT_THAT(seen.error().message, HasSubstr("tableName '" + std::string(64, 't') +
+                                              "' is too long for PostgreSQL"));
+  EXPECT_TRUE(jdbcIdempotentRepository(h.context, "db", "p", std::string(63, 't')));
+  adminExec("DROP TABLE IF EXISTS " + std::string(63, 't'));
+}
+
 TEST(PostgreSQLTest, AnUnreachableServerFailsTheExchangeNotTheProcess) {
   RouteHarness h;
   ASSERT_TRUE(bindDataSource(h.context, "db", "postgresql://postgres@127.0.0.1:1/postgres"));
