@@ -262,14 +262,15 @@ class PgDatabase final : public Database {
     return true;
   }
 
-  // An idle connection, lent to this thread; null when none is (or the pool is closing).
-  // One the server closed meanwhile is dropped on the way.
+  // An idle connection, lent to this thread; null when none is, when statements already wait
+  // for one (they go first: borrowers do not overtake them), or when the pool is closing. One
+  // the server closed meanwhile is dropped on the way.
   Connection* borrow() noexcept {
     for (;;) {
       Connection* found = nullptr;
       {
         std::lock_guard lock(mutex_);
-        if (stopping_) return nullptr;
+        if (stopping_ || queued_ > 0 || !incoming_.empty()) return nullptr;
         for (Connection& c : connections_) {
           if (c.idle()) {
             found = &c;

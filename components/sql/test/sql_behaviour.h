@@ -40,9 +40,16 @@ class SqlBehaviour : public ::testing::TestWithParam<std::string> {
     ASSERT_TRUE(bound) << bound.error().toString();
     db = h.context.beanByName<component::sql::Database>("db");
     std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    // t_ + the test's name, cut, + a hash of the whole name (unique across tests that run at
+    // once): short enough that the tests' suffixes (_agg_completed ...) stay within the 63
+    // bytes PostgreSQL keeps of a name.
     table = "t_";
-    for (char c : name) table += static_cast<char>(std::isalnum(static_cast<unsigned char>(c)) ? std::tolower(c) : '_');
-    table = table.substr(0, 60);
+    for (char c : name) {
+      table += static_cast<char>(std::isalnum(static_cast<unsigned char>(c)) ? std::tolower(c)
+                                                                             : '_');
+    }
+    table = fmt::format("{}_{:08x}", table.substr(0, 34),
+                        static_cast<uint32_t>(std::hash<std::string>{}(name)));
     exec("DROP TABLE IF EXISTS " + table);
     exec("CREATE TABLE " + table + " (id INTEGER PRIMARY KEY, name VARCHAR(50), amount FLOAT, "
          "state VARCHAR(20))");
