@@ -15,6 +15,7 @@
 #include <dromedary/engine/exception_types.h>
 
 #include "pg_server.h"
+#include "aggregation_repository_behaviour.h"
 #include "sql_behaviour.h"
 #include "stream_list_behaviour.h"
 

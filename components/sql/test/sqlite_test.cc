@@ -5,6 +5,7 @@
 #include <atomic>
 #include <filesystem>
 
+#include "aggregation_repository_behaviour.h"
 #include "sql_behaviour.h"
 #include "stream_list_behaviour.h"
 
