@@ -2,7 +2,12 @@
 // http_get_client: a route calling a local HTTP server (a platform-http route answering "pong"
 // in this process, over loopback) with the http: component, beside a bare libcurl client
 // doing the same requests in the same run: the ratio is the component's own cost.
-//   http_get_client_1 / http_get_bare_curl_1:   one request at a time (the caller waits).
+//   http_get_client_1 / http_get_bare_curl_1:   one request at a time, the caller waiting for
+//                                               it (processAndWait, as a ProducerTemplate or
+//                                               a consumer's thread): it sends it itself.
+//   http_get_client_1_parked:                   one at a time through processAsync: nobody
+//                                               waits, the exchange is parked and the pool's
+//                                               thread sends it.
 //   http_get_client_50 / http_get_bare_curl_50: one op = 50 requests in flight at once,
 //                                               completed (divide ns/op by 50 per request).
 //   http_todynamic_client_50: as http_get_client_50 with a toD whose URL differs per request
@@ -126,8 +131,8 @@ class ClientRoute : public MeasuredRun {
  public:
   /// `dynamic`: a toD whose URL differs per request (a query parameter counting up), which
   /// goes to one endpoint (Camel's SendDynamicAware), instead of a to.
-  explicit ClientRoute(int inflight, bool dynamic = false)
-      : inflight_(inflight), dynamic_(dynamic) {
+  explicit ClientRoute(int inflight, bool dynamic = false, bool parked = true)
+      : inflight_(inflight), dynamic_(dynamic), parked_(parked) {
     registerBuiltinComponents(context_);
     std::string target = backend_.url() + "?connectionsPerRoute=64";
     check(context_.addRoutes([&](RouteBuilder& b) {
@@ -152,6 +157,17 @@ class ClientRoute : public MeasuredRun {
 
   void once() override {
     auto begin = std::chrono::steady_clock::now();
+    if (!parked_) {  // one exchange, the caller waiting for it
+      Exchange& ex = *exchanges_.front();
+      ex.resetForReuse(&context_);
+      ex.setPattern(Pattern::InOut);
+      processAndWait(ex, *producer_);
+      check(!ex.failed() && ex.message().body().isString() &&
+                ex.message().body().getString() == "pong",
+            "reply");
+      measured(begin);
+      return;
+    }
     {
       std::lock_guard lock(mutex_);
       done_ = 0;
@@ -183,6 +199,7 @@ class ClientRoute : public MeasuredRun {
   Context context_{"client"};
   int inflight_;
   bool dynamic_;
+  bool parked_;
   int64_t count_ = 0;
   Producer* producer_ = nullptr;
   std::vector<ExchangePtr> exchanges_;
@@ -262,7 +279,8 @@ template <class Run, int Inflight, bool... Options>
 struct Fixed final : Run {
   Fixed() : Run(Inflight, Options...) {}
 };
-using ClientRoute1 = Fixed<ClientRoute, 1>;
+using ClientRoute1 = Fixed<ClientRoute, 1, false, false>;
+using ClientRoute1Parked = Fixed<ClientRoute, 1>;
 using ClientRoute50 = Fixed<ClientRoute, 50>;
 using ClientRouteDynamic50 = Fixed<ClientRoute, 50, true>;
 using BareCurl1 = Fixed<BareCurl, 1>;
@@ -270,6 +288,7 @@ using BareCurl50 = Fixed<BareCurl, 50>;
 using Gateway50 = Fixed<BareCurl, 50, true>;
 
 DROMEDARY_SCENARIO("http_get_client_1", ClientRoute1);
+DROMEDARY_SCENARIO("http_get_client_1_parked", ClientRoute1Parked);
 DROMEDARY_SCENARIO("http_get_bare_curl_1", BareCurl1);
 DROMEDARY_SCENARIO("http_get_client_50", ClientRoute50);
 DROMEDARY_SCENARIO("http_todynamic_client_50", ClientRouteDynamic50);

@@ -80,6 +80,25 @@ curl_slist* Transfer::headerList() noexcept {
 }
 
 
+// --- SharedLeases ---
+
+bool SharedLeases::tryTake(std::string_view key) {
+  std::lock_guard lock(mutex_);
+  if (total_ >= limits_.maxTotal) return false;
+  auto it = perKey_.find(key);
+  if (it == perKey_.end()) it = perKey_.emplace(std::string(key), 0).first;
+  if (it->second >= limits_.perHost) return false;
+  ++it->second;
+  ++total_;
+  return true;
+}
+
+void SharedLeases::give(std::string_view key) noexcept {
+  std::lock_guard lock(mutex_);
+  --perKey_.find(key)->second;
+  --total_;
+}
+
 // --- CurlLoop ---
 
 // What a handler queued on the io_context holds: the loop, or null once it is gone (a wait
@@ -88,12 +107,14 @@ struct CurlLoop::Token {
   CurlLoop* loop;
 };
 
-CurlLoop::CurlLoop(Limits limits) : CurlLoop(limits, nullptr, Driven{}) {}
+CurlLoop::CurlLoop(Limits limits, SharedLeases* leases)
+    : CurlLoop(limits, nullptr, leases, Driven{}) {}
 
-CurlLoop::CurlLoop(Limits limits, boost::asio::io_context& io) : CurlLoop(limits, &io, Driven{}) {}
+CurlLoop::CurlLoop(Limits limits, boost::asio::io_context& io)
+    : CurlLoop(limits, &io, nullptr, Driven{}) {}
 
-CurlLoop::CurlLoop(Limits limits, boost::asio::io_context* io, Driven)
-    : limits_(limits), io_(io), token_(std::make_shared<Token>(Token{this})) {
+CurlLoop::CurlLoop(Limits limits, boost::asio::io_context* io, SharedLeases* leases, Driven)
+    : limits_(limits), shared_(leases), io_(io), token_(std::make_shared<Token>(Token{this})) {
   initCurlOnce();
   multi_ = curl_multi_init();
   if (io_) {
@@ -134,10 +155,11 @@ void CurlLoop::abortAll() noexcept {
   std::vector<Transfer*> active, waiting;
   active.swap(active_);
   waiting.swap(waiting_);
+  hasWaiting_.store(false, std::memory_order_release);
   for (Transfer* a : active) {
     curl_multi_remove_handle(multi_, a->easy);
     if (a->cookies) curl_easy_setopt(a->easy, CURLOPT_SHARE, nullptr);
-    --leased_.find(std::string_view(a->poolKey))->second;
+    giveLease(a);
     a->done(*a, CURLE_ABORTED_BY_CALLBACK);
   }
   for (Transfer* w : waiting) w->done(*w, CURLE_ABORTED_BY_CALLBACK);
@@ -180,7 +202,7 @@ void CurlLoop::abortOwner(const void* owner) noexcept {
     }
   }
   for (Transfer* w : mine) w->done(*w, CURLE_ABORTED_BY_CALLBACK);
-  if (!waiting_.empty()) admitWaiting();
+  admitWaiting();
 }
 
 int CurlLoop::onSocket(CURL*, curl_socket_t fd, int what, void* self, void* socketp) {
@@ -286,6 +308,37 @@ void CurlLoop::run(const std::atomic<bool>& stop, int wake_fd, void (*woken)(voi
   }
 }
 
+CURLcode CurlLoop::runOne(Transfer* t, const std::atomic<bool>& abort) noexcept {
+  curl_easy_setopt(t->easy, CURLOPT_PRIVATE, t);
+  if (t->cookies) curl_easy_setopt(t->easy, CURLOPT_SHARE, t->cookies);
+  CURLMcode added = curl_multi_add_handle(multi_, t->easy);
+  if (added != CURLM_OK) {
+    if (t->cookies) curl_easy_setopt(t->easy, CURLOPT_SHARE, nullptr);
+    std::snprintf(t->error, sizeof t->error, "%s", curl_multi_strerror(added));
+    return CURLE_FAILED_INIT;
+  }
+  // As a bare client does: perform, read what completed, poll the sockets (curl_multi_poll
+  // waits no longer than curl's own next timeout).
+  CURLcode result = CURLE_ABORTED_BY_CALLBACK;
+  for (;;) {
+    int running = 0;
+    curl_multi_perform(multi_, &running);
+    bool done = false;
+    int left = 0;
+    while (CURLMsg* msg = curl_multi_info_read(multi_, &left)) {
+      if (msg->msg == CURLMSG_DONE && msg->easy_handle == t->easy) {
+        result = msg->data.result;
+        done = true;
+      }
+    }
+    if (done || abort.load(std::memory_order_acquire)) break;
+    curl_multi_poll(multi_, nullptr, 0, 1000, nullptr);
+  }
+  curl_multi_remove_handle(multi_, t->easy);
+  if (t->cookies) curl_easy_setopt(t->easy, CURLOPT_SHARE, nullptr);
+  return result;
+}
+
 void CurlLoop::checkDone() noexcept {
   int left = 0;
   bool freed = false;
@@ -305,7 +358,9 @@ void CurlLoop::checkDone() noexcept {
 void CurlLoop::start(Transfer* t) noexcept {
   curl_easy_setopt(t->easy, CURLOPT_PRIVATE, t);
   poolKeyOf(t->url, t->poolKey);
-  if (leased_.find(std::string_view(t->poolKey)) == leased_.end()) leased_.emplace(t->poolKey, 0);
+  if (!shared_ && leased_.find(std::string_view(t->poolKey)) == leased_.end()) {
+    leased_.emplace(t->poolKey, 0);
+  }
   t->queuedAt = Clock::now();
   waiting_.push_back(t);
   admitWaiting();
@@ -326,11 +381,11 @@ void CurlLoop::add(Transfer* t) noexcept {
   adding_ = false;
   if (added != CURLM_OK) {
     if (t->cookies) curl_easy_setopt(t->easy, CURLOPT_SHARE, nullptr);
+    giveLease(t);
     std::snprintf(t->error, sizeof t->error, "%s", curl_multi_strerror(added));
     completeLater(t, CURLE_FAILED_INIT);
     return;
   }
-  ++leased_.find(std::string_view(t->poolKey))->second;
   active_.push_back(t);
   // Driven by run(): the next curl_multi_perform starts it (curl's zero timeout makes its
   // poll return at once).
@@ -357,17 +412,43 @@ void CurlLoop::finished(Transfer* t) noexcept {
     *it = active_.back();
     active_.pop_back();
   }
-  --leased_.find(std::string_view(t->poolKey))->second;
+  giveLease(t);
+}
+
+bool CurlLoop::takeLease(Transfer* t) noexcept {
+  if (shared_) {
+    try {
+      return shared_->tryTake(t->poolKey);
+    } catch (...) {
+      return false;  // out of memory for a new host's count: it waits, as for a lease
+    }
+  }
+  long& leases = leased_.find(std::string_view(t->poolKey))->second;
+  if (static_cast<long>(active_.size()) >= limits_.maxTotal || leases >= limits_.perHost) {
+    return false;
+  }
+  ++leases;
+  return true;
+}
+
+void CurlLoop::giveLease(Transfer* t) noexcept {
+  if (shared_) {
+    shared_->give(t->poolKey);
+  } else {
+    --leased_.find(std::string_view(t->poolKey))->second;
+  }
 }
 
 void CurlLoop::admitWaiting() noexcept {
   using namespace std::chrono;
   const auto now = Clock::now();
   poolDeadline_ = Clock::time_point::max();
+  // Said before the leases are looked at: a caller that gives one back after this looks, sees
+  // it, and wakes the loop to look again (CurlPool::runHere).
+  if (!waiting_.empty()) hasWaiting_.store(true, std::memory_order_seq_cst);
   for (size_t i = 0; i < waiting_.size();) {
     Transfer* t = waiting_[i];
-    long& leases = leased_.find(std::string_view(t->poolKey))->second;
-    if (static_cast<long>(active_.size()) < limits_.maxTotal && leases < limits_.perHost) {
+    if (takeLease(t)) {
       waiting_.erase(waiting_.begin() + static_cast<ptrdiff_t>(i));
       add(t);
       continue;
@@ -384,6 +465,7 @@ void CurlLoop::admitWaiting() noexcept {
     }
     ++i;
   }
+  hasWaiting_.store(!waiting_.empty(), std::memory_order_release);
   if (io_ && poolDeadline_ != Clock::time_point::max()) {
     poolTimer_->expires_at(poolDeadline_);
     poolTimer_->async_wait([token = token_](const boost::system::error_code& ec) {
@@ -394,13 +476,14 @@ void CurlLoop::admitWaiting() noexcept {
 
 // --- CurlPool ---
 
-CurlPool::CurlPool(Limits limits) : limits_(limits), loop_(limits) {
+CurlPool::CurlPool(Limits limits) : limits_(limits), leases_(limits), loop_(limits, &leases_) {
   wakeFd_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   if (wakeFd_ < 0) throw std::system_error(errno, std::generic_category(), "eventfd");
   thread_ = std::thread([this] { loop_.run(stopping_, wakeFd_, &CurlPool::woken, this); });
 }
 
 CurlPool::~CurlPool() {
+  abortCallers(nullptr);
   std::vector<std::weak_ptr<support::IoThread>> attached;
   {
     std::lock_guard lock(attachedMutex_);
@@ -445,6 +528,74 @@ void CurlPool::submit(Transfer* transfer) noexcept {
   wake();
 }
 
+bool CurlPool::runHere(Transfer* t, CURLcode& result) noexcept {
+  // Requests waiting on the pool's thread for a lease go first.
+  if (t->loop != &loop_ || loop_.hasWaiting()) return false;
+  try {
+    poolKeyOf(t->url, t->poolKey);
+    if (!leases_.tryTake(t->poolKey)) return false;
+  } catch (...) {
+    return false;
+  }
+  CallerLoop* lent = lendCallerLoop(t->owner);
+  if (lent) {
+    result = lent->loop.runOne(t, lent->abort);
+    takeBack(lent);
+  }
+  leases_.give(t->poolKey);
+  // A request that waited for this lease on the pool's thread starts now (the loop said it
+  // waits before it looked at the leases: see CurlLoop::admitWaiting).
+  if (loop_.hasWaiting()) wake();
+  return lent != nullptr;
+}
+
+CurlPool::CallerLoop* CurlPool::lendCallerLoop(const void* owner) noexcept {
+  std::lock_guard lock(callersMutex_);
+  if (callersClosed_) return nullptr;
+  CallerLoop* lent = nullptr;
+  if (!idleCallers_.empty()) {
+    lent = idleCallers_.back();
+    idleCallers_.pop_back();
+  } else {
+    try {
+      auto made = std::make_unique<CallerLoop>(limits_);
+      // Room for every loop in the idle list, so that taking one back cannot fail.
+      idleCallers_.reserve(callerLoops_.size() + 1);
+      callerLoops_.push_back(std::move(made));
+    } catch (...) {
+      return nullptr;
+    }
+    lent = callerLoops_.back().get();
+  }
+  lent->owner = owner;
+  lent->abort.store(false, std::memory_order_relaxed);
+  return lent;
+}
+
+void CurlPool::takeBack(CallerLoop* lent) noexcept {
+  std::lock_guard lock(callersMutex_);
+  lent->owner = nullptr;
+  idleCallers_.push_back(lent);
+  callerReturned_.notify_all();
+}
+
+void CurlPool::abortCallers(const void* owner) noexcept {
+  std::unique_lock lock(callersMutex_);
+  if (!owner) callersClosed_ = true;
+  auto running = [&](const CallerLoop& c) {
+    return c.owner != nullptr && (owner == nullptr || c.owner == owner);
+  };
+  for (auto& c : callerLoops_) {
+    if (!running(*c)) continue;
+    c->abort.store(true, std::memory_order_release);
+    c->loop.wakeUp();
+  }
+  callerReturned_.wait(lock, [&] {
+    return std::none_of(callerLoops_.begin(), callerLoops_.end(),
+                        [&](const auto& c) { return running(*c); });
+  });
+}
+
 void CurlPool::wake() noexcept {
   if (!wakePending_.exchange(true)) {
     uint64_t one = 1;
@@ -453,6 +604,7 @@ void CurlPool::wake() noexcept {
 }
 
 void CurlPool::abortOwner(const void* owner) noexcept {
+  abortCallers(owner);
   std::vector<std::weak_ptr<support::IoThread>> attached;
   {
     std::lock_guard lock(attachedMutex_);
@@ -491,6 +643,7 @@ void CurlPool::woken(void* self) noexcept {
   pool.wakePending_.store(false);
   Transfer* t = nullptr;
   while (pool.incoming_.try_dequeue(t)) pool.loop_.start(t);
+  if (pool.loop_.hasWaiting()) pool.loop_.admitWaiting();  // a caller gave a lease back
   std::vector<std::function<void()>*> tasks;
   {
     std::lock_guard lock(pool.tasksMutex_);

@@ -7,7 +7,10 @@
 // then never changes thread), else the one on the pool's own thread. The loop adds it to its
 // multi handle, and when the reply is in calls the transfer's `done` on the loop's thread,
 // which maps the reply onto the exchange and resumes it. No thread waits for a reply: the
-// exchange is parked meanwhile.
+// exchange is parked meanwhile. The one exception is a thread that waits for its exchange
+// anyway (a ProducerTemplate's caller, a consumer's own thread: callerWaits): it runs its
+// request itself, on a loop of the pool's that no thread drives, which saves two thread
+// hand-offs per request and holds no thread that was not held already.
 //
 // Connections are kept per host by the multi handle (HTTP/1.1 keep-alive, HTTP/2 where the
 // server offers it over TLS). As Apache HttpClient's pool does for Camel, a request leases one
@@ -22,6 +25,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -106,6 +110,28 @@ struct Limits {
   }
 };
 
+struct KeyHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+};
+
+/// The leases of one pool's limits, taken from several threads: the pool's own loop and the
+/// callers that run their requests themselves. A lock held for a few instructions per request
+/// (a request costs tens of microseconds): uncontended in practice.
+class SharedLeases {
+ public:
+  explicit SharedLeases(Limits limits) : limits_(limits) {}
+  /// A lease for a request to `key` ("scheme://host:port"), when the limits allow one.
+  bool tryTake(std::string_view key);
+  void give(std::string_view key) noexcept;
+
+ private:
+  std::mutex mutex_;
+  Limits limits_;
+  long total_ = 0;
+  std::unordered_map<std::string, long, KeyHash, std::equal_to<>> perKey_;
+};
+
 /// One multi handle and what drives it, used only on that thread: either an Asio io_context
 /// (a server I/O thread's), through curl's socket interface (curl_multi_socket_action: curl's
 /// sockets in an epoll set of the loop's own, level-triggered, which the io_context watches,
@@ -115,8 +141,9 @@ class CurlLoop final : public support::IoThread::Attachment {
  public:
   /// Driven by `io` (on its thread).
   CurlLoop(Limits limits, boost::asio::io_context& io);
-  /// Driven by run().
-  explicit CurlLoop(Limits limits);
+  /// Driven by run(), or by runOne() on the thread of whoever uses it. With `leases`, the
+  /// limits are the pool's, shared with other loops, not this loop's own.
+  explicit CurlLoop(Limits limits, SharedLeases* leases = nullptr);
   /// On the loop's thread (or once it has ended): the transfers in flight or waiting for a
   /// lease complete with CURLE_ABORTED_BY_CALLBACK, and the loop lets go of the io_context.
   ~CurlLoop() override;
@@ -140,12 +167,24 @@ class CurlLoop final : public support::IoThread::Attachment {
   /// Drives the loop (made without an io_context) on the calling thread until `stop`;
   /// `wake_fd` (an eventfd) readable calls `woken(arg)`, which reads it.
   void run(const std::atomic<bool>& stop, int wake_fd, void (*woken)(void*), void* arg) noexcept;
+  /// Runs `transfer` alone to its end on the calling thread (a loop made without io_context
+  /// that run() does not drive, used by one thread at a time) and returns curl's result; its
+  /// lease is the caller's to take and give back. `abort` set (then wakeUp()) ends it with
+  /// CURLE_ABORTED_BY_CALLBACK. Its `done` is not called.
+  CURLcode runOne(Transfer* transfer, const std::atomic<bool>& abort) noexcept;
+  /// From any thread: a runOne() or run() waiting in curl_multi_poll looks again.
+  void wakeUp() noexcept { curl_multi_wakeup(multi_); }
+  /// Whether transfers wait here for a lease (read from any thread).
+  bool hasWaiting() const noexcept { return hasWaiting_.load(std::memory_order_acquire); }
+  /// On the loop's thread: starts the waiting transfers the limits now allow, in order, and
+  /// fails those whose connectionRequestTimeout passed; arms the wait for the next to run out.
+  void admitWaiting() noexcept;
 
  private:
   using Clock = std::chrono::steady_clock;
   struct Token;
   struct Driven {};
-  CurlLoop(Limits limits, boost::asio::io_context* io, Driven);
+  CurlLoop(Limits limits, boost::asio::io_context* io, SharedLeases* leases, Driven);
   static int onSocket(CURL* easy, curl_socket_t fd, int what, void* self, void* socketp);
   static int onTimer(CURLM* multi, long timeout_ms, void* self);
   void armEvents();
@@ -158,18 +197,12 @@ class CurlLoop final : public support::IoThread::Attachment {
   /// `done` with `result`: right away on a thread of the loop's own; later (posted) on an
   /// io_context, whose start() may be called by a producer that has not parked its exchange.
   void completeLater(Transfer* t, CURLcode result) noexcept;
-  /// Starts the waiting transfers the limits allow, in order, and fails those whose
-  /// connectionRequestTimeout passed; arms the wait for the next to run out.
-  void admitWaiting() noexcept;
-
-  struct KeyHash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const noexcept {
-      return std::hash<std::string_view>{}(s);
-    }
-  };
+  /// A lease for `t`, from the shared leases or this loop's own count.
+  bool takeLease(Transfer* t) noexcept;
+  void giveLease(Transfer* t) noexcept;
 
   Limits limits_;
+  SharedLeases* shared_;  // null: the limits hold for this loop alone
   boost::asio::io_context* io_;  // null: driven by run()
   CURLM* multi_;
   int epoll_ = -1;
@@ -190,13 +223,16 @@ class CurlLoop final : public support::IoThread::Attachment {
   // arrival order), and the leases per pool key.
   std::vector<Transfer*> active_;
   std::vector<Transfer*> waiting_;
+  std::atomic<bool> hasWaiting_{false};
   std::unordered_map<std::string, long, KeyHash, std::equal_to<>> leased_;
 };
 
 /// The connection pool of one pair of limits. A request made on a server I/O thread (a route
 /// run where its request came in) is driven on that thread by a CurlLoop attached to it, so
 /// that it never changes thread; a request from any other thread (a worker, a timer, a
-/// template) goes to a CurlLoop on the pool's own thread. The limits hold per loop.
+/// template) goes to a CurlLoop on the pool's own thread, unless that thread waits for its
+/// exchange anyway: it then runs the request itself on a caller loop (runHere). The pool's
+/// thread and the callers share one count of leases; each I/O thread's loop has its own.
 class CurlPool {
  public:
   explicit CurlPool(Limits limits);
@@ -211,6 +247,12 @@ class CurlPool {
   /// Hands a filled transfer to its loop: right here on an I/O thread, else to the pool's
   /// thread.
   void submit(Transfer* transfer) noexcept;
+  /// For a thread that would wait for the transfer's exchange anyway (callerWaits): runs the
+  /// filled transfer on this thread, on a caller loop, and sets `result`; its `done` is not
+  /// called. False, having done nothing, when it must be submitted instead: no lease free (or
+  /// requests already waiting for one, which go first), an I/O thread's transfer, or the pool
+  /// stopping.
+  bool runHere(Transfer* transfer, CURLcode& result) noexcept;
   /// Fails the transfers of `owner` (an endpoint's) still in flight on any of the pool's
   /// loops, on each loop's thread, and waits for that: a stopping producer's exchanges are
   /// resumed while their routes still exist.
@@ -220,7 +262,21 @@ class CurlPool {
   static void woken(void* self) noexcept;
   void wake() noexcept;
 
+  // A loop no thread drives, lent to one waiting caller at a time; its connections stay with
+  // it for the next caller.
+  struct CallerLoop {
+    explicit CallerLoop(Limits limits) : loop(limits) {}
+    CurlLoop loop;
+    const void* owner = nullptr;  // whose request it runs (null: idle)
+    std::atomic<bool> abort{false};
+  };
+  CallerLoop* lendCallerLoop(const void* owner) noexcept;
+  void takeBack(CallerLoop* lent) noexcept;
+  /// Ends the requests caller loops run for `owner` (every one, when null) and waits for them.
+  void abortCallers(const void* owner) noexcept;
+
   Limits limits_;
+  SharedLeases leases_;
   CurlLoop loop_;  // driven by thread_
   moodycamel::ConcurrentQueue<Transfer*> incoming_;
   int wakeFd_ = -1;  // an eventfd: incoming_ or tasks_ have work
@@ -231,6 +287,11 @@ class CurlPool {
   std::thread thread_;
   std::mutex attachedMutex_;
   std::vector<std::weak_ptr<support::IoThread>> attached_;  // the I/O threads with a loop of ours
+  std::mutex callersMutex_;
+  std::condition_variable callerReturned_;
+  std::vector<std::unique_ptr<CallerLoop>> callerLoops_;  // every one made
+  std::vector<CallerLoop*> idleCallers_;  // the last returned on top: its connections are warm
+  bool callersClosed_ = false;
 };
 
 /// curl_global_init, once per process.

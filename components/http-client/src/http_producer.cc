@@ -259,7 +259,8 @@ void populate(const EndpointConfig& config, Transfer& t, int status, std::string
   }
 }
 
-void onDone(Transfer& t, CURLcode result) noexcept {
+// The reply (or the failure) onto the transfer's exchange, and the transfer back to its pool.
+void mapReply(Transfer& t, CURLcode result) noexcept {
   const auto& config = *static_cast<const EndpointConfig*>(t.owner);
   Exchange& exchange = *t.exchange;
   try {
@@ -280,6 +281,12 @@ void onDone(Transfer& t, CURLcode result) noexcept {
     exchange.setException(std::current_exception());
   }
   t.loop->release(&t);
+}
+
+void onDone(Transfer& t, CURLcode result) noexcept {
+  const auto& config = *static_cast<const EndpointConfig*>(t.owner);
+  Exchange& exchange = *t.exchange;
+  mapReply(t, result);
   // A reply whose exchange goes on only through what cannot block is resumed right here: one
   // thread hop less per request. Anything that may block runs on a worker.
   if (!resumeMayBlock(exchange)) {
@@ -461,6 +468,15 @@ Status HttpProducer::process(Exchange& exchange) noexcept {
   t->exchange = &exchange;
   t->owner = const_cast<EndpointConfig*>(&config_);
   t->done = &onDone;
+  // A thread that would wait for the exchange anyway sends the request and reads the reply
+  // itself, when a connection is free: no hand-off to the pool's thread and back.
+  if (callerWaits(exchange)) {
+    CURLcode result = CURLE_OK;
+    if (config_.pool->runHere(t, result)) {
+      mapReply(*t, result);
+      return exchange.failed() ? Status::Fail : Status::Continue;
+    }
+  }
   // The exchange belongs to the loop's thread from here until it is resumed.
   config_.pool->submit(t);
   return Status::Suspend;

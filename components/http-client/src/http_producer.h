@@ -65,7 +65,9 @@ class HttpProducer final : public Producer {
   Status process(Exchange& exchange) noexcept override;
   /// Requests still in flight when the context stops (past its shutdown timeout) fail.
   void stop() noexcept override;
-  // It hands the request to the loop thread and parks the exchange: it never waits.
+  // It hands the request to the loop thread and parks the exchange. It waits for the reply
+  // only on a thread that waits for the exchange anyway (callerWaits), never on one that
+  // resumed it (an I/O thread), so it never blocks a thread that would otherwise go on.
   bool mayBlock() const noexcept override { return false; }
 
  private:
