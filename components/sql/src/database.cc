@@ -17,7 +17,8 @@ std::atomic<uint64_t> next_statement_id{1};
 
 StatementText::StatementText(std::string sql_text, bool once)
     : id(once ? 0 : next_statement_id.fetch_add(1, std::memory_order_relaxed)),
-      sql(std::move(sql_text)) {}
+      sql(std::move(sql_text)),
+      name(id != 0 ? "dromedary_" + std::to_string(id) : std::string()) {}
 
 namespace {
 

@@ -36,6 +36,9 @@ struct StatementText {
   explicit StatementText(std::string sql_text, bool once = false);
   uint64_t id;  // 0 when `once`
   std::string sql;
+  /// The name it is prepared under ("dromedary_ID"), made once here rather than per send;
+  /// empty when `once`.
+  std::string name;
 };
 
 /// What a statement gave back.

@@ -54,6 +54,7 @@ struct Connection {
   Request* request = nullptr;      // the statement the pool's thread drives on it
   std::vector<PgParams> borrowed;  // a borrower's parameters, kept to reuse their memory
   bool wantsWrite = false;         // output not yet flushed
+  bool pipelined = true;           // in libpq's pipeline mode (all but a borrower's plain send)
   bool preparing = false;          // the request's prepare is ahead of its results
   std::optional<SqlError> error;
   QueryResult result;
@@ -62,8 +63,6 @@ struct Connection {
 };
 
 enum class Progress : uint8_t { Pending, Done, Broken };
-
-std::string statementName(uint64_t id) { return fmt::format("dromedary_{}", id); }
 
 // Whether an idle connection is still up. Nothing is due on an idle connection (no LISTEN,
 // no statement in flight), so anything readable is the server's goodbye (the FATAL message
@@ -81,9 +80,8 @@ Progress send(Connection& c, const StatementText& s, std::span<PgParams> executi
   c.error.reset();
   c.result = QueryResult();
   bool ok = true;
-  std::string name;
+  const std::string& name = s.name;
   if (s.id != 0) {
-    name = statementName(s.id);
     c.preparing = !c.prepared.contains(s.id);
     if (c.preparing) {
       ok = PQsendPrepare(c.pg, name.c_str(), s.sql.c_str(), 0, nullptr) == 1;
@@ -97,7 +95,7 @@ Progress send(Connection& c, const StatementText& s, std::span<PgParams> executi
                    : PQsendQueryParams(c.pg, s.sql.c_str(), p.count(), nullptr, p.values.data(),
                                        p.lengths.data(), p.formats.data(), 0) == 1;
   }
-  ok = ok && PQpipelineSync(c.pg) == 1;
+  if (c.pipelined) ok = ok && PQpipelineSync(c.pg) == 1;
   int flushed = ok ? PQflush(c.pg) : -1;
   if (flushed < 0) {
     c.error = pgConnectionError(c.pg, "sending to " + description);
@@ -127,7 +125,10 @@ Progress advance(Connection& c, const StatementText& s, short revents,
   }
   while (!PQisBusy(c.pg)) {
     PGresult* res = PQgetResult(c.pg);
-    if (!res) continue;  // the end of one statement's results
+    if (!res) {
+      if (!c.pipelined) return Progress::Done;  // outside a pipeline, the statement's end
+      continue;  // the end of one statement's results
+    }
     ExecStatusType status = PQresultStatus(res);
     if (status == PGRES_PIPELINE_SYNC) {
       PQclear(res);
@@ -244,6 +245,11 @@ class PgDatabase final : public Database {
       callback.done(SqlError{"", "out of memory"});
       return true;
     }
+    // One execution of a statement this connection has prepared is sent outside pipeline mode,
+    // as a bare client's PQsendQueryPrepared: libpq then makes and reads fewer results (no
+    // pipeline sync). Switching modes on an idle connection sends nothing.
+    c->pipelined = !(param_sets.size() == 1 && statement.id != 0 &&
+                     c->prepared.contains(statement.id) && PQexitPipelineMode(c->pg) == 1);
     Progress p = send(*c, statement, c->borrowed, settings_.description);
     while (p == Progress::Pending) {
       pollfd fd{PQsocket(c->pg), static_cast<short>(POLLIN | (c->wantsWrite ? POLLOUT : 0)), 0};
@@ -257,6 +263,10 @@ class PgDatabase final : public Database {
       p = advance(*c, statement, fd.revents, settings_.description);
     }
     QueryOutcome outcome = p == Progress::Done ? takeOutcome(*c) : QueryOutcome(*c->error);
+    if (!c->pipelined) {
+      c->pipelined = true;
+      if (p != Progress::Broken && PQenterPipelineMode(c->pg) != 1) p = Progress::Broken;
+    }
     giveBack(*c, p == Progress::Broken);
     callback.done(std::move(outcome));
     return true;

@@ -3,6 +3,7 @@
 
 #include <charconv>
 #include <cstdlib>
+#include <iterator>
 
 #include <fmt/format.h>
 
@@ -56,22 +57,32 @@ Value cellValue(const PGresult* result, int row, int column) {
 }  // namespace
 
 void PgParams::assign(std::span<const Value> params) {
-  texts.assign(params.size(), std::string());
+  // Each text is refilled in place: a PgParams used again (a connection's) keeps its strings'
+  // capacity, so a statement's parameters allocate nothing once warm.
+  texts.resize(params.size());
   isNull.assign(params.size(), 0);
   isBinary.assign(params.size(), 0);
   for (size_t i = 0; i < params.size(); ++i) {
     const Value& v = params[i];
+    std::string& text = texts[i];
+    text.clear();
     if (v.isNull()) {
       isNull[i] = 1;
     } else if (v.isBool()) {
-      texts[i] = v.getBool() ? "true" : "false";
+      text = v.getBool() ? "true" : "false";
     } else if (v.isBytes()) {
-      texts[i] = std::string(v.getBytes().view());
+      text = v.getBytes().view();
       isBinary[i] = 1;
     } else if (v.isDouble()) {
-      texts[i] = fmt::format("{}", v.getDouble());
+      fmt::format_to(std::back_inserter(text), "{}", v.getDouble());
+    } else if (v.isString()) {
+      text = v.getString();
+    } else if (v.isInt()) {
+      char digits[24];
+      auto end = std::to_chars(digits, digits + sizeof digits, v.getInt()).ptr;
+      text.assign(digits, end);
     } else {
-      texts[i] = v.toString();
+      text = v.toString();
     }
   }
 }

@@ -104,6 +104,34 @@ TEST(PostgreSQLTest, ACallerThatWaitsRunsTheStatementOnItsOwnThreadWhenAConnecti
   EXPECT_EQ(ok.load(), 160);
 }
 
+// A waiting caller sends a statement its connection has prepared outside libpq's pipeline
+// mode (a bare client's PQsendQueryPrepared), then puts the connection back in it: a failure
+// there fails only its exchange, and the connection serves both paths after it.
+TEST(PostgreSQLTest, AStatementThatFailsOutsideThePipelineLeavesItsConnectionReady) {
+  adminExec("DROP TABLE IF EXISTS waiting_caller_rows");
+  adminExec("CREATE TABLE waiting_caller_rows (id INTEGER PRIMARY KEY)");
+  RouteHarness h;
+  ASSERT_TRUE(bindDataSource(h.context, "db", serverUrl(), "", "", 1));
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:in").to("sql:insert into waiting_caller_rows (id) values (:#id)");
+    b.from("direct:four").setHeader("id", constant(4)).to("direct:in");
+    b.from("direct:count")
+        .to("sql:select count(*) as n from waiting_caller_rows?outputType=SelectOne");
+  });
+  auto insert = [&](int64_t id) {
+    return h.producer.sendBodyAndHeader("direct:in", Value(), "id", Value(id)).has_value();
+  };
+  ASSERT_TRUE(insert(1));   // prepares the statement on the one connection
+  ASSERT_TRUE(insert(2));   // a prepared statement, outside the pipeline
+  EXPECT_FALSE(insert(1));  // a duplicate key there: the exchange fails
+  EXPECT_TRUE(insert(3));   // the same connection goes on, on either path
+  EXPECT_EQ(sendWithoutWaiting(h, "direct:four", 1), 0);  // parked: the pipeline's path
+  auto count = h.producer.requestBody("direct:count", Value());
+  ASSERT_TRUE(count) << count.error().message;
+  EXPECT_EQ(count->toString(), "4");
+  adminExec("DROP TABLE waiting_caller_rows");
+}
+
 TEST(PostgreSQLTest, AnIdleConnectionTheServerClosedIsReplacedNotUsed) {
   RouteHarness h;
   ASSERT_TRUE(
