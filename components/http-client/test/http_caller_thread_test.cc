@@ -30,22 +30,6 @@ class NoteThread final : public Processor {
 
 class HttpCallerThreadTest : public HttpClientFixture {
  protected:
-  /// Serves /slow: each request held for `hold`; the most held at once is recorded.
-  void serveSlow(std::chrono::milliseconds hold) {
-    serve([this, hold](RouteBuilder& b) {
-      b.from("platform-http:/slow")
-          .process([this](Exchange&) {
-            ++received;
-            int now = ++held;
-            int seen = peak.load();
-            while (now > seen && !peak.compare_exchange_weak(seen, now)) {
-            }
-          })
-          .delay(hold)
-          .process([this](Exchange&) { --held; })
-          .setBody(constant("done"));
-    });
-  }
   /// Sends `ex` to direct:call without waiting; the future is set when it completes.
   std::future<void> sendParked(Exchange& ex) {
     auto* promise = new std::promise<void>();
@@ -54,8 +38,6 @@ class HttpCallerThreadTest : public HttpClientFixture {
     processAsync(ex, *client.context.producer("direct:call").value(), &completed, promise);
     return done;
   }
-
-  std::atomic<int> received{0}, held{0}, peak{0};
 
  private:
   static void completed(Exchange&, void* arg) noexcept {

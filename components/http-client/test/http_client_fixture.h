@@ -4,6 +4,8 @@
 // Two contexts over real sockets on 127.0.0.1: `server` serves an HTTP API with platform-http
 // routes (a free port), `client` calls it with http: endpoints.
 
+#include <atomic>
+#include <chrono>
 #include <functional>
 #include <string>
 #include <utility>
@@ -32,6 +34,23 @@ class HttpClientFixture : public ::testing::Test {
   std::string url(std::string_view path) const {
     return fmt::format("http://127.0.0.1:{}{}", port, path);
   }
+  /// Serves /slow: each request is held for `hold`, counted in `received`, and the most
+  /// held at once is recorded in `peak`.
+  void serveSlow(std::chrono::milliseconds hold) {
+    serve([this, hold](RouteBuilder& b) {
+      b.from("platform-http:/slow")
+          .process([this](Exchange&) {
+            ++received;
+            int now = ++held;
+            int seen = peak.load();
+            while (now > seen && !peak.compare_exchange_weak(seen, now)) {
+            }
+          })
+          .delay(hold)
+          .process([this](Exchange&) { --held; })
+          .setBody(constant("done"));
+    });
+  }
   /// Sends an InOut exchange to `uri` from the client context and returns it, completed
   /// (failed or not: the test looks).
   ExchangePtr call(const std::string& uri, Value body = Value(),
@@ -51,6 +70,7 @@ class HttpClientFixture : public ::testing::Test {
   RouteHarness server;
   RouteHarness client;
   uint16_t port = 0;
+  std::atomic<int> received{0}, held{0}, peak{0};  // serveSlow's
 };
 
 }  // namespace dromedary::testing

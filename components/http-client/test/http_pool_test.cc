@@ -20,22 +20,6 @@ namespace {
 
 class HttpPoolTest : public HttpClientFixture {
  protected:
-  /// Serves /slow: each request is held for `hold`, and the most held at once is recorded.
-  void serveSlow(std::chrono::milliseconds hold) {
-    serve([this, hold](RouteBuilder& b) {
-      b.from("platform-http:/slow")
-          .process([this](Exchange&) {
-            ++received;
-            int now = ++held;
-            int seen = peak.load();
-            while (now > seen && !peak.compare_exchange_weak(seen, now)) {
-            }
-          })
-          .delay(hold)
-          .process([this](Exchange&) { --held; })
-          .setBody(constant("done"));
-    });
-  }
   /// Calls direct:call from `n` threads at once; the bodies that came back.
   std::vector<std::string> callTogether(int n) {
     std::vector<std::string> bodies(static_cast<size_t>(n));
@@ -49,8 +33,6 @@ class HttpPoolTest : public HttpClientFixture {
     for (auto& t : threads) t.join();
     return bodies;
   }
-
-  std::atomic<int> received{0}, held{0}, peak{0};
 };
 
 TEST_F(HttpPoolTest, RequestsOverMaxTotalConnectionsWaitForAFreeConnection) {
