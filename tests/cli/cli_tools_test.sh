@@ -157,7 +157,8 @@ check "SIGUSR2 logs every route's flight recorder and the run goes on" $?
 code=$?
 [ $code -eq 0 ] && grep -q "^ROUTE  *NODE  *PROCESSOR  *INFLIGHT" "$tmp/inflight.txt"
 check "get inflight prints the routes and steps with exchanges in flight (got $code)" $?
-timeout --preserve-status -s INT 1.3 "$bin" get routes --watch --interval 0.4 \
+# Long enough for two rounds on a loaded machine (a fetch that took a second made it one).
+timeout --preserve-status -s INT 2.5 "$bin" get routes --watch --interval 0.3 \
   --url "http://127.0.0.1:$tport" > "$tmp/watch.txt" 2>&1
 code=$?
 [ $code -eq 0 ] && [ "$(grep -c '^ID  *FROM' "$tmp/watch.txt")" -ge 2 ]
