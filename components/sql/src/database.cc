@@ -48,7 +48,7 @@ QueryOutcome Database::executeAndWait(const StatementText& statement, std::vecto
   Waiter waiter;
   std::vector<std::vector<Value>> sets;
   sets.push_back(std::move(params));
-  execute(statement, std::move(sets), waiter, Caller::WillWait);
+  execute(statement, sets, waiter, Caller::WillWait);
   return waiter.wait();
 }
 

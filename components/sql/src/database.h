@@ -98,6 +98,9 @@ class Session {
   virtual bool nextRow(Value& row, std::optional<SqlError>& error) = 0;
 };
 
+/// A statement's parameter sets: one per execution (several in a batch).
+using ParamSets = std::span<const std::vector<Value>>;
+
 class Database {
  public:
   virtual ~Database() = default;
@@ -108,8 +111,9 @@ class Database {
   virtual bool blocksCaller() const noexcept = 0;
   /// Runs `statement` once per parameter set on a pooled connection, all of them in one
   /// transaction when there are several (a batch: `affected` is their sum); `callback` is
-  /// called exactly once.
-  virtual void execute(const StatementText& statement, std::vector<std::vector<Value>> param_sets,
+  /// called exactly once. The parameter sets are read before execute() returns (what is kept
+  /// is copied), so a caller may reuse their memory for its next statement.
+  virtual void execute(const StatementText& statement, ParamSets param_sets,
                        QueryCallback& callback, Caller caller) noexcept = 0;
   /// A new connection of its own; fails saying why (the server cannot be reached ...).
   virtual Result<std::unique_ptr<Session>> openSession() = 0;

@@ -161,7 +161,7 @@ QueryOutcome takeOutcome(Connection& c) {
 // Parameter sets in libpq's form, in `out` (whose memory is reused); false when memory ran
 // out.
 bool fillExecutions(std::vector<PgParams>& out,
-                    const std::vector<std::vector<Value>>& param_sets) noexcept {
+                    ParamSets param_sets) noexcept {
   try {
     out.resize(param_sets.size());
     for (size_t i = 0; i < param_sets.size(); ++i) {
@@ -197,7 +197,7 @@ class PgDatabase final : public Database {
   const std::string& describe() const noexcept override { return settings_.description; }
   bool blocksCaller() const noexcept override { return false; }
 
-  void execute(const StatementText& statement, std::vector<std::vector<Value>> param_sets,
+  void execute(const StatementText& statement, ParamSets param_sets,
                QueryCallback& callback, Caller caller) noexcept override {
     if (caller == Caller::WillWait && runHere(statement, param_sets, callback)) return;
     auto* request = new (std::nothrow) Request{&statement, {}, &callback};
@@ -236,7 +236,7 @@ class PgDatabase final : public Database {
 
   // Runs the statement on an idle connection, on this thread: false (nothing done) when none
   // is idle, and the pool's thread then takes it.
-  bool runHere(const StatementText& statement, const std::vector<std::vector<Value>>& param_sets,
+  bool runHere(const StatementText& statement, ParamSets param_sets,
                QueryCallback& callback) noexcept {
     Connection* c = borrow();
     if (!c) return false;

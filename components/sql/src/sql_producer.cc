@@ -266,6 +266,60 @@ Result<Value> selectOne(QueryResult& result) {
   return std::move(row);
 }
 
+namespace {
+
+// This thread's parameter lists, lent to one statement at a time.
+struct ThreadParamLists {
+  std::vector<std::vector<Value>> lists;
+  bool lent = false;
+};
+thread_local ThreadParamLists t_param_lists;
+
+// The parameter lists of the statement being sent. The database reads them before execute()
+// returns, so the thread's lists are used again by its next statement, keeping their capacity:
+// a statement's parameter lists allocate nothing once warm. A statement sent while another is
+// being prepared on the same thread (nothing does so today) gets lists of its own.
+class ParamLists {
+ public:
+  ParamLists() noexcept : shared_(!t_param_lists.lent) {
+    if (shared_) t_param_lists.lent = true;
+  }
+  ~ParamLists() {
+    auto& all = lists();
+    // The values go now (a large body sent as a parameter is not kept alive by the thread);
+    // a big batch's lists beyond a few are let go too.
+    for (size_t i = 0; i < used_; ++i) all[i].clear();
+    if (all.size() > kKept) {
+      all.resize(kKept);
+      all.shrink_to_fit();
+    }
+    if (shared_) t_param_lists.lent = false;
+  }
+  ParamLists(const ParamLists&) = delete;
+  ParamLists& operator=(const ParamLists&) = delete;
+
+  /// An empty list for the next execution's parameters.
+  std::vector<Value>& add() {
+    auto& all = lists();
+    if (used_ == all.size()) all.emplace_back();
+    std::vector<Value>& list = all[used_++];
+    list.clear();
+    return list;
+  }
+  ParamSets sets() noexcept { return {lists().data(), used_}; }
+  size_t size() const noexcept { return used_; }
+
+ private:
+  static constexpr size_t kKept = 16;
+  std::vector<std::vector<Value>>& lists() noexcept { return shared_ ? t_param_lists.lists : own_; }
+
+  bool shared_;
+  size_t used_ = 0;
+  std::vector<std::vector<Value>> own_;
+};
+
+}  // namespace
+
 Result<void> SqlProducer::start() {
   if (!config_.statement) return {};
   return checkStatement(*config_.database, *config_.statement, "endpoint '" + uri_ + "'");
@@ -281,10 +335,10 @@ Status SqlProducer::process(Exchange& exchange) noexcept {
     }
     const Value* retrieve = exchange.message().getHeader(kRetrieveKeys);
     bool generated_keys = retrieve && isTruthy(*retrieve) && !config_.batch;
-    std::vector<std::vector<Value>> sets;
+    ParamLists sets;
     std::vector<size_t> in_counts;
     auto fill = [&](const Value& source) -> bool {
-      std::vector<Value>& values = sets.emplace_back();
+      std::vector<Value>& values = sets.add();
       auto found = p.query->values(exchange, source, values,
                                    p.query->hasInList() ? &in_counts : nullptr);
       if (!found) {
@@ -314,7 +368,7 @@ Status SqlProducer::process(Exchange& exchange) noexcept {
       } else if (!body.isNull()) {
         if (!fill(body)) return Status::Fail;
       }
-      if (sets.empty()) {  // nothing to insert: as JDBC's empty batch, zero rows
+      if (sets.size() == 0) {  // nothing to insert: as JDBC's empty batch, zero rows
         exchange.message().setHeader(kUpdateCount, Value(int64_t{0}));
         return Status::Continue;
       }
@@ -328,9 +382,9 @@ Status SqlProducer::process(Exchange& exchange) noexcept {
         StatementText once(p.query->hasInList() ? p.query->statementSql(in_counts)
                                                 : p.query->statementSql(),
                            /*once=*/true);
-        return streamRows(config_, exchange, once, query, sets.front());
+        return streamRows(config_, exchange, once, query, sets.sets().front());
       }
-      return streamRows(config_, exchange, *config_.statement, query, sets.front());
+      return streamRows(config_, exchange, *config_.statement, query, sets.sets().front());
     }
     auto* call = new Call(config_, exchange, generated_keys);
     if (p.dynamic) {
@@ -348,7 +402,7 @@ Status SqlProducer::process(Exchange& exchange) noexcept {
     } else {
       call->statement = generated_keys ? &config_.returningStatement() : config_.statement.get();
     }
-    config_.database->execute(*call->statement, std::move(sets), *call,
+    config_.database->execute(*call->statement, sets.sets(), *call,
                               callerWaits(exchange) ? Caller::WillWait : Caller::MustNotBlock);
     return call->returned();
   } catch (...) {

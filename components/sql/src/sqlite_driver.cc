@@ -24,8 +24,7 @@ class Connection {
     sqlite3_close(db_);
   }
 
-  QueryOutcome execute(const StatementText& statement,
-                       const std::vector<std::vector<Value>>& param_sets) {
+  QueryOutcome execute(const StatementText& statement, ParamSets param_sets) {
     sqlite3_stmt* stmt = nullptr;
     if (statement.id != 0) {
       auto it = statements_.find(statement.id);
@@ -249,7 +248,7 @@ class SqliteDatabase final : public Database {
   const std::string& describe() const noexcept override { return description_; }
   bool blocksCaller() const noexcept override { return true; }
 
-  void execute(const StatementText& statement, std::vector<std::vector<Value>> param_sets,
+  void execute(const StatementText& statement, ParamSets param_sets,
                QueryCallback& callback, Caller) noexcept override {
     std::unique_ptr<Connection> c;
     {
