@@ -40,6 +40,46 @@ TEST_P(SqlBehaviour, AnAggregationRepositoryKeepsOpenGroupsForTheNextStart) {
   EXPECT_EQ(done.receivedExchanges()[0]->message().body(), Value("a,b,c"));
 }
 
+namespace {
+
+// `first` and `other` (a second instance on the same database) each with a repository on
+// TABLE bound as "shared" (with `member_id` when not empty), running `routes`.
+void startOnSharedRepository(RouteHarness& first, RouteHarness& other, const std::string& url,
+                             const std::string& table, const std::string& member_id,
+                             const std::function<void(RouteBuilder&)>& routes) {
+  ASSERT_TRUE(bindDataSource(other.context, "db", url));
+  for (RouteHarness* instance : {&first, &other}) {
+    auto repo = member_id.empty()
+                    ? jdbcAggregationRepository(instance->context, "db", table)
+                    : jdbcAggregationRepository(instance->context, "db", table, {}, member_id);
+    ASSERT_TRUE(repo) << repo.error().toString();
+    instance->context.bindAggregationRepository("shared", *repo);
+    instance->start(routes);
+  }
+}
+
+// Four threads send ids 0 .. groups * per_group - 1 to direct:in with header group g<id %
+// groups>: threads 0 and 2 through `first`, 1 and 3 through `other` (each id once), or with
+// `twice`, threads 0 and 1 through `first` and 2 and 3 through `other` (each id to both).
+void sendFromFourThreads(RouteHarness& first, RouteHarness& other, int groups, int per_group,
+                         bool twice) {
+  std::vector<std::thread> senders;
+  for (int t = 0; t < 4; ++t) {
+    senders.emplace_back([&, t] {
+      RouteHarness& instance = (twice ? t < 2 : t % 2 == 0) ? first : other;
+      int step = twice ? 2 : 4;
+      for (int i = twice ? t % 2 : t; i < groups * per_group; i += step) {
+        auto sent = instance.producer.sendBodyAndHeader(
+            "direct:in", Value(int64_t{i}), "group", Value(fmt::format("g{}", i % groups)));
+        EXPECT_TRUE(sent) << sent.error().toString();
+      }
+    });
+  }
+  for (auto& t : senders) t.join();
+}
+
+}  // namespace
+
 TEST_P(SqlBehaviour, TwoInstancesWithOptimisticLockingCompleteEveryGroupOnceWithEveryExchange) {
   constexpr int kGroups = 20, kPerGroup = 10;
   exec("DROP TABLE IF EXISTS " + table + "_shared");
@@ -62,26 +102,10 @@ TEST_P(SqlBehaviour, TwoInstancesWithOptimisticLockingCompleteEveryGroupOnceWith
         .end();
   };
   RouteHarness other;
-  ASSERT_TRUE(bindDataSource(other.context, "db", dbUrl));
-  for (RouteHarness* instance : {&h, &other}) {
-    auto repo = jdbcAggregationRepository(instance->context, "db", table + "_shared");
-    ASSERT_TRUE(repo) << repo.error().toString();
-    instance->context.bindAggregationRepository("shared", *repo);
-    instance->start(routes);
-  }
+  ASSERT_NO_FATAL_FAILURE(
+      startOnSharedRepository(h, other, dbUrl, table + "_shared", "", routes));
   // Two threads per instance, every group fed from both instances at once.
-  std::vector<std::thread> senders;
-  for (int t = 0; t < 4; ++t) {
-    senders.emplace_back([&, t] {
-      RouteHarness& instance = t % 2 == 0 ? h : other;
-      for (int i = t; i < kGroups * kPerGroup; i += 4) {
-        auto sent = instance.producer.sendBodyAndHeader(
-            "direct:in", Value(int64_t{i}), "group", Value(fmt::format("g{}", i % kGroups)));
-        EXPECT_TRUE(sent) << sent.error().toString();
-      }
-    });
-  }
-  for (auto& t : senders) t.join();
+  sendFromFourThreads(h, other, kGroups, kPerGroup, /*twice=*/false);
   EXPECT_EQ(completed.load(), kGroups);
   ASSERT_EQ(seen.size(), static_cast<size_t>(kGroups));
   for (auto& [group, body] : seen) {
@@ -148,25 +172,8 @@ TEST_P(SqlBehaviour, TwoInstancesGivenEveryRecordTwiceFoldEachOnce) {
         .end();
   };
   RouteHarness other;
-  ASSERT_TRUE(bindDataSource(other.context, "db", dbUrl));
-  for (RouteHarness* instance : {&h, &other}) {
-    auto repo = jdbcAggregationRepository(instance->context, "db", "agg_twice", {}, "${body}");
-    ASSERT_TRUE(repo) << repo.error().toString();
-    instance->context.bindAggregationRepository("shared", *repo);
-    instance->start(routes);
-  }
-  std::vector<std::thread> senders;
-  for (int t = 0; t < 4; ++t) {
-    senders.emplace_back([&, t] {
-      RouteHarness& instance = t < 2 ? h : other;  // both instances get every record
-      for (int i = t % 2; i < kGroups * kPerGroup; i += 2) {
-        auto sent = instance.producer.sendBodyAndHeader(
-            "direct:in", Value(int64_t{i}), "group", Value(fmt::format("g{}", i % kGroups)));
-        EXPECT_TRUE(sent) << sent.error().toString();
-      }
-    });
-  }
-  for (auto& t : senders) t.join();
+  ASSERT_NO_FATAL_FAILURE(startOnSharedRepository(h, other, dbUrl, "agg_twice", "${body}", routes));
+  sendFromFourThreads(h, other, kGroups, kPerGroup, /*twice=*/true);  // both get every record
   EXPECT_EQ(completed.load(), kGroups);
   ASSERT_EQ(seen.size(), static_cast<size_t>(kGroups));
   for (auto& [group, bodies] : seen) {
@@ -225,29 +232,44 @@ TEST_P(SqlBehaviour, OptimisticLockingNeedsARepositoryThatSupportsIt) {
   });
   auto started = added ? h.context.start() : Result<void>(added.error());
   ASSERT_FALSE(started);
-  EXPECT_THAT(started.error().message, HasSubstr("optimisticLocking needs an aggregationRepository"));
+  EXPECT_THAT(started.error().message,
+              HasSubstr("optimisticLocking needs an aggregationRepository"));
 }
 
-TEST_P(SqlBehaviour, ACompletedGroupWhoseStepsFailedRunsAgainUntilTheySucceed) {
-  AggregationRecovery recovery{true, std::chrono::milliseconds(50), 0, ""};
-  auto repo = jdbcAggregationRepository(h.context, "db", table + "_rec", recovery);
+namespace {
+
+// Groups of two (header g) kept in a repository on TABLE with `recovery`, completed into
+// `step` and then `then` (none when empty); "a" and "b" are sent into group x.
+void aggregateTwoWithRecovery(RouteHarness& h, const std::string& table,
+                              const AggregationRecovery& recovery,
+                              std::function<void(Exchange&)> step, const std::string& then) {
+  auto repo = jdbcAggregationRepository(h.context, "db", table, recovery);
   ASSERT_TRUE(repo) << repo.error().toString();
   h.context.bindAggregationRepository("groups", *repo);
-  std::atomic<int> attempts{0};
   h.start([&](RouteBuilder& b) {
-    b.from("direct:in")
-        .aggregate(header("g"), AggregationStrategies::string(","))
-        .completionSize(2)
-        .aggregationRepositoryRef("groups")
-        .process([&](Exchange&) {
-          if (++attempts <= 2) throw std::runtime_error("downstream is away");
-        })
-        .to("mock:done")
-        .end();
+    auto& aggregated = b.from("direct:in")
+                           .aggregate(header("g"), AggregationStrategies::string(","))
+                           .completionSize(2)
+                           .aggregationRepositoryRef("groups")
+                           .process(std::move(step));
+    if (!then.empty()) aggregated.to(then);
+    aggregated.end();
   });
   for (const char* body : {"a", "b"}) {
     ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:in", Value(body), "g", Value("x")));
   }
+}
+
+}  // namespace
+
+TEST_P(SqlBehaviour, ACompletedGroupWhoseStepsFailedRunsAgainUntilTheySucceed) {
+  std::atomic<int> attempts{0};
+  ASSERT_NO_FATAL_FAILURE(aggregateTwoWithRecovery(
+      h, table + "_rec", {true, std::chrono::milliseconds(50), 0, ""},
+      [&](Exchange&) {
+        if (++attempts <= 2) throw std::runtime_error("downstream is away");
+      },
+      "mock:done"));
   auto& done = h.mock("mock:done");
   done.expectedBodiesReceived({Value("a,b")});
   ASSERT_TRUE(done.assertIsSatisfied(10s));
@@ -259,25 +281,14 @@ TEST_P(SqlBehaviour, ACompletedGroupWhoseStepsFailedRunsAgainUntilTheySucceed) {
 }
 
 TEST_P(SqlBehaviour, AGroupThatFailsMoreThanMaximumRedeliveriesGoesToTheDeadLetterUri) {
-  AggregationRecovery recovery{true, std::chrono::milliseconds(50), 2, "mock:dead"};
-  auto repo = jdbcAggregationRepository(h.context, "db", table + "_dlq", recovery);
-  ASSERT_TRUE(repo) << repo.error().toString();
-  h.context.bindAggregationRepository("groups", *repo);
   std::atomic<int> attempts{0};
-  h.start([&](RouteBuilder& b) {
-    b.from("direct:in")
-        .aggregate(header("g"), AggregationStrategies::string(","))
-        .completionSize(2)
-        .aggregationRepositoryRef("groups")
-        .process([&](Exchange&) {
-          ++attempts;
-          throw std::runtime_error("always");
-        })
-        .end();
-  });
-  for (const char* body : {"a", "b"}) {
-    ASSERT_TRUE(h.producer.sendBodyAndHeader("direct:in", Value(body), "g", Value("x")));
-  }
+  ASSERT_NO_FATAL_FAILURE(aggregateTwoWithRecovery(
+      h, table + "_dlq", {true, std::chrono::milliseconds(50), 2, "mock:dead"},
+      [&](Exchange&) {
+        ++attempts;
+        throw std::runtime_error("always");
+      },
+      ""));
   auto& dead = h.mock("mock:dead");
   dead.expectedBodiesReceived({Value("a,b")});
   ASSERT_TRUE(dead.assertIsSatisfied(10s));
