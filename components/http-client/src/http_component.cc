@@ -342,7 +342,8 @@ class HttpComponent final : public Component {
 
 void registerHttpclientComponent(Context& context) {
   using namespace component::httpclient;
-  initCurlOnce();
+  // libcurl (and OpenSSL under it) is set up by the first curl loop, not here: a process whose
+  // routes never call out does not pay for it (~4 MB of resident library pages).
   auto pools = std::make_shared<Pools>();
   context.addComponent(std::make_unique<HttpComponent>("http", pools));
   context.addComponent(std::make_unique<HttpComponent>("https", pools));
