@@ -78,7 +78,20 @@ bool looksLikeCamel(const fs::path& path, const std::string& text) {
 Result<std::string> readFile(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return makeError(ErrorCode::Io, fmt::format("cannot read '{}'", path.string()));
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // A regular file is read into a string of its size: grown as it is read, the string would
+  // hold up to twice the file (and three times while it grows), the largest part of the peak
+  // when loading a big file.
+  std::error_code ec;
+  const uintmax_t size = fs::is_regular_file(path, ec) ? fs::file_size(path, ec) : 0;
+  std::string text;
+  if (!ec && size > 0) {
+    text.resize(static_cast<size_t>(size));
+    in.read(text.data(), static_cast<std::streamsize>(size));
+    text.resize(static_cast<size_t>(in.gcount()));
+    if (in.gcount() != static_cast<std::streamsize>(size)) return text;  // it shrank meanwhile
+  }
+  text.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  return text;
 }
 
 // Reads one file's routes (not yet added); `text_read` is its text when it was read already.
