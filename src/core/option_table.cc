@@ -5,6 +5,8 @@
 
 #include <charconv>
 #include <cmath>
+#include <mutex>
+#include <unordered_map>
 
 #include "core/text.h"
 
@@ -79,16 +81,80 @@ bool EndpointOptions::names(std::span<const OptionSpec> specs, std::string_view 
   return false;
 }
 
+// Parses `e.text` by its type into e.number / e.real (an Enum's text to its canonical
+// spelling); `uri` names the endpoint in the error.
+Result<void> EndpointOptions::parse(Entry& e, std::string_view uri) {
+  if (e.text.empty() && e.spec->type != OptionType::String) return {};
+  auto invalid = [&](std::string_view expected) {
+    return makeError(ErrorCode::InvalidOption,
+                     fmt::format("invalid value '{}' for option '{}' of endpoint '{}': "
+                                 "expected {}",
+                                 e.text, e.spec->name, uri, expected));
+  };
+  switch (e.spec->type) {
+    case OptionType::Bool:
+      if (equalsIgnoreCaseAscii(e.text, "true")) {
+        e.number = 1;
+      } else if (equalsIgnoreCaseAscii(e.text, "false")) {
+        e.number = 0;
+      } else {
+        return invalid("true or false");
+      }
+      break;
+    case OptionType::Int: {
+      std::string_view t = trim(e.text);
+      auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), e.number);
+      if (ec != std::errc() || ptr != t.data() + t.size()) return invalid("an integer");
+      break;
+    }
+    case OptionType::Double: {
+      std::string_view t = trim(e.text);
+      char* end = nullptr;
+      std::string copy(t);
+      e.real = std::strtod(copy.c_str(), &end);
+      if (copy.empty() || end != copy.c_str() + copy.size()) return invalid("a number");
+      break;
+    }
+    case OptionType::Duration: {
+      auto d = parseDuration(e.text);
+      if (!d) return invalid("a duration such as 500, 500ms, 5s or 1m30s");
+      e.number = d->count();
+      break;
+    }
+    case OptionType::Enum: {
+      bool found = false;
+      std::string_view choices = e.spec->choices;
+      std::vector<std::string_view> names;
+      while (!choices.empty()) {
+        size_t comma = choices.find(',');
+        std::string_view choice = choices.substr(0, comma);
+        names.push_back(choice);
+        if (equalsIgnoreCaseAscii(choice, e.text)) {
+          e.text = std::string(choice);  // canonical spelling
+          found = true;
+        }
+        choices = comma == std::string_view::npos ? "" : choices.substr(comma + 1);
+      }
+      if (!found) return invalid("one of " + joinNames(names));
+      break;
+    }
+    case OptionType::String: break;
+  }
+  return {};
+}
+
 Result<EndpointOptions> EndpointOptions::resolve(std::span<const OptionSpec> specs,
                                                  const Uri& uri, bool lenient) {
   EndpointOptions options;
-  options.entries_.reserve(specs.size());
+  options.specs_ = specs;
+  std::vector<Entry> all;
+  all.reserve(specs.size());
   for (const OptionSpec& spec : specs) {
-    options.entries_.push_back(Entry{&spec, std::string(spec.defaultValue), false, 0, 0});
+    all.push_back(Entry{&spec, std::string(spec.defaultValue), false, 0, 0});
   }
   for (const auto& [name, value] : uri.options()) {
     Entry* entry = nullptr;
-    for (Entry& e : options.entries_) {
+    for (Entry& e : all) {
       if (sameOptionName(e.spec->name, name)) entry = &e;
     }
     if (!entry && lenient) {
@@ -117,70 +183,31 @@ Result<EndpointOptions> EndpointOptions::resolve(std::span<const OptionSpec> spe
     entry->text = value;
     entry->set = true;
   }
-  for (Entry& e : options.entries_) {
-    if (e.text.empty() && e.spec->type != OptionType::String) continue;
-    auto invalid = [&](std::string_view expected) {
-      return makeError(ErrorCode::InvalidOption,
-                       fmt::format("invalid value '{}' for option '{}' of endpoint '{}': "
-                                   "expected {}",
-                                   e.text, e.spec->name, uri.text(), expected));
-    };
-    switch (e.spec->type) {
-      case OptionType::Bool:
-        if (equalsIgnoreCaseAscii(e.text, "true")) {
-          e.number = 1;
-        } else if (equalsIgnoreCaseAscii(e.text, "false")) {
-          e.number = 0;
-        } else {
-          return invalid("true or false");
-        }
-        break;
-      case OptionType::Int: {
-        std::string_view t = trim(e.text);
-        auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), e.number);
-        if (ec != std::errc() || ptr != t.data() + t.size()) return invalid("an integer");
-        break;
+  // Every value is checked, defaults too; kept are the options given and the text defaults
+  // (getString returns a reference to them). A default number is parsed again when asked for:
+  // most options are left at their defaults, and a context of many endpoints would otherwise
+  // hold an entry for each option of each.
+  for (Entry& e : all) {
+    DROMEDARY_TRY_VOID(parse(e, uri.text()));
+    if (e.set || !e.text.empty()) {
+      if (e.set || e.spec->type == OptionType::String || e.spec->type == OptionType::Enum) {
+        options.entries_.push_back(std::move(e));
       }
-      case OptionType::Double: {
-        std::string_view t = trim(e.text);
-        char* end = nullptr;
-        std::string copy(t);
-        e.real = std::strtod(copy.c_str(), &end);
-        if (copy.empty() || end != copy.c_str() + copy.size()) return invalid("a number");
-        break;
-      }
-      case OptionType::Duration: {
-        auto d = parseDuration(e.text);
-        if (!d) return invalid("a duration such as 500, 500ms, 5s or 1m30s");
-        e.number = d->count();
-        break;
-      }
-      case OptionType::Enum: {
-        bool found = false;
-        std::string_view choices = e.spec->choices;
-        std::vector<std::string_view> names;
-        while (!choices.empty()) {
-          size_t comma = choices.find(',');
-          std::string_view choice = choices.substr(0, comma);
-          names.push_back(choice);
-          if (equalsIgnoreCaseAscii(choice, e.text)) {
-            e.text = std::string(choice);  // canonical spelling
-            found = true;
-          }
-          choices = comma == std::string_view::npos ? "" : choices.substr(comma + 1);
-        }
-        if (!found) return invalid("one of " + joinNames(names));
-        break;
-      }
-      case OptionType::String: break;
     }
   }
+  options.entries_.shrink_to_fit();
   return options;
 }
 
-const EndpointOptions::Entry& EndpointOptions::entry(std::string_view name) const {
+EndpointOptions::Entry EndpointOptions::entry(std::string_view name) const {
   for (const Entry& e : entries_) {
-    if (e.spec->name == name) return e;
+    if (e.spec->name == name) return {e.spec, {}, e.set, e.number, e.real};
+  }
+  for (const OptionSpec& spec : specs_) {
+    if (spec.name != name) continue;
+    Entry e{&spec, std::string(spec.defaultValue), false, 0, 0};
+    if (auto parsed = parse(e, {}); !parsed) throw std::logic_error(parsed.error().message);
+    return e;
   }
   throw std::logic_error(fmt::format("option '{}' is not in the component's table", name));
 }
@@ -189,7 +216,19 @@ bool EndpointOptions::getBool(std::string_view name) const { return entry(name).
 int64_t EndpointOptions::getInt(std::string_view name) const { return entry(name).number; }
 double EndpointOptions::getDouble(std::string_view name) const { return entry(name).real; }
 const std::string& EndpointOptions::getString(std::string_view name) const {
-  return entry(name).text;
+  for (const Entry& e : entries_) {
+    if (e.spec->name == name) return e.text;
+  }
+  // Not kept: a text option without a default, or a number's default read as text (rare: its
+  // text is made once per option of the table, and kept).
+  for (const OptionSpec& spec : specs_) {
+    if (spec.name != name) continue;
+    static std::mutex mutex;
+    static std::unordered_map<const OptionSpec*, std::string> texts;
+    std::lock_guard lock(mutex);
+    return texts.try_emplace(&spec, spec.defaultValue).first->second;
+  }
+  throw std::logic_error(fmt::format("option '{}' is not in the component's table", name));
 }
 std::chrono::milliseconds EndpointOptions::getDuration(std::string_view name) const {
   return std::chrono::milliseconds(entry(name).number);

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Endpoint's polling consumer: created once, on first use, then read without a lock.
+#include <mutex>
+
 #include <fmt/format.h>
 
 #include <dromedary/spi/component.h>
@@ -13,15 +15,17 @@ Result<std::unique_ptr<PollingConsumer>> Endpoint::createPollingConsumer() {
                                uri(), component().scheme()));
 }
 
+Endpoint::~Endpoint() { delete polling_.load(std::memory_order_acquire); }
+
 Result<PollingConsumer*> Endpoint::pollingConsumer() {
-  if (PollingConsumer* ready = polling_ready_.load(std::memory_order_acquire)) return ready;
-  std::lock_guard lock(polling_mutex_);
-  if (!polling_) {
-    DROMEDARY_TRY(created, createPollingConsumer());
-    polling_ = std::move(created);
-    polling_ready_.store(polling_.get(), std::memory_order_release);
-  }
-  return polling_.get();
+  if (PollingConsumer* ready = polling_.load(std::memory_order_acquire)) return ready;
+  static std::mutex creating;
+  std::lock_guard lock(creating);
+  if (PollingConsumer* ready = polling_.load(std::memory_order_relaxed)) return ready;
+  DROMEDARY_TRY(created, createPollingConsumer());
+  PollingConsumer* made = created.release();
+  polling_.store(made, std::memory_order_release);
+  return made;
 }
 
 }  // namespace dromedary

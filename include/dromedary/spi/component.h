@@ -97,7 +97,7 @@ class Endpoint {
  public:
   Endpoint(Component& component, Uri uri, EndpointOptions options)
       : component_(component), uri_(std::move(uri)), options_(std::move(options)) {}
-  virtual ~Endpoint() = default;
+  virtual ~Endpoint();
 
   /// The normalised URI, e.g. "direct://a?timeout=5": stable for the context's life.
   const std::string& uri() const noexcept { return uri_.normalized(); }
@@ -125,9 +125,9 @@ class Endpoint {
   Component& component_;
   Uri uri_;
   EndpointOptions options_;
-  std::mutex polling_mutex_;
-  std::unique_ptr<PollingConsumer> polling_;
-  std::atomic<PollingConsumer*> polling_ready_{nullptr};
+  // Owned; made at most once (under one lock for all endpoints: it is rare, and a lock of its
+  // own would be a tenth of an endpoint's size in a context of many routes).
+  std::atomic<PollingConsumer*> polling_{nullptr};
 };
 
 class Component {

@@ -67,8 +67,11 @@ class EndpointOptions {
     int64_t number;  // Bool (0/1), Int, Duration (ms)
     double real;
   };
-  const Entry& entry(std::string_view name) const;
-  std::vector<Entry> entries_;
+  static Result<void> parse(Entry& e, std::string_view uri);
+  // The option `name` (its text left out: getString reads `entries_` itself).
+  Entry entry(std::string_view name) const;
+  std::span<const OptionSpec> specs_;
+  std::vector<Entry> entries_;  // options given, and text options' defaults
   std::vector<Uri::Option> unknown_;
 };
 
