@@ -184,14 +184,26 @@ Result<void> compileErrorHandling(RouteCompiler& compiler, Route& route) {
   const RouteModel& model = *route.model;
   const size_t body_steps = route.steps.size();
 
-  const ErrorHandlerModel* ehm = model.errorHandler          ? model.errorHandler.get()
-                                 : model.builderErrorHandler ? model.builderErrorHandler.get()
-                                                             : impl.errorHandler.get();
+  const std::shared_ptr<const ErrorHandlerModel>& configured =
+      model.errorHandler ? model.errorHandler
+      : model.builderErrorHandler ? model.builderErrorHandler
+                                  : impl.errorHandler;
   static const ErrorHandlerModel kDefault;
-  if (!ehm) ehm = &kDefault;
+  const ErrorHandlerModel* ehm = configured ? configured.get() : &kDefault;
   route.errorHandler.reset();
-  if (ehm->kind != ErrorHandlerDefinition::Kind::None) {
-    auto h = std::make_unique<CompiledErrorHandler>();
+  // A handler without a dead letter endpoint or clauses holds nothing of the route: one compiled
+  // copy serves every route configured with the same model (most routes: the default one).
+  const bool shareable = ehm->kind != ErrorHandlerDefinition::Kind::None &&
+                         ehm->kind != ErrorHandlerDefinition::Kind::DeadLetterChannel &&
+                         model.onExceptions.empty() && model.builderOnExceptions.empty();
+  auto& shared = impl.sharedErrorHandler;
+  std::unique_lock shared_lock(shared.mutex, std::defer_lock);
+  if (shareable) {
+    shared_lock.lock();
+    if (shared.made && shared.model == configured) route.errorHandler = shared.handler;
+  }
+  if (ehm->kind != ErrorHandlerDefinition::Kind::None && !route.errorHandler) {
+    auto h = std::make_shared<CompiledErrorHandler>();
     h->kind = ehm->kind;
     if (auto r = applyPolicy(h->policy, ehm->policy); !r) {
       return located(r.error(), ehm->where, route.id);
@@ -262,7 +274,13 @@ Result<void> compileErrorHandling(RouteCompiler& compiler, Route& route) {
       h->needsOriginal = h->needsOriginal || cc.useOriginalMessage || cc.useOriginalBody;
     }
     route.errorHandler = std::move(h);
+    if (shareable) {
+      shared.made = true;
+      shared.model = configured;
+      shared.handler = route.errorHandler;
+    }
   }
+  if (shared_lock.owns_lock()) shared_lock.unlock();
 
   // Route-scoped onCompletion, else the builder's.
   route.onCompletions.clear();
@@ -300,7 +318,7 @@ Result<void> compileErrorHandling(RouteCompiler& compiler, Route& route) {
     s.flags = 0;
     s.checkpoint = Checkpoint::None;
     if (redeliver && k < body_steps) {
-      const bool atomic = !s.model || s.model->failureAtomic();
+      const bool atomic = !s.origin.known || s.origin.failureAtomic;
       s.flags |= kStepCheckpoint;
       s.checkpoint = atomic ? Checkpoint::None : Checkpoint::Armed;
     }

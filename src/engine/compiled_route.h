@@ -72,15 +72,31 @@ struct Route {
   bool autoStartup = true;
   ShutdownRoute shutdownRoute = ShutdownRoute::Default;
   ShutdownRunningTask shutdownRunningTask = ShutdownRunningTask::CompleteAllTasks;
+  /// What it was built from: held until it compiles, then let go (what the running route and
+  /// management still read of it is kept below and in `origins`).
   std::unique_ptr<RouteModel> model;
+  SourcePlace where;     // the route's `from` in its file
+  bool kamelet = false;  // made from a Kamelet (RouteModel::kamelet)
 
   std::vector<std::unique_ptr<Step>> steps;    // every step of every block
   std::vector<std::unique_ptr<Block>> blocks;  // every block; `top` is the route's own
+  std::string labels;  // its steps' labels, end to end (StepOrigin::label views them)
+  /// The labels of a step's blocks, as a diagram shows them (a choice's `when[...]`), for the
+  /// few steps that label them.
+  std::vector<std::pair<const Step*, std::vector<std::string>>> branchLabels;
+  /// `step`'s label for its `branch`th block; empty when it has none.
+  std::string_view branchLabel(const Step& step, size_t branch) const noexcept {
+    for (const auto& [s, labels] : branchLabels) {
+      if (s == &step) return branch < labels.size() ? labels[branch] : std::string_view();
+    }
+    return {};
+  }
   const Block* top = nullptr;
   Endpoint* from = nullptr;
   std::unique_ptr<Consumer> consumer;
   RouteProcessor entry;
-  std::unique_ptr<CompiledErrorHandler> errorHandler;  // null: noErrorHandler
+  /// Null: noErrorHandler. Shared by the routes whose handler has nothing of their own.
+  std::shared_ptr<const CompiledErrorHandler> errorHandler;
   std::vector<std::unique_ptr<CompiledOnCompletion>> onCompletions;
   bool captureOriginal = false;  // some route of the context uses useOriginalMessage
   std::optional<bool> trace;     // the route's own `trace` (Camel's): on or off whatever else

@@ -254,11 +254,24 @@ Result<detail::Block*> RouteCompiler::compileBlock(const detail::BlockModel& mod
     if (!step) return step.error();
     std::unique_ptr<Step> s = std::move(*step);
     // The blocks its compile made and no inner step claimed are this step's children.
+    std::vector<std::string> labels;
+    size_t branch = 0;
     for (size_t b = blocks_before; b < route_.blocks.size(); ++b) {
-      if (!route_.blocks[b]->parent) route_.blocks[b]->parent = s.get();
+      if (route_.blocks[b]->parent) continue;
+      route_.blocks[b]->parent = s.get();
+      std::string label = step_model->branchLabel(branch++);
+      if (label.empty()) continue;
+      labels.resize(branch);
+      labels.back() = std::move(label);
     }
+    if (!labels.empty()) route_.branchLabels.emplace_back(s.get(), std::move(labels));
     s->id = std::move(id);
-    s->model = step_model.get();
+    const SourceRef& where = step_model->where;
+    const std::string label = step_model->describe();
+    s->origin = {std::string_view(), {where.file, where.line, where.column},
+                 static_cast<uint32_t>(route_.labels.size()), static_cast<uint32_t>(label.size()),
+                 true, step_model->failureAtomic()};
+    route_.labels += label;
     raw->steps.push_back(s.get());
     route_.steps.push_back(std::move(s));
   }
@@ -300,12 +313,14 @@ Result<void> compileRoute(Context& context, Route& route) {
   if (route.compiled) return {};
   route.steps.clear();
   route.blocks.clear();
+  route.labels.clear();
+  route.branchLabels.clear();
   RouteCompiler compiler(context, route);
   auto from = context.endpoint(route.fromUri);
   if (!from) {
     Error e = from.error();
     e.message += fmt::format(" (in route '{}', from[{}])", route.id, route.fromUri);
-    if (e.where.line == 0 && route.model) e.where = route.model->where;  // the file's `from`
+    if (e.where.line == 0) e.where = route.model->where;  // the file's `from`
     return e;
   }
   route.from = *from;
@@ -359,6 +374,15 @@ Result<void> compileRoute(Context& context, Route& route) {
                    std::any_of(route.steps.begin(), route.steps.end(),
                                [](const auto& s) { return s->mayBlock(); });
   route.compiled = true;
+  // What runs holds nothing of the model (steps keep their StepOrigin): let it go.
+  route.model.reset();
+  route.labels.shrink_to_fit();
+  for (auto& s : route.steps) {
+    if (s->origin.known) {
+      s->origin.label =
+          std::string_view(route.labels).substr(s->origin.labelAt, s->origin.labelSize);
+    }
+  }
   return {};
 }
 
@@ -467,6 +491,8 @@ Result<void> Context::addRoutes(RouteBuilder& builder) {
     route->shutdownRoute = model.shutdownRoute;
     route->shutdownRunningTask = model.shutdownRunningTask;
     route->trace = model.trace;
+    route->where = {model.where.file, model.where.line, model.where.column};
+    route->kamelet = model.kamelet;
     added.push_back(std::move(route));
   }
   // Every route is valid: the models move into their routes (the objects themselves: a copy
@@ -639,8 +665,8 @@ Result<void> Context::compileRoutes() {
     std::string message = fmt::format(
         "routes '{}' and '{}' both consume from {}: it takes one consumer", it->second->id,
         r->id, r->from->uri());
-    if (r->model && r->model->where.line != 0) {
-      const SourceRef& w = r->model->where;
+    if (r->where.line != 0) {
+      const detail::SourcePlace& w = r->where;
       message += fmt::format(" (at {}:{}:{})", w.file.str(), w.line, w.column);
     }
     return makeError(ErrorCode::DuplicateConsumer, std::move(message));

@@ -86,6 +86,15 @@ struct ContextImpl {
   // Error handling (configured before routes start; read without locks afterwards).
   ExceptionRegistry exceptions;
   std::shared_ptr<const ErrorHandlerModel> errorHandler;  // null: the default one
+  /// The compiled error handler that routes share when theirs has nothing of their own (no
+  /// dead letter endpoint, no onException clause), and the model it was compiled from (null:
+  /// the default one), kept so that the key cannot be freed and its address reused.
+  struct SharedErrorHandler {
+    std::mutex mutex;
+    bool made = false;
+    std::shared_ptr<const ErrorHandlerModel> model;
+    std::shared_ptr<const CompiledErrorHandler> handler;
+  } sharedErrorHandler;
   bool messageHistory = false;
   std::unique_ptr<detail::Tracer> tracer;
   std::atomic<uint32_t> flightRecorderSize{10};  // per route: completed and failed kept  // made by setTracing, or at compile with defaults

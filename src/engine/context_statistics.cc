@@ -51,10 +51,10 @@ struct Place {
 void listProcessors(const Route& route, const detail::Block& block, uint32_t depth,
                     const Place& place, std::vector<ProcessorStats>& out) {
   for (const Step* step : block.steps) {
-    if (step->model) {
+    if (step->origin.known) {
       ProcessorStats p;
       p.id = step->id;
-      p.description = step->model->describe();
+      p.description = step->label();
       p.depth = depth;
       p.parent = place.parent;
       p.branch = place.branch;
@@ -80,8 +80,7 @@ void listProcessors(const Route& route, const detail::Block& block, uint32_t dep
     uint32_t branch = 0;
     for (const auto& child : route.blocks) {
       if (child->parent != step) continue;
-      Place inner{step->id, branch,
-                  step->model ? step->model->branchLabel(branch) : std::string(), place.clause};
+      Place inner{step->id, branch, std::string(route.branchLabel(*step, branch)), place.clause};
       listProcessors(route, *child, depth + 1, inner, out);
       ++branch;
     }

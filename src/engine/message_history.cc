@@ -37,8 +37,8 @@ std::string messageHistory(Exchange& ex, const Step* failing) {
     return fmt::format("{:<40} {:<30} {:<50} {:>12}\n", source, id, processor, elapsed);
   };
   auto source_of = [](const Step* s) -> std::string {
-    if (!s || !s->model || s->model->where.line == 0) return {};
-    const SourceRef& w = s->model->where;
+    if (!s || s->origin.where.line == 0) return {};
+    const SourcePlace& w = s->origin.where;
     return fmt::format("{}:{}", w.file.str(), w.line);
   };
   std::string out;
@@ -62,14 +62,14 @@ std::string messageHistory(Exchange& ex, const Step* failing) {
     for (uint32_t k = first; k < fs.historyCount; ++k) {
       const HistoryEntry& h = fs.history[k % kHistorySize];
       int64_t next = k + 1 < fs.historyCount ? fs.history[(k + 1) % kHistorySize].startNanos : end;
-      std::string label = h.step->model ? h.step->model->describe() : h.step->id;
+      std::string label(h.step->label());
       out += row(source_of(h.step), fmt::format("{}/{}", h.route ? h.route->id : "", h.step->id),
                  label, std::to_string((next - h.startNanos) / 1000000));
     }
   } else if (e && !e->nodeId.empty()) {
     const Step* s = failing;
     std::string label(e->nodeId);
-    if (s && s->model) label = s->model->describe();
+    if (s) label = s->label();
     out += row(source_of(s), fmt::format("{}/{}", e->routeId, e->nodeId), label, "0");
   }
   return out;

@@ -13,14 +13,37 @@
 #include <vector>
 
 #include <dromedary/core/exchange.h>
+#include <dromedary/core/result.h>
 
 namespace dromedary {
 
 namespace detail {
-struct StepModel;
 class RouteStatistics;
 struct TimingCell;
-}
+
+/// Where a route or step was written: its file, line and column (line 0: not from a file).
+struct SourcePlace {
+  SourceFile file;
+  uint32_t line = 0;
+  uint32_t column = 0;
+};
+
+/// What a step keeps of the model it was compiled from once the route has let its model go
+/// (compileRoute): how it reads in statistics, message history and traces, and where it was
+/// written. Models are several times the size of what runs; a context with many routes keeps
+/// only this of them.
+struct StepOrigin {
+  /// The model's describe(), e.g. `to[direct:a]`: a view of its route's `labels`, one string
+  /// for all its steps' rather than one each. Made once the route has compiled (empty until
+  /// then), from where it starts in `labels` and its size.
+  std::string_view label;
+  SourcePlace where;
+  uint32_t labelAt = 0;
+  uint32_t labelSize = 0;
+  bool known = false;          // compiled from a model (false: a step the engine put in)
+  bool failureAtomic = false;  // StepModel::failureAtomic()
+};
+}  // namespace detail
 
 /// Step::flags: work the executor does before the step (error handling, history).
 inline constexpr uint8_t kStepCheckpoint = 1;  // set the exchange's checkpoint to `checkpoint`
@@ -49,11 +72,15 @@ class Step {
   // message is saved on its first change; None: nothing to restore (it changes nothing
   // before it can fail).
   detail::Checkpoint checkpoint = detail::Checkpoint::None;
-  const detail::StepModel* model = nullptr;  // what it was compiled from (describe, where)
   detail::RouteStatistics* stats = nullptr;  // its route's statistics; its cells at `statsIndex`
   uint32_t statsIndex = 0;
   size_t countStride = 0;          // counters between two stripes
   uint64_t* statsCount = nullptr;  // its run counter in stripe 0 (striped_counter.h)
+  /// What it was compiled from (its label, where it was written); not `known` for a step the
+  /// engine put in itself (an intercept's, a doTry's doFinally entry). Last: runs never read it.
+  detail::StepOrigin origin;
+  /// How it reads: its model's describe(), or its id when it has none.
+  std::string_view label() const noexcept { return origin.known ? origin.label : id; }
 };
 
 }  // namespace dromedary

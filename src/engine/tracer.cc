@@ -51,7 +51,6 @@ bool matchesAny(const std::vector<NamePattern>& patterns, const Route& route, co
 
 std::string routeLabel(const Route& route) { return "from[" + route.fromUri + "]"; }
 
-std::string stepLabel(const Step& step) { return step.model ? step.model->describe() : step.id; }
 
 std::vector<std::pair<std::string, std::string>> textsOf(const Headers& headers) {
   std::vector<std::pair<std::string, std::string>> out;
@@ -117,7 +116,7 @@ bool Tracer::installed() const noexcept {
 
 bool Tracer::marks(const Route& route, const Step* step) const {
   if (route.trace) return *route.trace;  // the route's own `trace`
-  if (route.model && route.model->kamelet && !options_.traceTemplates) return false;
+  if (route.kamelet && !options_.traceTemplates) return false;
   if ((options_.logging || options_.loggingStandby) && matchesAny(log_patterns_, route, step)) {
     return true;
   }
@@ -152,7 +151,7 @@ void Tracer::emit(Exchange& ex, const Route& route, const Step* step, TraceEvent
                   bool failed) noexcept {
   try {
     const bool first = kind != TraceEvent::Kind::Node && ex.fromRouteId() == route.id;
-    std::string label = step ? stepLabel(*step) : routeLabel(route);
+    std::string label = step ? std::string(step->label()) : routeLabel(route);
     if (logs(route, step)) {
       std::string_view arrow = kind == TraceEvent::Kind::RouteIn    ? (first ? "*-->" : "--->")
                                : kind == TraceEvent::Kind::RouteOut ? (first ? "*<--" : "<---")
@@ -169,10 +168,8 @@ void Tracer::emit(Exchange& ex, const Route& route, const Step* step, TraceEvent
     e.routeId = route.id;
     e.nodeId = step ? step->id : route.id;
     e.label = std::move(label);
-    const SourceRef* where = step && step->model ? &step->model->where
-                             : route.model       ? &route.model->where
-                                                 : nullptr;
-    if (where && where->line > 0) {
+    const SourcePlace* where = step && step->origin.known ? &step->origin.where : &route.where;
+    if (where->line > 0) {
       e.location = fmt::format("{}:{}", where->file.str(), where->line);
     }
     e.headers = textsOf(ex.message().headers());
