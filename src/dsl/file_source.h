@@ -17,6 +17,8 @@
 #include <dromedary/dsl/route_loader.h>
 #include <dromedary/engine/context.h>
 
+#include "dsl/thin_vector.h"
+
 namespace dromedary {
 class Context;
 }
@@ -40,20 +42,22 @@ struct StepSource {
   SourceRef where;
   std::vector<std::pair<std::string, Scalar>> attributes;  ///< keys as written, in order
   std::vector<std::pair<std::string, Scalar>> parameters;  ///< endpoint parameters (to, toD)
-  std::optional<ExpressionSource> expression;
-  std::vector<StepSource> steps;      ///< nested steps (filter, when, otherwise)
-  std::vector<StepSource> whens;      ///< choice
-  std::vector<StepSource> otherwise;  ///< choice: none or one
+  // What most steps leave empty is one pointer each (thin_vector.h): a big file's sources are
+  // all held while it loads.
+  ThinOptional<ExpressionSource> expression;
+  std::vector<StepSource> steps;    ///< nested steps (filter, when, otherwise)
+  ThinVector<StepSource> whens;     ///< choice
+  ThinVector<StepSource> otherwise;  ///< choice: none or one
   // Error handling (onException, doCatch, onCompletion, error handlers):
-  std::vector<Scalar> exceptions;  ///< exception type names
-  std::vector<std::pair<std::string, ExpressionSource>> predicates;  ///< onWhen, handled ...
-  std::vector<std::pair<std::string, Scalar>> policy;  ///< redeliveryPolicy options
-  std::vector<StepSource> catches;  ///< doTry's doCatch clauses
-  std::vector<StepSource> finally;  ///< doTry's doFinally: none or one
-  std::vector<StepSource> fallback;  ///< circuitBreaker's onFallback: none or one
+  ThinVector<Scalar> exceptions;  ///< exception type names
+  ThinVector<std::pair<std::string, ExpressionSource>> predicates;  ///< onWhen, handled ...
+  ThinVector<std::pair<std::string, Scalar>> policy;  ///< redeliveryPolicy options
+  ThinVector<StepSource> catches;   ///< doTry's doCatch clauses
+  ThinVector<StepSource> finally;   ///< doTry's doFinally: none or one
+  ThinVector<StepSource> fallback;  ///< circuitBreaker's onFallback: none or one
   /// Nested option blocks: loadBalance's roundRobin, failover ...; resequence's batchConfig or
   /// streamConfig (none or one).
-  std::vector<StepSource> policies;
+  ThinVector<StepSource> policies;
   /// A process step's processor made by the loader itself (contract-first REST's mock answers
   /// and checks), in place of a `ref` to one bound in the context.
   std::shared_ptr<Processor> processor;

@@ -2,6 +2,7 @@
 #include "dsl/route_fingerprint.h"
 
 #include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -25,7 +26,7 @@ class Writer {
     auto resolved = context_.resolvePlaceholders(s);
     text(resolved ? *resolved : s);  // an unresolvable one fails the load elsewhere
   }
-  void pairs(const std::vector<std::pair<std::string, Scalar>>& list) {
+  void pairs(std::span<const std::pair<std::string, Scalar>> list) {
     out_ += '{';
     for (const auto& [key, scalar] : list) {
       text(key);
@@ -38,7 +39,7 @@ class Writer {
     value(e.text);
     pairs(e.options);
   }
-  void steps(const std::vector<StepSource>& list) {
+  void steps(std::span<const StepSource> list) {
     out_ += '[';
     for (const StepSource& s : list) step(s);
     out_ += ']';
@@ -55,8 +56,8 @@ class Writer {
       expression(e);
     }
     pairs(s.policy);
-    for (const auto* list :
-         {&s.steps, &s.whens, &s.otherwise, &s.catches, &s.finally, &s.policies}) {
+    steps(s.steps);
+    for (const auto* list : {&s.whens, &s.otherwise, &s.catches, &s.finally, &s.policies}) {
       steps(*list);
     }
   }

@@ -5,6 +5,7 @@
 // Placeholders naming no parameter are left for the context's properties, as Camel resolves
 // them.
 #include <functional>
+#include <span>
 
 #include "dsl/file_source.h"
 
@@ -17,7 +18,7 @@ using Visit = std::function<void(std::string&)>;
 
 // Calls `visit` on every text of a route: its attributes, URIs, parameters, expressions and
 // those of every nested step.
-void forEach(std::vector<std::pair<std::string, Scalar>>& pairs, const Visit& visit) {
+void forEach(std::span<std::pair<std::string, Scalar>> pairs, const Visit& visit) {
   for (auto& [key, scalar] : pairs) visit(scalar.value);
 }
 
@@ -26,7 +27,7 @@ void forEach(ExpressionSource& e, const Visit& visit) {
   forEach(e.options, visit);
 }
 
-void forEach(std::vector<StepSource>& steps, const Visit& visit);
+void forEach(std::span<StepSource> steps, const Visit& visit);
 
 void forEach(StepSource& s, const Visit& visit) {
   forEach(s.attributes, visit);
@@ -35,12 +36,13 @@ void forEach(StepSource& s, const Visit& visit) {
   for (Scalar& e : s.exceptions) visit(e.value);
   for (auto& [key, e] : s.predicates) forEach(e, visit);
   forEach(s.policy, visit);
-  for (auto* list : {&s.steps, &s.whens, &s.otherwise, &s.catches, &s.finally, &s.policies}) {
+  forEach(s.steps, visit);
+  for (auto* list : {&s.whens, &s.otherwise, &s.catches, &s.finally, &s.policies}) {
     forEach(*list, visit);
   }
 }
 
-void forEach(std::vector<StepSource>& steps, const Visit& visit) {
+void forEach(std::span<StepSource> steps, const Visit& visit) {
   for (StepSource& s : steps) forEach(s, visit);
 }
 

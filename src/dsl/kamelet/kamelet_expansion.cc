@@ -85,8 +85,9 @@ bool rewriteSinks(std::vector<StepSource>& steps, const std::string* sink_uri) {
       uri->value = *sink_uri;
       it->parameters.clear();
     }
-    for (auto* list : {&it->steps, &it->whens, &it->otherwise, &it->catches, &it->finally}) {
-      found = rewriteSinks(*list, sink_uri) || found;
+    found = rewriteSinks(it->steps, sink_uri) || found;
+    for (auto* list : {&it->whens, &it->otherwise, &it->catches, &it->finally}) {
+      if (!list->empty()) found = rewriteSinks(list->vector(), sink_uri) || found;
     }
     ++it;
   }
@@ -169,8 +170,9 @@ class Expander {
           s.parameters.clear();
         }
       }
-      for (auto* nested : {&s.steps, &s.whens, &s.otherwise, &s.catches, &s.finally}) {
-        DROMEDARY_TRY_VOID(steps(*nested, chain));
+      DROMEDARY_TRY_VOID(steps(s.steps, chain));
+      for (auto* nested : {&s.whens, &s.otherwise, &s.catches, &s.finally}) {
+        if (!nested->empty()) DROMEDARY_TRY_VOID(steps(nested->vector(), chain));
       }
     }
     return {};

@@ -300,7 +300,7 @@ class ResourceReader {
           DROMEDARY_TRY(value, r_.scalar(kv.second, key));
           value.where = r_.at(kv.first);
           auto& target = std::find(kOwn.begin(), kOwn.end(), key) != kOwn.end() ? h.attributes
-                                                                                 : h.policy;
+                                                                                 : h.policy.vector();
           target.emplace_back(std::move(key), std::move(value));
         }
       }

@@ -477,7 +477,7 @@ class YamlReader final : public YamlRouteReader {
                  key == "completionPredicate") {
         DROMEDARY_TRY_VOID(predicate(kv.first, kv.second, s));
       } else if (key == "redeliveryPolicy") {
-        DROMEDARY_TRY_VOID(parameters(kv.second, s.policy));
+        DROMEDARY_TRY_VOID(parameters(kv.second, s.policy.vector()));
       } else if (const eip::ClauseSchema* clause = eip::findClause(s.kind, key)) {
         StepSource p;  // a loadBalance policy, a resequence config: its options
         p.kind = std::string(clause->key);
