@@ -47,8 +47,8 @@ class DirectProducer final : public Producer {
 
   Processor* awaitConsumer() noexcept {
     if (!block_ || timeout_.count() <= 0) return nullptr;
-    std::unique_lock lock(channel_.mutex);
-    channel_.attached.wait_for(lock, timeout_, [this] {
+    std::unique_lock lock(channel_.sync.mutex);
+    channel_.sync.attached.wait_for(lock, timeout_, [this] {
       return channel_.consumer.load(std::memory_order_acquire) != nullptr;
     });
     return channel_.consumer.load(std::memory_order_acquire);
@@ -85,7 +85,7 @@ class DirectConsumer final : public Consumer {
   ~DirectConsumer() override { stop(); }
 
   Result<void> start() override {
-    std::lock_guard lock(channel_.mutex);
+    std::lock_guard lock(channel_.sync.mutex);
     Processor* current = channel_.consumer.load(std::memory_order_acquire);
     if (current == &processor_) return {};
     if (current) {
@@ -95,14 +95,14 @@ class DirectConsumer final : public Consumer {
                                    channel_.uri));
     }
     channel_.consumer.store(&processor_, std::memory_order_release);
-    channel_.attached.notify_all();
+    channel_.sync.attached.notify_all();
     return {};
   }
 
   bool internal() const noexcept override { return true; }
 
   void stop() noexcept override {
-    std::lock_guard lock(channel_.mutex);
+    std::lock_guard lock(channel_.sync.mutex);
     if (channel_.consumer.load(std::memory_order_acquire) == &processor_) {
       channel_.consumer.store(nullptr, std::memory_order_release);
     }
@@ -146,10 +146,14 @@ Result<std::unique_ptr<Endpoint>> DirectComponent::createEndpoint(const Uri& uri
                                  uri.text()));
   }
   std::lock_guard lock(mutex_);
-  auto& channel = channels_[uri.path()];
-  if (!channel) channel = std::make_unique<Channel>("direct://" + uri.path());
+  auto it = channels_.find(uri.path());
+  if (it == channels_.end()) {
+    it = channels_
+             .try_emplace(uri.path(), "direct://" + uri.path(), sync_)
+             .first;
+  }
   return std::unique_ptr<Endpoint>(
-      new DirectEndpoint(*this, uri, std::move(options), *channel));
+      new DirectEndpoint(*this, uri, std::move(options), it->second));
 }
 
 }  // namespace component::direct

@@ -20,12 +20,19 @@
 
 namespace dromedary::component::direct {
 
+/// What a producer waiting for a consumer waits on: one for all of a component's channels
+/// (waiting is rare, and a lock and condition of its own would be most of a channel's size in
+/// a context of many routes). Also held to attach and detach consumers.
+struct ChannelSync {
+  std::mutex mutex;
+  std::condition_variable attached;
+};
+
 struct Channel {
-  explicit Channel(std::string u) : uri(std::move(u)) {}
+  Channel(std::string u, ChannelSync& s) : uri(std::move(u)), sync(s) {}
   const std::string uri;  // "direct://name": the stable subject of failures
   std::atomic<Processor*> consumer{nullptr};
-  std::mutex mutex;  // only for waiting on a consumer and for attach/detach
-  std::condition_variable attached;
+  ChannelSync& sync;
 };
 
 class DirectComponent final : public Component {
@@ -38,8 +45,9 @@ class DirectComponent final : public Component {
                                                    EndpointOptions options) override;
 
  private:
-  std::mutex mutex_;
-  std::map<std::string, std::unique_ptr<Channel>> channels_;
+  std::mutex mutex_;  // for channels_
+  std::map<std::string, Channel, std::less<>> channels_;  // by name; a node does not move
+  ChannelSync sync_;
 };
 
 }  // namespace dromedary::component::direct
