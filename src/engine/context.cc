@@ -376,7 +376,11 @@ Result<void> compileRoute(Context& context, Route& route) {
   route.compiled = true;
   // What runs holds nothing of the model (steps keep their StepOrigin): let it go.
   route.model.reset();
+  // Grown one by one while compiling: kept at their size (many routes, each kept long).
   route.labels.shrink_to_fit();
+  route.steps.shrink_to_fit();
+  route.blocks.shrink_to_fit();
+  for (auto& b : route.blocks) b->steps.shrink_to_fit();
   for (auto& s : route.steps) {
     if (s->origin.known) {
       s->origin.label =
