@@ -62,31 +62,36 @@ MockEndpoint::MockEndpoint(Component& component, Uri uri, EndpointOptions option
       retain_first_(this->options().getInt("retainFirst")),
       retain_last_(this->options().getInt("retainLast")) {}
 
+MockEndpoint::Expectations& MockEndpoint::expect() {
+  if (!expected_) expected_ = std::make_unique<Expectations>();
+  return *expected_;
+}
+
 void MockEndpoint::expectedMessageCount(size_t count) {
   std::lock_guard lock(mutex_);
-  expected_count_ = count;
+  expect().count = count;
 }
 
 void MockEndpoint::expectedMinimumMessageCount(size_t count) {
   std::lock_guard lock(mutex_);
-  expected_minimum_ = count;
+  expect().minimum = count;
 }
 
 void MockEndpoint::expectedBodiesReceived(std::vector<Value> bodies) {
   std::lock_guard lock(mutex_);
-  expected_count_ = bodies.size();
-  expected_bodies_ = std::move(bodies);
+  expect().count = bodies.size();
+  expect().bodies = std::move(bodies);
 }
 
 void MockEndpoint::expectedBodiesReceivedInAnyOrder(std::vector<Value> bodies) {
   std::lock_guard lock(mutex_);
-  expected_count_ = bodies.size();
-  expected_bodies_any_order_ = std::move(bodies);
+  expect().count = bodies.size();
+  expect().bodiesAnyOrder = std::move(bodies);
 }
 
 void MockEndpoint::expectedHeaderReceived(std::string name, Value value) {
   std::lock_guard lock(mutex_);
-  expected_headers_.emplace_back(std::move(name), std::move(value));
+  expect().headers.emplace_back(std::move(name), std::move(value));
 }
 
 void MockEndpoint::receive(const Exchange& exchange) {
@@ -113,24 +118,27 @@ void MockEndpoint::receive(const Exchange& exchange) {
 }
 
 std::optional<size_t> MockEndpoint::awaitedCount() const {
-  if (expected_count_) return expected_count_;
-  return expected_minimum_;
+  if (!expected_) return std::nullopt;
+  if (expected_->count) return expected_->count;
+  return expected_->minimum;
 }
 
 std::vector<std::string> MockEndpoint::failures() const {
   std::vector<std::string> out;
+  if (!expected_) return out;
+  const Expectations& e = *expected_;
   const std::string& name = uri();
-  if (expected_count_ && count_ != *expected_count_) {
+  if (e.count && count_ != *e.count) {
     out.push_back(fmt::format("{} Received message count. Expected: <{}> but was: <{}>", name,
-                              *expected_count_, count_));
+                              *e.count, count_));
   }
-  if (expected_minimum_ && count_ < *expected_minimum_) {
+  if (e.minimum && count_ < *e.minimum) {
     out.push_back(fmt::format("{} Received message count. Expected at least: <{}> but was: <{}>",
-                              name, *expected_minimum_, count_));
+                              name, *e.minimum, count_));
   }
-  if (expected_bodies_) {
-    for (size_t i = 0; i < expected_bodies_->size() && i < received_.size(); ++i) {
-      const Value& expected = (*expected_bodies_)[i];
+  if (e.bodies) {
+    for (size_t i = 0; i < e.bodies->size() && i < received_.size(); ++i) {
+      const Value& expected = (*e.bodies)[i];
       const Value& actual = received_[i]->message().body();
       if (!coerceEquals(expected, actual)) {
         out.push_back(fmt::format("{} Body of message: {}. Expected: <{}> but was: <{}>", name,
@@ -138,8 +146,8 @@ std::vector<std::string> MockEndpoint::failures() const {
       }
     }
   }
-  if (expected_bodies_any_order_) {
-    std::vector<Value> remaining = *expected_bodies_any_order_;
+  if (e.bodiesAnyOrder) {
+    std::vector<Value> remaining = *e.bodiesAnyOrder;
     std::vector<Value> actual;
     for (const auto& ex : received_) actual.push_back(ex->message().body());
     bool ok = actual.size() == remaining.size();
@@ -154,10 +162,10 @@ std::vector<std::string> MockEndpoint::failures() const {
     }
     if (!ok) {
       out.push_back(fmt::format("{} Expected bodies in any order: <{}> but was: <{}>", name,
-                                listText(*expected_bodies_any_order_), listText(actual)));
+                                listText(*e.bodiesAnyOrder), listText(actual)));
     }
   }
-  for (const auto& [header, value] : expected_headers_) {
+  for (const auto& [header, value] : e.headers) {
     for (size_t i = 0; i < received_.size(); ++i) {
       const Value* actual = received_[i]->message().getHeader(header);
       if (!actual) {
@@ -214,11 +222,7 @@ void MockEndpoint::reset() {
   std::lock_guard lock(mutex_);
   received_.clear();
   count_ = 0;
-  expected_count_.reset();
-  expected_minimum_.reset();
-  expected_bodies_.reset();
-  expected_bodies_any_order_.reset();
-  expected_headers_.clear();
+  expected_.reset();
 }
 
 Result<std::unique_ptr<Producer>> MockEndpoint::createProducer() {
