@@ -92,11 +92,10 @@ Result<Uri> Uri::parse(std::string_view text) {
                                         scheme, scheme[i]));
     }
   }
-  uri.scheme_ = std::string(scheme);
   std::string_view rest = text.substr(colon + 1);
   if (rest.substr(0, 2) == "//") rest.remove_prefix(2);
   size_t question = rest.find('?');
-  uri.path_ = std::string(rest.substr(0, question));
+  const std::string_view path = rest.substr(0, question);
   if (question != std::string_view::npos) {
     std::string_view query = rest.substr(question + 1);
     while (!query.empty()) {
@@ -129,7 +128,10 @@ Result<Uri> Uri::parse(std::string_view text) {
   }
   std::stable_sort(uri.options_.begin(), uri.options_.end(),
                    [](const Option& a, const Option& b) { return a.first < b.first; });
-  uri.normalized_ = uri.scheme_ + "://" + uri.path_;
+  uri.normalized_.reserve(scheme.size() + 3 + path.size());
+  uri.normalized_.append(scheme).append("://").append(path);
+  uri.scheme_size_ = static_cast<uint32_t>(scheme.size());
+  uri.path_size_ = static_cast<uint32_t>(path.size());
   char separator = '?';
   for (const auto& [name, value] : uri.options_) {
     uri.normalized_ += separator;

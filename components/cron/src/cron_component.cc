@@ -116,7 +116,7 @@ class CronEndpoint final : public Endpoint {
 
   Result<std::unique_ptr<Consumer>> createConsumer(Processor& processor) override {
     return std::unique_ptr<Consumer>(
-        new CronConsumer(context(), processor, parsedUri().path(), schedule_));
+        new CronConsumer(context(), processor, std::string(parsedUri().path()), schedule_));
   }
 
  private:

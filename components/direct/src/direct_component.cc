@@ -149,7 +149,7 @@ Result<std::unique_ptr<Endpoint>> DirectComponent::createEndpoint(const Uri& uri
   auto it = channels_.find(uri.path());
   if (it == channels_.end()) {
     it = channels_
-             .try_emplace(uri.path(), "direct://" + uri.path(), sync_)
+             .try_emplace(std::string(uri.path()), fmt::format("direct://{}", uri.path()), sync_)
              .first;
   }
   return std::unique_ptr<Endpoint>(

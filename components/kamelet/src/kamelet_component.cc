@@ -91,7 +91,7 @@ class KameletComponent final : public Component {
 
   Result<std::unique_ptr<Endpoint>> createEndpoint(const Uri& uri,
                                                    EndpointOptions options) override {
-    const std::string& path = uri.path();
+    const std::string path(uri.path());
     const std::string route_id = options.getString("routeId");
     std::string producer;
     std::string consumer;

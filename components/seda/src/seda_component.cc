@@ -509,7 +509,7 @@ class SedaComponent final : public Component {
     std::lock_guard lock(mutex_);
     auto it = queues_.find(uri.path());
     if (it == queues_.end()) {
-      it = queues_.emplace(uri.path(), std::make_unique<Queue>(static_cast<size_t>(size))).first;
+      it = queues_.emplace(std::string(uri.path()), std::make_unique<Queue>(static_cast<size_t>(size))).first;
     }
     return std::unique_ptr<Endpoint>(new SedaEndpoint(*this, uri, std::move(options), *it->second));
   }

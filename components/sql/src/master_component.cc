@@ -258,16 +258,16 @@ class MasterComponent final : public Component {
 
   Result<std::unique_ptr<Endpoint>> createEndpoint(const Uri& uri,
                                                    EndpointOptions options) override {
-    const std::string& path = uri.path();
+    const std::string_view path = uri.path();
     size_t colon = path.find(':');
-    if (colon == std::string::npos || colon == 0 || colon + 1 == path.size()) {
+    if (colon == std::string_view::npos || colon == 0 || colon + 1 == path.size()) {
       return makeError(ErrorCode::InvalidUri,
                        fmt::format("'{}': expected master:NAMESPACE:ENDPOINT, e.g. "
                                    "master:poller:timer:tick",
                                    uri.text()));
     }
-    std::string ns = path.substr(0, colon);
-    std::string delegate_uri = path.substr(colon + 1);
+    std::string ns(path.substr(0, colon));
+    std::string delegate_uri(path.substr(colon + 1));
     size_t question = uri.text().find('?');
     if (question != std::string::npos) delegate_uri += uri.text().substr(question);
     DROMEDARY_TRY(settings, clusterSettings());

@@ -152,7 +152,7 @@ class SqlComponent final : public Component {
  private:
   Result<std::unique_ptr<Endpoint>> make(const Uri& uri, EndpointOptions& options) {
     Context& c = context();
-    std::string sql = uri.path();
+    std::string sql(uri.path());
     const bool use_body = options.getBool("useMessageBodyForSql");
     if (sql.empty() && !use_body) {
       return makeError(ErrorCode::InvalidOption,

@@ -10,6 +10,7 @@
 ///   Uri::parse("direct:a?timeout=5&block=false")->normalized() == "direct://a?block=false&timeout=5"
 /// Parsing happens once, when a route starts; never per message.
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -29,8 +30,13 @@ class Uri {
   static Result<Uri> parse(std::string_view text);
 
   const std::string& text() const noexcept { return text_; }
-  const std::string& scheme() const noexcept { return scheme_; }
-  const std::string& path() const noexcept { return path_; }
+  /// The scheme and the path: views of normalized(), for as long as the Uri lives.
+  std::string_view scheme() const noexcept {
+    return std::string_view(normalized_).substr(0, scheme_size_);
+  }
+  std::string_view path() const noexcept {
+    return std::string_view(normalized_).substr(scheme_size_ + 3, path_size_);
+  }
   /// Decoded options sorted by name.
   const std::vector<Option>& options() const noexcept { return options_; }
   /// The decoded value of an option, or nullptr.
@@ -39,7 +45,11 @@ class Uri {
   const std::string& normalized() const noexcept { return normalized_; }
 
  private:
-  std::string text_, scheme_, path_, normalized_;
+  // The scheme and path are in normalized_ ("scheme://path?..."): an endpoint is kept for the
+  // context's life, and a context may have tens of thousands.
+  std::string text_, normalized_;
+  uint32_t scheme_size_ = 0;
+  uint32_t path_size_ = 0;
   std::vector<Option> options_;
 };
 
