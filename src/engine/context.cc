@@ -659,15 +659,33 @@ Result<void> Context::compileRoutes() {
   for (auto& r : impl_->routes) DROMEDARY_TRY_VOID(compileRoute(*this, *r));
   // Two routes consuming a channel that takes one consumer fail when the second starts:
   // reported here too, so that validating finds it without starting anything.
-  std::map<std::string, const Route*, std::less<>> consumers;
-  for (const auto& r : impl_->routes) {
-    if (!r->from) continue;
-    std::string key = r->from->exclusiveConsumerKey();
-    if (key.empty()) continue;
-    auto [it, first] = consumers.emplace(key, r.get());
-    if (first) continue;
+  // Sorted pairs rather than a map: this runs when every route has compiled, the peak of a
+  // big load, and a map's nodes would add to it.
+  const auto& routes = impl_->routes;
+  std::vector<std::pair<std::string, size_t>> consumers;  // channel, route index
+  for (size_t i = 0; i < routes.size(); ++i) {
+    if (!routes[i]->from) continue;
+    std::string key = routes[i]->from->exclusiveConsumerKey();
+    if (!key.empty()) consumers.emplace_back(std::move(key), i);
+  }
+  std::stable_sort(consumers.begin(), consumers.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  // The route met first (in route order) that consumes a channel an earlier route does.
+  size_t first = 0, second = routes.size();
+  for (size_t k = 1, group = 0; k < consumers.size(); ++k) {
+    if (consumers[k].first != consumers[k - 1].first) {
+      group = k;  // a channel's routes start here, in route order (the sort is stable)
+      continue;
+    }
+    if (consumers[k].second < second) {
+      first = consumers[group].second;
+      second = consumers[k].second;
+    }
+  }
+  if (second < routes.size()) {
+    const Route* r = routes[second].get();
     std::string message = fmt::format(
-        "routes '{}' and '{}' both consume from {}: it takes one consumer", it->second->id,
+        "routes '{}' and '{}' both consume from {}: it takes one consumer", routes[first]->id,
         r->id, r->from->uri());
     if (r->where.line != 0) {
       const detail::SourcePlace& w = r->where;

@@ -215,4 +215,23 @@ TEST(ContextTest, CompilingFindsTwoConsumersOfAOneConsumerChannel) {
   }
 }
 
+// Of several channels consumed twice, the one reported is the first met in route order: the
+// second route of the pair is the earliest route that consumes what an earlier one does.
+TEST(ContextTest, TheFirstSecondConsumerInRouteOrderIsReported) {
+  Context context;
+  registerBuiltinComponents(context);
+  ASSERT_TRUE(context.addRoutes([&](RouteBuilder& r) {
+    r.from("direct:x").routeId("a").to("mock:a");
+    r.from("direct:y").routeId("b").to("mock:b");
+    r.from("direct:y?timeout=5").routeId("c").to("mock:c");
+    r.from("direct:x?block=false").routeId("d").to("mock:d");
+    r.from("direct:y?block=false").routeId("e").to("mock:e");
+  }));
+  auto compiled = context.compileRoutes();
+  ASSERT_FALSE(compiled);
+  EXPECT_NE(compiled.error().message.find("routes 'b' and 'c' both consume from direct://y"),
+            std::string::npos)
+      << compiled.error().message;
+}
+
 }  // namespace dromedary
