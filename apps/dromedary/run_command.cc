@@ -124,8 +124,8 @@ int validateRoutes(const RunOptions& options) {
     std::fprintf(stderr, "dromedary: %s\n", compiled.error().toString().c_str());
     return 1;
   }
-  std::printf("valid: %zu route%s\n", context.routeIds().size(),
-              context.routeIds().size() == 1 ? "" : "s");
+  const size_t routes = context.routeCount();
+  std::printf("valid: %zu route%s\n", routes, routes == 1 ? "" : "s");
   return 0;
 }
 
@@ -183,7 +183,7 @@ int runRoutes(const RunOptions& options) {
 
   stopSignalsServing();
   onDumpSignal([&context] { context.logRecentExchanges(); });  // SIGUSR2: the flight recorder
-  notifyReady(fmt::format("{} routes started", context.routeIds().size()));
+  notifyReady(fmt::format("{} routes started", context.routeCount()));
   if (watcher) log.log(LoggingLevel::Info, "--dev: routes reload when their files change");
 
   // Wait for a stop signal, the message limit or the time limit; in --dev, for edits too.

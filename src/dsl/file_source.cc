@@ -313,7 +313,7 @@ Result<void> addRouteSources(Context& context, FileSources& sources, const LoadO
     }
     DROMEDARY_TRY_VOID(templatedRoute(context, templates, builder, t));
   }
-  const size_t before = context.routeIds().size();
+  const size_t before = context.routeCount();
   DROMEDARY_TRY_VOID(context.addRoutes(builder));
   // Routes are appended in the builder's order: the new ids, in the order they were added.
   std::vector<std::string> now = context.routeIds();

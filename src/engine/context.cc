@@ -549,8 +549,15 @@ std::string statusText(RouteStatus status) {
 
 std::vector<std::string> Context::routeIds() const {
   std::vector<std::string> ids;
-  for (const Route* r : impl_->routeList()) ids.push_back(r->id);
+  const std::vector<Route*> list = impl_->routeList();
+  ids.reserve(list.size());
+  for (const Route* r : list) ids.push_back(r->id);
   return ids;
+}
+
+size_t Context::routeCount() const {
+  std::shared_lock lock(impl_->routesMutex);
+  return impl_->routes.size();
 }
 
 Result<void> Context::removeRoute(std::string_view route_id) {

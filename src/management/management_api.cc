@@ -262,7 +262,7 @@ ManagementResponse handleManagementRequest(Context& context, const ManagementOpt
              {"state", context.isStarted() ? "Started" : "Stopped"},
              {"uptimeMillis", context.uptimeMillis()},
              {"statisticsLevel", levelName(context.statisticsLevel())},
-             {"routes", context.routeIds().size()}};
+             {"routes", context.routeCount()}};
       putCounts(c, context.contextStatistics());
       return jsonResponse(200, c);
     }

@@ -227,6 +227,7 @@ TEST(ContextTest, TheFirstSecondConsumerInRouteOrderIsReported) {
     r.from("direct:x?block=false").routeId("d").to("mock:d");
     r.from("direct:y?block=false").routeId("e").to("mock:e");
   }));
+  EXPECT_EQ(context.routeCount(), 5u);
   auto compiled = context.compileRoutes();
   ASSERT_FALSE(compiled);
   EXPECT_NE(compiled.error().message.find("routes 'b' and 'c' both consume from direct://y"),

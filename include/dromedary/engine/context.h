@@ -229,6 +229,8 @@ class Context {
   Result<void> addRoutes(RouteBuilder& builder);
   Result<void> addRoutes(const std::function<void(RouteBuilder&)>& configure);
   std::vector<std::string> routeIds() const;
+  /// How many routes it has (routeIds().size() without copying them).
+  size_t routeCount() const;
 
   /// Keeps a route template under `id` (an id used twice is an error); see route_template.h.
   Result<void> addRouteTemplate(std::string id, RouteTemplate route_template);
