@@ -158,6 +158,13 @@ void Message::adoptSpareString() noexcept {
 }
 
 void Message::setBodyOther(const Value& body) {
+  // The new body may be a part of the old one (`${body[n]}` of a map, an item of a list):
+  // copied out before the old one goes, which frees it.
+  if (body_.isList() || body_.isMap() || body_.isObject()) {
+    Value copy = body;
+    body_ = std::move(copy);
+    return;
+  }
   if (body.isString()) {  // the body is not text yet: take the spare buffer, then copy in
     adoptSpareString();
     body_.setString(body.getString());

@@ -17,6 +17,20 @@ TEST(ExchangeTest, IdIsCreatedLazilyAndIsStable) {
   EXPECT_EQ(ex->exchangeId(), id);
 }
 
+// setBody(${body[n]}): the new body lives in the old one, which the assignment frees.
+TEST(ExchangeTest, ABodySetFromAPartOfItselfIsCopiedBeforeTheOldBodyGoes) {
+  Exchange ex;
+  ex.message().setBody(Value(ValueMap{{"n", Value(int64_t{42})}, {"s", Value("text")}}));
+  ex.message().setBody(ex.message().body().getMap()[0].second);
+  EXPECT_EQ(ex.message().body().as<int64_t>(), 42);
+  ex.message().setBody(Value(ValueMap{{"s", Value("a longer text than fits inline")}}));
+  ex.message().setBody(ex.message().body().getMap()[0].second);
+  EXPECT_EQ(ex.message().body().as<std::string>(), "a longer text than fits inline");
+  ex.message().setBody(Value(ValueList{Value("x"), Value(ValueList{Value("y")})}));
+  ex.message().setBody(ex.message().body().getList()[1]);
+  EXPECT_EQ(ex.message().body().getList()[0].as<std::string>(), "y");
+}
+
 TEST(ExchangeTest, IdsAreUnique) {
   std::set<std::string> ids;
   for (int i = 0; i < 1000; ++i) ids.insert(acquireExchange(nullptr)->exchangeId());
