@@ -189,11 +189,8 @@ Result<EndpointOptions> EndpointOptions::resolve(std::span<const OptionSpec> spe
   // hold an entry for each option of each.
   for (Entry& e : all) {
     DROMEDARY_TRY_VOID(parse(e, uri.text()));
-    if (e.set || !e.text.empty()) {
-      if (e.set || e.spec->type == OptionType::String || e.spec->type == OptionType::Enum) {
-        options.entries_.push_back(std::move(e));
-      }
-    }
+    const bool text = e.spec->type == OptionType::String || e.spec->type == OptionType::Enum;
+    if (e.set || (text && !e.text.empty())) options.entries_.push_back(std::move(e));
   }
   options.entries_.shrink_to_fit();
   return options;

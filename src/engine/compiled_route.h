@@ -73,7 +73,7 @@ struct Route {
   ShutdownRoute shutdownRoute = ShutdownRoute::Default;
   ShutdownRunningTask shutdownRunningTask = ShutdownRunningTask::CompleteAllTasks;
   /// What it was built from: held until it compiles, then let go (what the running route and
-  /// management still read of it is kept below and in `origins`).
+  /// management still read of it is kept below and in each step's `origin`).
   std::unique_ptr<RouteModel> model;
   SourcePlace where;     // the route's `from` in its file
   bool kamelet = false;  // made from a Kamelet (RouteModel::kamelet)
