@@ -7,7 +7,6 @@
 // about 500 bytes a step, and a big route file's sources are all held while it loads. Empty,
 // these are a null pointer; used, they hold a std::vector or a value on the heap.
 
-#include <initializer_list>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -19,9 +18,6 @@ template <class T>
 class ThinVector {
  public:
   ThinVector() noexcept = default;
-  ThinVector(std::initializer_list<T> items) {
-    if (items.size() > 0) items_ = std::make_unique<std::vector<T>>(items);
-  }
   ThinVector(const ThinVector& other)
       : items_(other.items_ ? std::make_unique<std::vector<T>>(*other.items_) : nullptr) {}
   ThinVector(ThinVector&&) noexcept = default;
@@ -50,7 +46,6 @@ class ThinVector {
   T& emplace_back(Args&&... args) {
     return made().emplace_back(std::forward<Args>(args)...);
   }
-  void clear() noexcept { items_.reset(); }
 
   /// Read as the std::vector that functions over sources take (an empty one when none).
   operator const std::vector<T>&() const noexcept {  // NOLINT: implicit, as the vector it was
@@ -88,12 +83,10 @@ class ThinOptional {
   }
 
   explicit operator bool() const noexcept { return value_ != nullptr; }
-  bool has_value() const noexcept { return value_ != nullptr; }
   T& operator*() noexcept { return *value_; }
   const T& operator*() const noexcept { return *value_; }
   T* operator->() noexcept { return value_.get(); }
   const T* operator->() const noexcept { return value_.get(); }
-  void reset() noexcept { value_.reset(); }
 
  private:
   std::unique_ptr<T> value_;

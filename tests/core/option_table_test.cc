@@ -30,6 +30,22 @@ TEST(OptionTableTest, AppliesDefaults) {
   EXPECT_FALSE(o->isSet("block"));
 }
 
+// Only options given and text defaults are kept; the others' defaults are parsed when asked
+// for, and still read as text, as they are written in the table.
+TEST(OptionTableTest, DefaultsNotKeptReadTheSameAsThoseKept) {
+  auto o = resolve("x:a?size=5");
+  ASSERT_TRUE(o);
+  EXPECT_EQ(o->getInt("size"), 5);
+  EXPECT_TRUE(o->isSet("size"));
+  EXPECT_EQ(o->getString("size"), "5");
+  EXPECT_EQ(o->getString("timeout"), "30000");
+  EXPECT_EQ(o->getString("block"), "true");
+  EXPECT_EQ(o->getString("name"), "");
+  EXPECT_FALSE(o->isSet("timeout"));
+  EXPECT_THROW(o->getInt("nosuch"), std::logic_error);
+  EXPECT_THROW(o->getString("nosuch"), std::logic_error);
+}
+
 TEST(OptionTableTest, ParsesGivenValuesAndMatchesNamesIgnoringCase) {
   auto o = resolve("x:a?Block=false&timeout=1m30s&SIZE=5&mode=never");
   ASSERT_TRUE(o) << o.error().message;
