@@ -84,7 +84,7 @@ std::vector<const detail::Block*> stepBranches(RouteCompiler& compiler, const de
       route.blocks.push_back(std::move(branch));
     }
     open->steps.push_back(step);
-    if (step->origin.known) open = nullptr;
+    if (step->origin.known()) open = nullptr;
   }
   return branches;
 }

@@ -318,7 +318,7 @@ Result<void> compileErrorHandling(RouteCompiler& compiler, Route& route) {
     s.flags = 0;
     s.checkpoint = Checkpoint::None;
     if (redeliver && k < body_steps) {
-      const bool atomic = !s.origin.known || s.origin.failureAtomic;
+      const bool atomic = !s.origin.known() || s.origin.failureAtomic;
       s.flags |= kStepCheckpoint;
       s.checkpoint = atomic ? Checkpoint::None : Checkpoint::Armed;
     }

@@ -68,7 +68,6 @@ struct Route {
   Context& context;
   std::string id;
   std::string fromUri;
-  std::string description;
   bool autoStartup = true;
   ShutdownRoute shutdownRoute = ShutdownRoute::Default;
   ShutdownRunningTask shutdownRunningTask = ShutdownRunningTask::CompleteAllTasks;
@@ -81,12 +80,10 @@ struct Route {
   std::vector<std::unique_ptr<Step>> steps;    // every step of every block
   std::vector<std::unique_ptr<Block>> blocks;  // every block; `top` is the route's own
   std::string labels;  // its steps' labels, end to end (StepOrigin::label views them)
-  /// The labels of a step's blocks, as a diagram shows them (a choice's `when[...]`), for the
-  /// few steps that label them.
-  std::vector<std::pair<const Step*, std::vector<std::string>>> branchLabels;
-  /// `step`'s label for its `branch`th block; empty when it has none.
+  /// `step`'s label for its `branch`th block (a choice's `when[...]`); empty when it has none.
   std::string_view branchLabel(const Step& step, size_t branch) const noexcept {
-    for (const auto& [s, labels] : branchLabels) {
+    if (!rare) return {};
+    for (const auto& [s, labels] : rare->branchLabels) {
       if (s == &step) return branch < labels.size() ? labels[branch] : std::string_view();
     }
     return {};
@@ -112,7 +109,25 @@ struct Route {
   struct Baseline {  // the route counters at the last resetStatistics
     uint64_t started = 0, completed = 0, failed = 0, handled = 0, redeliveries = 0;
     uint64_t externalRedeliveries = 0;
-  } baseline;
+  };
+  /// What few routes have, kept apart: a context may hold many thousand routes, and these
+  /// would be a fifth of each.
+  struct Rare {
+    std::string description;  // the route's own (RouteModel::description)
+    /// The labels of a step's blocks, as a diagram shows them, for the few steps that label
+    /// them (a choice's `when[...]`).
+    std::vector<std::pair<const Step*, std::vector<std::string>>> branchLabels;
+    Baseline baseline;
+  };
+  std::unique_ptr<Rare> rare;
+  Rare& rareParts() {
+    if (!rare) rare = std::make_unique<Rare>();
+    return *rare;
+  }
+  const Baseline& baseline() const noexcept {
+    static const Baseline none;
+    return rare ? rare->baseline : none;
+  }
   std::chrono::steady_clock::time_point startedAt;
   RouteStatus status = RouteStatus::Stopped;
   bool compiled = false;

@@ -264,13 +264,15 @@ Result<detail::Block*> RouteCompiler::compileBlock(const detail::BlockModel& mod
       labels.resize(branch);
       labels.back() = std::move(label);
     }
-    if (!labels.empty()) route_.branchLabels.emplace_back(s.get(), std::move(labels));
+    if (!labels.empty()) route_.rareParts().branchLabels.emplace_back(s.get(), std::move(labels));
     s->id = std::move(id);
     const SourceRef& where = step_model->where;
     const std::string label = step_model->describe();
-    s->origin = {std::string_view(), {where.file, where.line, where.column},
-                 static_cast<uint32_t>(route_.labels.size()), static_cast<uint32_t>(label.size()),
-                 true, step_model->failureAtomic()};
+    s->origin.labels = &route_.labels;
+    s->origin.where = {where.file, where.line, where.column};
+    s->origin.labelAt = static_cast<uint32_t>(route_.labels.size());
+    s->origin.labelSize = static_cast<uint32_t>(label.size());
+    s->origin.failureAtomic = step_model->failureAtomic();
     route_.labels += label;
     raw->steps.push_back(s.get());
     route_.steps.push_back(std::move(s));
@@ -314,7 +316,7 @@ Result<void> compileRoute(Context& context, Route& route) {
   route.steps.clear();
   route.blocks.clear();
   route.labels.clear();
-  route.branchLabels.clear();
+  if (route.rare) route.rare->branchLabels.clear();
   RouteCompiler compiler(context, route);
   auto from = context.endpoint(route.fromUri);
   if (!from) {
@@ -366,7 +368,7 @@ Result<void> compileRoute(Context& context, Route& route) {
   for (size_t i = 0; i < route.steps.size(); ++i) {
     route.steps[i]->stats = route.statistics.get();
     route.steps[i]->statsIndex = static_cast<uint32_t>(i);
-    route.steps[i]->countStride = route.statistics->countStride();
+    route.steps[i]->countStride = static_cast<uint32_t>(route.statistics->countStride());
     route.steps[i]->statsCount = route.statistics->stepCount0(static_cast<uint32_t>(i));
   }
   route.mayBlock = !route.onCompletions.empty() ||
@@ -381,12 +383,6 @@ Result<void> compileRoute(Context& context, Route& route) {
   route.steps.shrink_to_fit();
   route.blocks.shrink_to_fit();
   for (auto& b : route.blocks) b->steps.shrink_to_fit();
-  for (auto& s : route.steps) {
-    if (s->origin.known) {
-      s->origin.label =
-          std::string_view(route.labels).substr(s->origin.labelAt, s->origin.labelSize);
-    }
-  }
   return {};
 }
 
@@ -490,7 +486,7 @@ Result<void> Context::addRoutes(RouteBuilder& builder) {
     route->id = std::move(id);
     taken.insert(route->id);  // the route's own string: it does not move
     route->fromUri = model.from;
-    route->description = model.description;
+    if (!model.description.empty()) route->rareParts().description = model.description;
     route->autoStartup = model.autoStartup;
     route->shutdownRoute = model.shutdownRoute;
     route->shutdownRunningTask = model.shutdownRunningTask;

@@ -51,7 +51,7 @@ struct Place {
 void listProcessors(const Route& route, const detail::Block& block, uint32_t depth,
                     const Place& place, std::vector<ProcessorStats>& out) {
   for (const Step* step : block.steps) {
-    if (step->origin.known) {
+    if (step->origin.known()) {
       ProcessorStats p;
       p.id = step->id;
       p.description = step->label();
@@ -96,7 +96,7 @@ std::optional<RouteStats> Context::routeStatistics(std::string_view route_id) co
   s.id = r->id;
   s.from = r->fromUri;
   s.state = std::string(routeStatusName(r->status));
-  const auto& b = r->baseline;
+  const auto& b = r->baseline();
   uint64_t completed = r->counters.completed_total();
   uint64_t failed = r->counters.failed_total();
   s.exchangesInflight = r->counters.inflight();
@@ -141,12 +141,13 @@ std::optional<RouteStats> Context::routeStatistics(std::string_view route_id) co
 Result<void> Context::resetStatistics(std::string_view route_id) {
   Route* r = impl_->findRoute(route_id);
   if (!r) return detail::noSuchRoute(route_id, routeIds());
-  r->baseline.started = r->counters.started_total();
-  r->baseline.completed = r->counters.completed_total();
-  r->baseline.failed = r->counters.failed_total();
-  r->baseline.handled = r->counters.failures_handled_total();
-  r->baseline.redeliveries = r->counters.redeliveries_total();
-  r->baseline.externalRedeliveries = r->counters.external_redeliveries_total();
+  Route::Baseline& b = r->rareParts().baseline;
+  b.started = r->counters.started_total();
+  b.completed = r->counters.completed_total();
+  b.failed = r->counters.failed_total();
+  b.handled = r->counters.failures_handled_total();
+  b.redeliveries = r->counters.redeliveries_total();
+  b.externalRedeliveries = r->counters.external_redeliveries_total();
   if (r->statistics) r->statistics->reset();
   return {};
 }

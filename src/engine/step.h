@@ -31,17 +31,23 @@ struct SourcePlace {
 /// What a step keeps of the model it was compiled from once the route has let its model go
 /// (compileRoute): how it reads in statistics, message history and traces, and where it was
 /// written. Models are several times the size of what runs; a context with many routes keeps
-/// only this of them.
+/// only this of them (32 bytes a step).
 struct StepOrigin {
-  /// The model's describe(), e.g. `to[direct:a]`: a view of its route's `labels`, one string
-  /// for all its steps' rather than one each. Made once the route has compiled (empty until
-  /// then), from where it starts in `labels` and its size.
-  std::string_view label;
+  /// Its route's `labels`, one string for all its steps' labels rather than one each; null
+  /// for a step the engine put in itself (an intercept's, a doTry's doFinally entry), which
+  /// no model describes.
+  const std::string* labels = nullptr;
   SourcePlace where;
-  uint32_t labelAt = 0;
-  uint32_t labelSize = 0;
-  bool known = false;          // compiled from a model (false: a step the engine put in)
-  bool failureAtomic = false;  // StepModel::failureAtomic()
+  uint32_t labelAt = 0;            // where its label starts in `labels`
+  uint32_t labelSize : 31 = 0;     // labels are far shorter than 2 GB
+  uint32_t failureAtomic : 1 = 0;  // StepModel::failureAtomic()
+
+  /// Compiled from a model.
+  bool known() const noexcept { return labels != nullptr; }
+  /// The model's describe(), e.g. `to[direct:a]`; empty when not `known`.
+  std::string_view label() const noexcept {
+    return labels ? std::string_view(labels->data() + labelAt, labelSize) : std::string_view();
+  }
 };
 }  // namespace detail
 
@@ -66,21 +72,23 @@ class Step {
   /// counts), as names and values; most steps have none.
   virtual void describeState(std::vector<std::pair<std::string, std::string>>& /*out*/) const {}
 
-  std::string id;  // the node id: user-given, or <kind><n>
+  // What the executor reads on every run first, then what management reads (a step's size
+  // counts: a context may hold many thousand routes).
   uint8_t flags = 0;
   // Armed: a redelivery may re-run it and it may change the message before failing, so the
   // message is saved on its first change; None: nothing to restore (it changes nothing
   // before it can fail).
   detail::Checkpoint checkpoint = detail::Checkpoint::None;
-  detail::RouteStatistics* stats = nullptr;  // its route's statistics; its cells at `statsIndex`
-  uint32_t statsIndex = 0;
-  size_t countStride = 0;          // counters between two stripes
+  uint32_t statsIndex = 0;         // its cells in `stats`
+  uint32_t countStride = 0;        // counters between two stripes
+  detail::RouteStatistics* stats = nullptr;  // its route's statistics
   uint64_t* statsCount = nullptr;  // its run counter in stripe 0 (striped_counter.h)
+  std::string id;                  // the node id: user-given, or <kind><n>
   /// What it was compiled from (its label, where it was written); not `known` for a step the
-  /// engine put in itself (an intercept's, a doTry's doFinally entry). Last: runs never read it.
+  /// engine put in itself. Runs never read it.
   detail::StepOrigin origin;
   /// How it reads: its model's describe(), or its id when it has none.
-  std::string_view label() const noexcept { return origin.known ? origin.label : id; }
+  std::string_view label() const noexcept { return origin.known() ? origin.label() : id; }
 };
 
 }  // namespace dromedary

@@ -168,7 +168,7 @@ void Tracer::emit(Exchange& ex, const Route& route, const Step* step, TraceEvent
     e.routeId = route.id;
     e.nodeId = step ? step->id : route.id;
     e.label = std::move(label);
-    const SourcePlace* where = step && step->origin.known ? &step->origin.where : &route.where;
+    const SourcePlace* where = step && step->origin.known() ? &step->origin.where : &route.where;
     if (where->line > 0) {
       e.location = fmt::format("{}:{}", where->file.str(), where->line);
     }
