@@ -26,6 +26,7 @@ class DirectProducer final : public Producer {
   DirectProducer(Channel& channel, bool block, std::chrono::milliseconds timeout,
                  bool fail_if_none)
       : channel_(channel),
+        subject_(channel.uri()),
         block_(block),
         timeout_(timeout),
         fail_if_none_(fail_if_none),
@@ -61,17 +62,18 @@ class DirectProducer final : public Producer {
           log_.log(LoggingLevel::Warn,
                    fmt::format("No consumers available on endpoint: {}; message dropped "
                                "(failIfNoConsumers=false)",
-                               channel_.uri));
+                               subject_));
         } catch (...) {
         }
       }
       return Status::Continue;
     }
-    ex.fail(ErrorCode::NoConsumers, "No consumers available on endpoint", channel_.uri);
+    ex.fail(ErrorCode::NoConsumers, "No consumers available on endpoint", subject_);
     return Status::Fail;
   }
 
   Channel& channel_;
+  const std::string subject_;  // "direct://name": a failure's subject, which must stay put
   bool block_;
   std::chrono::milliseconds timeout_;
   bool fail_if_none_;
@@ -92,7 +94,7 @@ class DirectConsumer final : public Consumer {
       return makeError(ErrorCode::DuplicateConsumer,
                        fmt::format("Cannot add a 2nd consumer to the same endpoint: {}. A direct "
                                    "endpoint allows only one consumer.",
-                                   channel_.uri));
+                                   channel_.uri()));
     }
     channel_.consumer.store(&processor_, std::memory_order_release);
     channel_.sync.attached.notify_all();
@@ -118,7 +120,7 @@ class DirectEndpoint final : public Endpoint {
   DirectEndpoint(Component& component, Uri uri, EndpointOptions options, Channel& channel)
       : Endpoint(component, std::move(uri), std::move(options)), channel_(channel) {}
 
-  std::string exclusiveConsumerKey() const override { return channel_.uri; }
+  std::string exclusiveConsumerKey() const override { return channel_.uri(); }
 
   Result<std::unique_ptr<Producer>> createProducer() override {
     return std::unique_ptr<Producer>(new DirectProducer(
@@ -148,9 +150,8 @@ Result<std::unique_ptr<Endpoint>> DirectComponent::createEndpoint(const Uri& uri
   std::lock_guard lock(mutex_);
   auto it = channels_.find(uri.path());
   if (it == channels_.end()) {
-    it = channels_
-             .try_emplace(std::string(uri.path()), fmt::format("direct://{}", uri.path()), sync_)
-             .first;
+    it = channels_.try_emplace(std::string(uri.path()), sync_).first;
+    it->second.name = it->first;
   }
   return std::unique_ptr<Endpoint>(
       new DirectEndpoint(*this, uri, std::move(options), it->second));

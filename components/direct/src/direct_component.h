@@ -15,6 +15,9 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
+
+#include <fmt/format.h>
 
 #include <dromedary/spi/component.h>
 
@@ -29,8 +32,11 @@ struct ChannelSync {
 };
 
 struct Channel {
-  Channel(std::string u, ChannelSync& s) : uri(std::move(u)), sync(s) {}
-  const std::string uri;  // "direct://name": the stable subject of failures
+  explicit Channel(ChannelSync& s) : sync(s) {}
+  /// "direct://name": the subject of its failures, made when one is reported (a string of its
+  /// own for each channel would be a third of its size, and half again above 15 characters).
+  std::string uri() const { return fmt::format("direct://{}", name); }
+  std::string_view name;  // its key in the component's map (a node does not move)
   std::atomic<Processor*> consumer{nullptr};
   ChannelSync& sync;
 };
