@@ -172,10 +172,9 @@ Result<Endpoint*> Context::endpoint(std::string_view text) {
   auto it = impl_->endpoints.find(uri.normalized());
   if (it != impl_->endpoints.end()) return it->second.get();
   DROMEDARY_TRY(options, EndpointOptions::resolve(comp->endpointOptions(), uri, comp->lenientOptions()));
-  std::string key = uri.normalized();
   DROMEDARY_TRY(created, comp->createEndpoint(uri, std::move(options)));
   Endpoint* e = created.get();
-  impl_->endpoints.emplace(std::move(key), std::move(created));
+  impl_->endpoints.emplace(std::string_view(e->uri()), std::move(created));
   return e;
 }
 
@@ -183,7 +182,7 @@ std::vector<std::string> Context::endpointUris() const {
   std::vector<std::string> uris;
   {
     std::lock_guard lock(impl_->mutex);
-    for (const auto& [uri, endpoint] : impl_->endpoints) uris.push_back(uri);
+    for (const auto& [uri, endpoint] : impl_->endpoints) uris.emplace_back(uri);
   }
   std::sort(uris.begin(), uris.end());
   return uris;

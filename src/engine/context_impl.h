@@ -53,7 +53,9 @@ struct ContextImpl {
 
   // Endpoints and producers are created from any thread: guarded by one mutex.
   mutable std::mutex mutex;
-  std::unordered_map<std::string, std::unique_ptr<Endpoint>> endpoints;  // by normalised URI
+  // By normalised URI: a view of the endpoint's own (Endpoint::uri(), which never moves), not
+  // a second copy of it.
+  std::unordered_map<std::string_view, std::unique_ptr<Endpoint>> endpoints;
   std::unordered_map<const Endpoint*, std::unique_ptr<Producer>> producers;
   std::unordered_map<std::string, Producer*> producersByText;
 
