@@ -47,6 +47,13 @@ struct QueryResult {
   std::vector<std::string> columns;
   ValueList rows;             // each a ValueMap, columns in their order
   int64_t affected = 0;       // rows an INSERT / UPDATE / DELETE changed
+  /// Asked for by the caller (QueryCallback::wantsOneValue) before the statement runs: a
+  /// driver may then give a result of one column and at most one row as `one` rather than in
+  /// `rows` (outputType=SelectOne, the commonest lookup: no list, map or column names made).
+  bool oneValueWanted = false;
+  bool hasOne = false;    // `one` holds the result: `rows` and `columns` are empty
+  int64_t oneRows = 0;    // with hasOne: 0 (no row: `one` is null) or 1
+  Value one;
 };
 
 /// How a statement failed: the driver's message and SQLSTATE ("42P01", "08006" ...).
@@ -72,6 +79,9 @@ enum class Caller : uint8_t {
 class QueryCallback {
  public:
   virtual void done(QueryOutcome&& outcome) noexcept = 0;
+  /// Whether the caller reads a one-column, one-row result as its single value (see
+  /// QueryResult::oneValueWanted); drivers may ignore it.
+  virtual bool wantsOneValue() const noexcept { return false; }
 
  protected:
   ~QueryCallback() = default;

@@ -76,9 +76,10 @@ bool stillUp(const Connection& c) noexcept {
 // Puts statement `s`, once per parameter set, on `c` and sends as much as the socket takes.
 // Broken: `c.error` says why.
 Progress send(Connection& c, const StatementText& s, std::span<PgParams> executions,
-              const std::string& description) {
+              const QueryCallback& callback, const std::string& description) {
   c.error.reset();
   c.result = QueryResult();
+  c.result.oneValueWanted = callback.wantsOneValue();
   bool ok = true;
   const std::string& name = s.name;
   if (s.id != 0) {
@@ -153,8 +154,7 @@ Progress advance(Connection& c, const StatementText& s, short revents,
 QueryOutcome takeOutcome(Connection& c) {
   QueryOutcome out =
       c.error ? QueryOutcome(std::move(*c.error)) : QueryOutcome(std::move(c.result));
-  c.error.reset();
-  c.result = QueryResult();
+  c.error.reset();  // c.result, moved from, is made anew by the next send
   return out;
 }
 
@@ -250,7 +250,7 @@ class PgDatabase final : public Database {
     // pipeline sync). Switching modes on an idle connection sends nothing.
     c->pipelined = !(param_sets.size() == 1 && statement.id != 0 &&
                      c->prepared.contains(statement.id) && PQexitPipelineMode(c->pg) == 1);
-    Progress p = send(*c, statement, c->borrowed, settings_.description);
+    Progress p = send(*c, statement, c->borrowed, callback, settings_.description);
     while (p == Progress::Pending) {
       pollfd fd{PQsocket(c->pg), static_cast<short>(POLLIN | (c->wantsWrite ? POLLOUT : 0)), 0};
       if (::poll(&fd, 1, -1) < 0) {
@@ -345,7 +345,8 @@ class PgDatabase final : public Database {
           continue;
         }
         Request& r = *c->request;
-        if (send(*c, *r.statement, r.executions, settings_.description) == Progress::Broken) {
+        if (send(*c, *r.statement, r.executions, *r.callback, settings_.description) ==
+            Progress::Broken) {
           broken(*c);
         }
       }

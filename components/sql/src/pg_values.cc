@@ -103,10 +103,24 @@ void appendPgResult(const PGresult* result, QueryResult& out) {
   if (status == PGRES_TUPLES_OK || status == PGRES_SINGLE_TUPLE) {
     out.returnedRows = true;
     int columns = PQnfields(result);
+    int rows = PQntuples(result);
+    if (out.oneValueWanted && !out.hasOne && out.rows.empty() && columns == 1 && rows <= 1) {
+      out.hasOne = true;
+      out.oneRows = rows;
+      out.affected += rows;  // what PQcmdTuples says of a SELECT, without parsing it
+      if (rows == 1) out.one = cellValue(result, 0, 0);
+      return;
+    }
+    if (out.hasOne) {  // a second result after a single value: both become rows
+      out.hasOne = false;
+      if (out.oneRows == 1) {
+        out.rows.emplace_back(ValueMap{{PQfname(result, 0), std::move(out.one)}});
+      }
+      out.one = Value();
+    }
     if (out.columns.empty()) {
       for (int c = 0; c < columns; ++c) out.columns.emplace_back(PQfname(result, c));
     }
-    int rows = PQntuples(result);
     out.rows.reserve(out.rows.size() + static_cast<size_t>(rows));
     for (int r = 0; r < rows; ++r) {
       ValueMap row;

@@ -49,15 +49,18 @@ class Call final : public QueryCallback {
   std::string_view query;  // as written, for messages
   std::string ownedQuery;  // a query from the message: the Plan holding it is gone by then
 
+  // The outcome is mapped onto the message at once, on whichever thread it comes (kept, it
+  // would be moved twice more). Then whoever is second of done() and returned() goes on with
+  // the exchange: process() is between execute() and returned() meanwhile, touching nothing
+  // of the exchange, or the exchange is parked.
   void done(QueryOutcome&& outcome) noexcept override {
-    outcome_ = std::move(outcome);
+    apply(outcome);
     int expected = kSubmitting;
     if (state_.compare_exchange_strong(expected, kDoneInline, std::memory_order_acq_rel)) {
-      return;  // process() is still in execute(): it maps the outcome
+      return;  // process() has not reached returned(): it goes on with the exchange
     }
     Exchange& exchange = exchange_;
     Context& context = *config_.context;
-    apply();
     delete this;
     if (!resumeMayBlock(exchange)) {
       exchange.resume();
@@ -66,26 +69,29 @@ class Call final : public QueryCallback {
     }
   }
 
+  bool wantsOneValue() const noexcept override {
+    return config_.outputType == OutputType::SelectOne && !generatedKeys_ && !config_.batch;
+  }
+
   /// After execute(): Continue/Fail when the outcome came inline, Suspend when it will come.
   Status returned() noexcept {
     int expected = kSubmitting;
     if (state_.compare_exchange_strong(expected, kReturned, std::memory_order_acq_rel)) {
       return Status::Suspend;
     }
-    apply();
     Status status = exchange_.failed() ? Status::Fail : Status::Continue;
     delete this;
     return status;
   }
 
  private:
-  void apply() noexcept {
+  void apply(QueryOutcome& outcome) noexcept {
     try {
-      if (auto* error = std::get_if<SqlError>(&outcome_)) {
+      if (auto* error = std::get_if<SqlError>(&outcome)) {
         exchange_.setException(sqlFailure(*error, query));
         return;
       }
-      mapResult(std::get<QueryResult>(outcome_));
+      mapResult(std::get<QueryResult>(outcome));
     } catch (...) {
       exchange_.setException(std::current_exception());
     }
@@ -103,6 +109,14 @@ class Call final : public QueryCallback {
       message.setHeader(kKeyRows, Value(std::move(result.rows)));
     } else if (config_.batch) {
       message.setHeader(kUpdateCount, Value(result.affected));
+    } else if (result.hasOne) {  // SelectOne's one column of at most one row, as it came
+      message.setHeader(kRowCount, Value(result.oneRows));
+      if (!config_.outputHeader.empty()) {
+        message.setHeader(config_.outputHeader, std::move(result.one));
+      } else if (!config_.noop) {
+        message.setBody(std::move(result.one));
+      }
+      return;
     } else if (result.returnedRows) {
       if (config_.outputType == OutputType::SelectOne) {
         int64_t rows = static_cast<int64_t>(result.rows.size());
@@ -132,7 +146,6 @@ class Call final : public QueryCallback {
   Exchange& exchange_;
   bool generatedKeys_;
   std::atomic<int> state_{kSubmitting};
-  QueryOutcome outcome_;
 };
 
 // outputType=StreamList: the rows of a query read one at a time on a session of its own, as

@@ -242,6 +242,26 @@ TEST_P(SqlBehaviour, OutputHeaderKeepsTheBody) {
   EXPECT_EQ(ex->message().getHeader("top")->as<int64_t>(), 3);
 }
 
+TEST_P(SqlBehaviour, SelectOneCountsTheRowItFoundAndNoneWhenThereIsNone) {
+  seed();
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:one")
+        .to(q("select name from " + table + " where id = 2", "outputType=SelectOne"))
+        .to("mock:one");
+    b.from("direct:none")
+        .to(q("select name from " + table + " where id = 99", "outputType=SelectOne"))
+        .to("mock:none");
+  });
+  ASSERT_TRUE(h.producer.sendBody("direct:one", Value("x")));
+  ASSERT_TRUE(h.producer.sendBody("direct:none", Value("x")));
+  auto one = h.mock("mock:one").receivedExchanges().at(0);
+  EXPECT_EQ(one->message().body(), Value("pear"));
+  EXPECT_EQ(one->message().getHeader("CamelSqlRowCount")->as<int64_t>(), 1);
+  auto none = h.mock("mock:none").receivedExchanges().at(0);
+  EXPECT_TRUE(none->message().body().isNull());
+  EXPECT_EQ(none->message().getHeader("CamelSqlRowCount")->as<int64_t>(), 0);
+}
+
 TEST_P(SqlBehaviour, AnUpdateSetsTheUpdateCountAndKeepsTheBody) {
   seed();
   h.start([&](RouteBuilder& b) {
