@@ -6,6 +6,9 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <map>
+#include <mutex>
+#include <thread>
 
 #include <gmock/gmock.h>
 
@@ -288,6 +291,38 @@ TEST_F(FileConsumerTest, TenThousandSmallFilesAreEachConsumedOnce) {
   EXPECT_TRUE(eventually([&] { return std::filesystem::is_empty(path("in")); }));
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   EXPECT_EQ(harness.mock("mock:out").receivedExchanges().size(), static_cast<size_t>(kFiles));
+}
+
+// The files of one poll are fed one after another from a loop: a route that never waits
+// completes each exchange before the next file is taken, and that completion must not take the
+// next file from a deeper frame (a folder of 10,000 files overflowed the stack that way).
+TEST_F(FileConsumerTest, TheFilesOfOnePollAreTakenAtTheSameStackDepth) {
+  constexpr int kFiles = 300;
+  std::filesystem::create_directories(path("in"));
+  for (int i = 0; i < kFiles; ++i) {
+    std::ofstream(path("in/f" + std::to_string(i) + ".txt")) << i;
+  }
+  std::mutex mutex;
+  std::map<std::thread::id, std::pair<uintptr_t, uintptr_t>> depth;  // lowest, highest
+  harness.start([&](RouteBuilder& b) {
+    b.from(uri("in", "delete=true&maxMessagesPerPoll=0"))
+        .process([&](Exchange&) {
+          char here = 0;
+          auto at = reinterpret_cast<uintptr_t>(&here);
+          std::lock_guard lock(mutex);
+          auto [it, first] = depth.try_emplace(std::this_thread::get_id(), at, at);
+          it->second.first = std::min(it->second.first, at);
+          it->second.second = std::max(it->second.second, at);
+        })
+        .to("mock:out");
+  });
+  harness.mock("mock:out").expectedMessageCount(kFiles);
+  ASSERT_TRUE(harness.mock("mock:out").assertIsSatisfied(std::chrono::seconds(30)));
+  std::lock_guard lock(mutex);
+  for (const auto& [thread, range] : depth) {
+    // Nested, each file took at least a few hundred bytes more than the one before.
+    EXPECT_LT(range.second - range.first, 4096u) << "the stack grew from file to file";
+  }
 }
 
 // Root reads every folder, so as root (CI) the scenario runs in a child process that has
