@@ -166,7 +166,6 @@ bool fillExecutions(std::vector<PgParams>& out,
     out.resize(param_sets.size());
     for (size_t i = 0; i < param_sets.size(); ++i) {
       out[i].assign(param_sets[i]);
-      out[i].point();
     }
     return true;
   } catch (...) {

@@ -23,7 +23,6 @@ class PgSession final : public Session {
   QueryOutcome execute(const StatementText& statement, std::span<const Value> params) override {
     PgParams p;
     p.assign(params);
-    p.point();
     PGresult* res = nullptr;
     if (statement.id == 0) {
       res = PQexecParams(pg_, statement.sql.c_str(), p.count(), nullptr, p.values.data(),
@@ -50,7 +49,6 @@ class PgSession final : public Session {
                                     std::span<const Value> params) override {
     PgParams p;
     p.assign(params);
-    p.point();
     if (PQsendQueryParams(pg_, statement.sql.c_str(), p.count(), nullptr, p.values.data(),
                           p.lengths.data(), p.formats.data(), 0) != 1 ||
         PQsetSingleRowMode(pg_) != 1) {

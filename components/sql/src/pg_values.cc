@@ -58,21 +58,26 @@ Value cellValue(const PGresult* result, int row, int column) {
 
 void PgParams::assign(std::span<const Value> params) {
   // Each text is refilled in place: a PgParams used again (a connection's) keeps its strings'
-  // capacity, so a statement's parameters allocate nothing once warm.
-  texts.resize(params.size());
-  isNull.assign(params.size(), 0);
-  isBinary.assign(params.size(), 0);
-  for (size_t i = 0; i < params.size(); ++i) {
+  // capacity, so a statement's parameters allocate nothing once warm. libpq's arrays are filled
+  // in the same pass, once the texts are in place (a text's characters do not move after).
+  const size_t n = params.size();
+  texts.resize(n);
+  values.resize(n);
+  lengths.resize(n);
+  formats.resize(n);
+  for (size_t i = 0; i < n; ++i) {
     const Value& v = params[i];
     std::string& text = texts[i];
     text.clear();
+    bool null = false;
+    int format = 0;
     if (v.isNull()) {
-      isNull[i] = 1;
+      null = true;
     } else if (v.isBool()) {
       text = v.getBool() ? "true" : "false";
     } else if (v.isBytes()) {
       text = v.getBytes().view();
-      isBinary[i] = 1;
+      format = 1;
     } else if (v.isDouble()) {
       fmt::format_to(std::back_inserter(text), "{}", v.getDouble());
     } else if (v.isString()) {
@@ -84,17 +89,9 @@ void PgParams::assign(std::span<const Value> params) {
     } else {
       text = v.toString();
     }
-  }
-}
-
-void PgParams::point() {
-  values.resize(texts.size());
-  lengths.resize(texts.size());
-  formats.resize(texts.size());
-  for (size_t i = 0; i < texts.size(); ++i) {
-    values[i] = isNull[i] ? nullptr : texts[i].c_str();
-    lengths[i] = static_cast<int>(texts[i].size());
-    formats[i] = isBinary[i];
+    values[i] = null ? nullptr : text.c_str();
+    lengths[i] = static_cast<int>(text.size());
+    formats[i] = format;
   }
 }
 

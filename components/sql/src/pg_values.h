@@ -14,19 +14,17 @@
 
 namespace dromedary::component::sql {
 
-/// One execution's parameters in libpq's arrays. Owns the texts it points at; not copyable
-/// once pointed (moves keep the pointers valid: the strings' buffers move with them only
-/// when long, so `point()` is called after the last move).
+/// One execution's parameters in libpq's arrays. Owns the texts it points at; not to be
+/// copied once assigned (a move keeps the pointers valid: the texts' vector hands its buffer
+/// over, and the strings in it, short ones' characters included, stay where they are).
 struct PgParams {
   std::vector<std::string> texts;
-  std::vector<char> isNull;
-  std::vector<char> isBinary;
-  std::vector<const char*> values;
+  std::vector<const char*> values;  // into texts; null for SQL NULL
   std::vector<int> lengths;
-  std::vector<int> formats;
+  std::vector<int> formats;  // 1: binary (bytes), 0: text
 
+  /// Texts and libpq's arrays for `params`.
   void assign(std::span<const Value> params);
-  void point();  // fills values/lengths/formats from texts
   int count() const noexcept { return static_cast<int>(texts.size()); }
 };
 

@@ -2,6 +2,7 @@
 #include "sql_query.h"
 
 #include <cctype>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -114,6 +115,7 @@ Result<ParsedQuery> ParsedQuery::parse(std::string_view sql, std::string_view pl
         }
         p.kind = QueryParameter::Kind::Named;
         p.name = std::string(sql.substr(at, end - at));
+        p.header = HeaderKey(p.name);
         i = end;
       }
       q.hasInList_ = q.hasInList_ || p.inList;
@@ -169,6 +171,7 @@ Result<void> ParsedQuery::values(Exchange& exchange, const Value& source, std::v
   size_t next_positional = 0;
   bool positional_taken = false;
   Value scratch;
+  const Message& message = std::as_const(exchange).message();  // read only: no checkpoint save
   for (size_t i = 0; i < parameters_.size(); ++i) {
     const QueryParameter& p = parameters_[i];
     const Value* v = nullptr;
@@ -192,7 +195,7 @@ Result<void> ParsedQuery::values(Exchange& exchange, const Value& source, std::v
         break;
       case QueryParameter::Kind::Named:
         if (source.isMap()) v = source.mapGet(p.name);
-        if (!v) v = exchange.message().getHeader(p.name);
+        if (!v) v = message.getHeader(p.header);
         if (!v) {
           return makeError(ErrorCode::NotFound,
                            fmt::format("Cannot find key [{}] in message body or headers to use "

@@ -25,6 +25,7 @@ struct QueryParameter {
   Kind kind = Kind::Positional;
   bool inList = false;  // :#in:...
   std::string name;     // Named: the key; Expression: its text, for messages
+  HeaderKey header;     // Named: the key as a header's, hashed once
   std::shared_ptr<const Expression> expression;
 };
 
