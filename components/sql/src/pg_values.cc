@@ -3,6 +3,7 @@
 
 #include <charconv>
 #include <cstdlib>
+#include <cstring>
 #include <iterator>
 
 #include <fmt/format.h>
@@ -127,7 +128,11 @@ void appendPgResult(const PGresult* result, QueryResult& out) {
     }
   }
   const char* changed = PQcmdTuples(const_cast<PGresult*>(result));
-  if (changed && *changed) out.affected += std::strtoll(changed, nullptr, 10);
+  if (changed && *changed) {
+    int64_t n = 0;  // digits only ("" when the command counts nothing): from_chars, not strtoll
+    std::from_chars(changed, changed + std::strlen(changed), n);
+    out.affected += n;
+  }
 }
 
 SqlError pgResultError(const PGresult* result) {
