@@ -31,18 +31,25 @@ uint64_t histogramBucketLimit(uint32_t bucket) noexcept {
   return ((5 + sub) << (exponent - 2)) - 1;
 }
 
+namespace {
+constexpr uint32_t kLineWords = 8;  // each part of a route's region starts on a cache line
+constexpr uint32_t lineUp(uint32_t words) {
+  return (words + kLineWords - 1) / kLineWords * kLineWords;
+}
+}  // namespace
+
 RouteStatistics::RouteStatistics(uint32_t steps)
     : steps_(steps),
       stride_(1 + steps),
-      cells_(kTimingCellWords * (1 + steps)),
-      counts_(steps),
-      extras_(steps * kStepExtras),
-      histogram_(kHistogramBuckets),
-      stamps_(kStamps) {}
+      counts_(lineUp(kTimingCellWords * (1 + steps))),
+      extras_(counts_ + lineUp(steps)),
+      histogram_(extras_ + lineUp(steps * kStepExtras)),
+      stamps_(histogram_ + lineUp(kHistogramBuckets)),
+      cells_(stamps_ + kStamps) {}
 
 void RouteStatistics::record(uint32_t stripe, uint64_t ns, int64_t now_ms) noexcept {
   route(stripe).time(ns, now_ms);
-  addTo(histogram_.at(stripe, histogramBucket(ns)), 1, stripe);
+  addTo(cells_.at(stripe, histogram_ + histogramBucket(ns)), 1, stripe);
 }
 
 TimingTotals RouteStatistics::sum(uint32_t offset) const noexcept {
@@ -71,7 +78,7 @@ RouteStatistics::StampTotals RouteStatistics::stamps() const noexcept {
   StampTotals t;
   auto at = [&](uint32_t s, Stamp which) {
     return static_cast<int64_t>(
-        std::atomic_ref<uint64_t>(stamps_.at(s, which)).load(std::memory_order_relaxed));
+        std::atomic_ref<uint64_t>(cells_.at(s, stamps_ + which)).load(std::memory_order_relaxed));
   };
   for (uint32_t s = 0; s < kStripes; ++s) {
     t.firstCompleted = earliestStamp(t.firstCompleted, at(s, kFirstCompleted));
@@ -86,7 +93,8 @@ StepExtraTotals RouteStatistics::stepExtras(uint32_t index) const noexcept {
   StepExtraTotals t;
   const uint32_t base = index * kStepExtras;
   auto at = [&](uint32_t s, uint32_t which) {
-    return std::atomic_ref<uint64_t>(extras_.at(s, base + which)).load(std::memory_order_relaxed);
+    return std::atomic_ref<uint64_t>(cells_.at(s, extras_ + base + which))
+        .load(std::memory_order_relaxed);
   };
   uint64_t suspended = 0, resumed = 0;
   for (uint32_t s = 0; s < kStripes; ++s) {
@@ -108,7 +116,7 @@ StepExtraTotals RouteStatistics::stepExtras(uint32_t index) const noexcept {
 TimingTotals RouteStatistics::routeTotals() const noexcept { return sum(0); }
 TimingTotals RouteStatistics::stepTotals(uint32_t index) const noexcept {
   TimingTotals t = sum(1 + index);
-  t.total += counts_.sum(index);
+  t.total += cells_.sum(counts_ + index);
   return t;
 }
 
@@ -116,7 +124,7 @@ std::vector<std::pair<uint64_t, uint64_t>> RouteStatistics::cumulativeBuckets() 
   std::vector<std::pair<uint64_t, uint64_t>> out;
   uint64_t running = 0;
   for (uint32_t b = 0; b < kHistogramBuckets; ++b) {
-    uint64_t n = histogram_.sum(b);
+    uint64_t n = cells_.sum(histogram_ + b);
     if (n == 0) continue;
     running += n;
     out.emplace_back(histogramBucketLimit(b), running);
@@ -137,20 +145,20 @@ uint64_t RouteStatistics::quantile(double q) const noexcept {
 }
 
 void RouteStatistics::reset() noexcept {
-  counts_.reset();
+  cells_.reset(counts_, steps_);
   // Every extra but the suspended/resumed pair, whose difference is the in-flight count.
   for (uint32_t s = 0; s < kStripes; ++s) {
     for (uint32_t i = 0; i < steps_ * kStepExtras; ++i) {
       if (i % kStepExtras == kStepSuspended || i % kStepExtras == kStepResumed) continue;
-      std::atomic_ref<uint64_t> cell(extras_.at(s, i));
+      std::atomic_ref<uint64_t> cell(cells_.at(s, extras_ + i));
       if (cell.load(std::memory_order_relaxed) != 0) cell.store(0, std::memory_order_relaxed);
     }
   }
   for (uint32_t s = 0; s < kStripes; ++s) {
     for (uint32_t i = 0; i < stride_; ++i) block(s)[i].reset();
   }
-  histogram_.reset();
-  stamps_.reset();
+  cells_.reset(histogram_, kHistogramBuckets);
+  cells_.reset(stamps_, kStamps);
 }
 
 int64_t statisticsNanos() noexcept {

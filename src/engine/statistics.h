@@ -125,18 +125,19 @@ class RouteStatistics {
   /// Step `index`'s run counter in stripe 0; stripe s is `countStride()` counters further.
   /// The counters of a route's steps are packed (8 bytes each) apart from the timing cells, so
   /// an exchange through 10 steps writes 2 cache lines of its thread's region, not 10.
-  uint64_t* stepCount0(uint32_t index) noexcept { return counts_.stripe0() + index; }
-  size_t countStride() const noexcept { return counts_.stride(); }
+  uint64_t* stepCount0(uint32_t index) noexcept { return cells_.stripe0() + counts_ + index; }
+  size_t countStride() const noexcept { return cells_.stride(); }
   void record(uint32_t stripe, uint64_t ns, int64_t now_ms) noexcept;  // route time + histogram
 
   /// An exchange left the route (every exchange, at any level but Off): the first and last
   /// completed / failed stamps, to the exchange's creation time (no clock read).
   void stamp(uint32_t stripe, bool failed, int64_t created_ms) noexcept {
-    std::atomic_ref<uint64_t> first(stamps_.at(stripe, failed ? kFirstFailed : kFirstCompleted));
+    std::atomic_ref<uint64_t> first(
+        cells_.at(stripe, stamps_ + (failed ? kFirstFailed : kFirstCompleted)));
     if (first.load(std::memory_order_relaxed) == 0) {
       first.store(static_cast<uint64_t>(created_ms), std::memory_order_relaxed);
     }
-    std::atomic_ref<uint64_t>(stamps_.at(stripe, failed ? kLastFailed : kLastCompleted))
+    std::atomic_ref<uint64_t>(cells_.at(stripe, stamps_ + (failed ? kLastFailed : kLastCompleted)))
         .store(static_cast<uint64_t>(created_ms), std::memory_order_relaxed);
   }
   struct StampTotals {
@@ -146,18 +147,18 @@ class RouteStatistics {
 
   /// Counts one of step `index`'s extras (kStepSuspended .. kStepExternallyRedelivered).
   void countStep(uint32_t stripe, uint32_t index, StepExtra which) noexcept {
-    addTo(extras_.at(stripe, index * kStepExtras + which), 1, stripe);
+    addTo(cells_.at(stripe, extras_ + index * kStepExtras + which), 1, stripe);
   }
   /// Step `index` completed or failed an exchange created at `created_ms`.
   void stampStep(uint32_t stripe, uint32_t index, bool failed, int64_t created_ms) noexcept {
     const uint32_t base = index * kStepExtras;
     std::atomic_ref<uint64_t> first(
-        extras_.at(stripe, base + (failed ? kStepFirstFailed : kStepFirstCompleted)));
+        cells_.at(stripe, extras_ + base + (failed ? kStepFirstFailed : kStepFirstCompleted)));
     if (first.load(std::memory_order_relaxed) == 0) {
       first.store(static_cast<uint64_t>(created_ms), std::memory_order_relaxed);
     }
     std::atomic_ref<uint64_t>(
-        extras_.at(stripe, base + (failed ? kStepLastFailed : kStepLastCompleted)))
+        cells_.at(stripe, extras_ + base + (failed ? kStepLastFailed : kStepLastCompleted)))
         .store(static_cast<uint64_t>(created_ms), std::memory_order_relaxed);
   }
   StepExtraTotals stepExtras(uint32_t index) const noexcept;
@@ -184,15 +185,16 @@ class RouteStatistics {
   TimingTotals sum(uint32_t offset) const noexcept;
 
   uint32_t steps_;
-  uint32_t stride_;      // timing cells per stripe: the route's, then each step's
-  StripedCells cells_;   // [stripe][cell * kTimingCellWords + word]
-  StripedCells counts_;  // [stripe][step]: runs, thread-major (striped_counter.h)
-  StripedCells extras_;  // [stripe][step * kStepExtras + extra]
-  // The histogram and the stamps in the thread-major arena too: only the stripes of threads
-  // that ran the route take memory (allocated per stripe, 80 KB a route went resident at
-  // compile time: 380 MB per MB of route file).
-  StripedCells histogram_;  // [stripe][bucket]
-  StripedCells stamps_;     // [stripe][Stamp]
+  uint32_t stride_;  // timing cells per stripe: the route's, then each step's
+  // One region per stripe in the thread-major arena (only the stripes of threads that ran the
+  // route take memory; allocated per stripe, 80 KB a route went resident at compile time: 380
+  // MB per MB of route file), its parts each starting on a cache line: the timing cells
+  // [cell * kTimingCellWords + word], then from these word offsets the step run counters
+  // [step] (packed apart from the timing cells: striped_counter.h), the steps' extras
+  // [step * kStepExtras + extra], the histogram [bucket] and the stamps [Stamp]. One region
+  // rather than one each: a route holds one handle to it, not five (-160 bytes a route).
+  uint32_t counts_, extras_, histogram_, stamps_;
+  StripedCells cells_;
 };
 
 /// The clock of the timed exchanges: steady, in nanoseconds.

@@ -149,9 +149,9 @@ uint64_t StripedCells::sum(uint32_t i) const noexcept {
   return total;
 }
 
-void StripedCells::reset() noexcept {
+void StripedCells::reset(uint32_t first, uint32_t count) noexcept {
   for (uint32_t s = 0; s < kStripes; ++s) {
-    for (uint32_t i = 0; i < count_; ++i) {
+    for (uint32_t i = first; i < first + count; ++i) {
       // Only written cells: a stripe no thread used keeps its pages unmapped.
       std::atomic_ref<uint64_t> c(at(s, i));
       if (c.load(std::memory_order_relaxed) != 0) c.store(0, std::memory_order_relaxed);

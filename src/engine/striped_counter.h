@@ -66,7 +66,9 @@ class StripedCells {
   /// Counter i summed over the stripes.
   uint64_t sum(uint32_t i) const noexcept;
   /// Zeroes every counter (racing increments may survive: statistics reset semantics).
-  void reset() noexcept;
+  void reset() noexcept { reset(0, count_); }
+  /// Zeroes counters [first, first + count).
+  void reset(uint32_t first, uint32_t count) noexcept;
 
  private:
   uint64_t* base_;
