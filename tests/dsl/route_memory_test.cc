@@ -54,9 +54,9 @@ TEST(RouteMemoryTest, ACompiledRouteKeepsWhatRunsNotItsSourceOrModel) {
   auto compiled = h.context.compileRoutes();
   ASSERT_TRUE(compiled) << compiled.error().toString();
   const size_t per_route = (heapInUse() - before) / kRoutes;
-  // 3,207 bytes a route (3,626 before steps, routes and statistics were packed), the allocator's own words
-  // included (two endpoints, four steps, three Simple expressions, statistics); its model kept
-  // was about 1,600 more.
+  // 3,207 bytes a route (3,626 before steps, routes and statistics were packed), the
+  // allocator's own words included (two endpoints, four steps, three Simple expressions,
+  // statistics); its model kept was about 1,600 more.
   EXPECT_LT(per_route, 3700u) << per_route << " bytes of heap per route";
   RecordProperty("heap_bytes_per_route", static_cast<int>(per_route));
 }
