@@ -16,6 +16,7 @@ void ExecState::reset() noexcept {
 }
 
 void ExecState::resume(Exchange& exchange) noexcept {
+  tailCall = false;  // left set by the `to` whose producer suspended (callProducer)
   countResumed(exchange);
   if (run(exchange) == Status::Suspend) return;
   // Read both before the call: the waiting side may recycle the exchange right after.

@@ -71,7 +71,9 @@ inline Status callProducer(Exchange& exchange, Producer& producer) noexcept {
     exchange.setException(std::current_exception());
     s = Status::Fail;
   }
-  st.tailCall = false;
+  // Suspended, the exchange may already run on another thread: it is not touched here again
+  // (its resume clears the flag).
+  if (s != Status::Suspend) [[likely]] st.tailCall = false;
   return s;
 }
 
