@@ -61,13 +61,17 @@ constexpr OptionSpec kOptions[] = {
 
 enum class WaitMode { IfReplyExpected, Always, Never };
 
-// A producer waiting for the consumer's result. Two owners (the consumer's completion and the
-// timeout); whichever settles it first wins, the last to let go deletes it.
+// A producer waiting for the consumer's result. Three owners: the consumer's completion, the
+// timeout's task, and the producer until it has scheduled that task (the consumer may answer
+// and the task run before it is done). Whichever of the first two settles it first wins; the
+// last to let go deletes it.
 struct PendingReply {
   std::atomic<int> state{0};  // 0 waiting, 1 completed, 2 timed out
-  std::atomic<int> refs{2};
+  std::atomic<int> refs{3};
   Exchange* original;
-  Scheduler::TimerId timer = 0;
+  // The timeout's task once scheduled (0 until then, or without one): the consumer cancels it,
+  // and a task cancelled never runs, so the consumer lets go of the task's reference too.
+  std::atomic<Scheduler::TimerId> timer{0};
   std::string_view uri;
   void release() {
     if (refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
@@ -229,7 +233,8 @@ class Subscription {
     if (reply->state.compare_exchange_strong(waiting, 1)) {
       Exchange& original = *reply->original;
       Context& context = *original.context();
-      if (reply->timer != 0) context.scheduler().cancel(reply->timer);
+      Scheduler::TimerId timer = reply->timer.load();  // after the state (see process())
+      if (timer != 0 && context.scheduler().cancel(timer)) reply->release();  // the task's
       try {
         original.copyFrom(*item.exchange);
         if (item.exchange->failed()) {
@@ -355,6 +360,9 @@ class SedaProducer final : public Producer {
               uri_);
       return Status::Fail;
     }
+    // Read now: once its copy is queued, `ex` may be answered and resumed on another thread,
+    // and this thread touches it no more.
+    Scheduler& scheduler = ex.context()->scheduler();
     PendingReply* reply = nullptr;
     if (wait) {
       reply = new (std::nothrow) PendingReply();
@@ -365,7 +373,9 @@ class SedaProducer final : public Producer {
       reply->original = &ex;
       reply->uri = uri_;
     }
-    for (size_t i = 0; i < n; ++i) {
+    // The first subscription's copy last: it carries the reply, and once it is queued `ex`
+    // may be answered and resumed elsewhere, so every copy of `ex` is made before it.
+    for (size_t i = n; i-- > 0;) {
       Subscription& s = queue_.subscription(i);
       if (i > 0 && !s.attached()) continue;
       Exchange* copy = ex.context()->createExchange().release();
@@ -379,13 +389,20 @@ class SedaProducer final : public Producer {
       s.push(Item{copy, i == 0 ? reply : nullptr});
     }
     if (!reply) return Status::Continue;
-    if (settings_.timeout.count() > 0) {
-      Scheduler& scheduler = ex.context()->scheduler();
-      reply->timer = scheduler.scheduleAfter(settings_.timeout, {&timeoutReply, reply});
-      if (reply->timer == 0) reply->release();
-    } else {
-      reply->release();  // no timeout: only the consumer settles it
+    // The timeout's task, unless the answer came already. The answer (state, then timer) and
+    // this (timer, then state) each look at what the other wrote, sequentially consistent: one
+    // of the two sees the other and cancels the task, which holds the record until it runs.
+    Scheduler::TimerId timer = 0;
+    if (settings_.timeout.count() > 0 && reply->state.load() == 0) {
+      timer = scheduler.scheduleAfter(settings_.timeout, {&timeoutReply, reply});
     }
+    if (timer != 0) {
+      reply->timer.store(timer);
+      if (reply->state.load() != 0 && scheduler.cancel(timer)) reply->release();  // the task's
+    } else {
+      reply->release();  // no timeout (or none could be scheduled): the task's reference
+    }
+    reply->release();  // this producer's
     return Status::Suspend;
   }
 

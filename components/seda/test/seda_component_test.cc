@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 
 #include "support/route_harness.h"
+#include "support/virtual_time_harness.h"
 
 namespace dromedary::testing {
 namespace {
@@ -154,6 +155,19 @@ TEST(SedaTest, WaitForTaskToCompleteAlwaysWaitsForInOnlyToo) {
   ASSERT_TRUE(h.producer.sendBody("direct:in", "a"));
   EXPECT_EQ(*h.mock("mock:after").receivedExchanges()[0]->message().getHeader("done"),
             Value(true));
+}
+
+// A waiting producer's timeout is a task of the scheduler's, holding the producer's record:
+// an answer that comes first cancels it, and the record goes with the answer, not when the
+// timeout would have run (the task was kept: its record with it, 30 s per request here).
+TEST(SedaTest, ARequestAnsweredBeforeItsTimeoutLeavesNoTaskBehind) {
+  VirtualTimeHarness harness;
+  harness.routes.start([](RouteBuilder& b) {
+    b.from("direct:in").to("seda:svc?waitForTaskToComplete=Always&timeout=30000");
+    b.from("seda:svc").setHeader("done", constant(true));
+  });
+  for (int i = 0; i < 500; ++i) ASSERT_TRUE(harness.routes.producer.sendBody("direct:in", "a"));
+  EXPECT_EQ(harness.clock->pending(), 0u);
 }
 
 TEST(SedaTest, WaitingProducerTimesOut) {
