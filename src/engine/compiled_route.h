@@ -111,9 +111,9 @@ struct Route {
     uint64_t externalRedeliveries = 0;
   };
   /// What few routes have, kept apart: a context may hold many thousand routes, and these
-  /// would be a fifth of each.
+  /// would be a fifth of each. (A route's description stays in its model: nothing that runs or
+  /// reports reads it.)
   struct Rare {
-    std::string description;  // the route's own (RouteModel::description)
     /// The labels of a step's blocks, as a diagram shows them, for the few steps that label
     /// them (a choice's `when[...]`).
     std::vector<std::pair<const Step*, std::vector<std::string>>> branchLabels;

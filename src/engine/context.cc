@@ -485,7 +485,6 @@ Result<void> Context::addRoutes(RouteBuilder& builder) {
     route->id = std::move(id);
     taken.insert(route->id);  // the route's own string: it does not move
     route->fromUri = model.from;
-    if (!model.description.empty()) route->rareParts().description = model.description;
     route->autoStartup = model.autoStartup;
     route->shutdownRoute = model.shutdownRoute;
     route->shutdownRunningTask = model.shutdownRunningTask;
