@@ -5,7 +5,8 @@
 
 #include <librdkafka/rdkafka.h>
 
-#include <vector>
+#include <memory>
+#include <span>
 
 #include <fmt/format.h>
 
@@ -38,14 +39,42 @@ struct Send {
   std::string overrideTopic;
   std::atomic<int> remaining{0};
   size_t next = 0;  // the next record to hand over
-  std::vector<Slot> slots;
+  std::span<Slot> slots;  // `one` for a single record (most sends), else `many`
+
+  void makeSlots(size_t count) {
+    if (count == 1) {
+      slots = {&one, 1};
+    } else {
+      many = std::make_unique<Slot[]>(count);
+      slots = {many.get(), count};
+    }
+    for (Slot& slot : slots) slot.send = this;
+  }
+
+ private:
+  Slot one;
+  std::unique_ptr<Slot[]> many;
 };
 
 namespace {
 
 void resumeTask(void* arg) noexcept { static_cast<Exchange*>(arg)->resume(); }
 
-int64_t intHeader(const Message& message, std::string_view name, int64_t fallback) {
+// The headers a send reads, hashed once.
+const HeaderKey& keyHeader() {
+  static const HeaderKey key{std::string(header::kKey)};
+  return key;
+}
+const HeaderKey& partitionKeyHeader() {
+  static const HeaderKey key{std::string(header::kPartitionKey)};
+  return key;
+}
+const HeaderKey& overrideTimestampHeader() {
+  static const HeaderKey key{std::string(header::kOverrideTimestamp)};
+  return key;
+}
+
+int64_t intHeader(const Message& message, const HeaderKey& name, int64_t fallback) {
   const Value* v = message.headers().get(name);
   if (!v || v->isNull()) return fallback;
   if (v->isInt()) return v->getInt();
@@ -99,7 +128,7 @@ rd_kafka_resp_err_t produceOne(Send& send, size_t i) {
     vu[n].u.mem.ptr = const_cast<char*>(value.data());
     vu[n++].u.mem.size = value.size();
   }
-  const Value* key_header = message.headers().get(header::kKey);
+  const Value* key_header = message.headers().get(keyHeader());
   std::string_view key;
   bool has_key = false;
   if (key_header && !key_header->isNull()) {
@@ -113,11 +142,11 @@ rd_kafka_resp_err_t produceOne(Send& send, size_t i) {
     vu[n].u.mem.ptr = const_cast<char*>(key.data());
     vu[n++].u.mem.size = key.size();
   }
-  int64_t partition = intHeader(message, header::kPartitionKey,
+  int64_t partition = intHeader(message, partitionKeyHeader(),
                                 send.settings->partitionKey.value_or(RD_KAFKA_PARTITION_UA));
   vu[n].vtype = RD_KAFKA_VTYPE_PARTITION;
   vu[n++].u.i32 = static_cast<int32_t>(partition);
-  int64_t timestamp = intHeader(message, header::kOverrideTimestamp, 0);
+  int64_t timestamp = intHeader(message, overrideTimestampHeader(), 0);
   if (timestamp > 0) {
     vu[n].vtype = RD_KAFKA_VTYPE_TIMESTAMP;
     vu[n++].u.i64 = timestamp;
@@ -342,8 +371,7 @@ Status KafkaProducer::process(Exchange& exchange) noexcept {
     }
     const Value& body = message.body();
     size_t records = body.isList() ? body.getList().size() : 1;
-    send->slots.resize(records);
-    for (Slot& slot : send->slots) slot.send = send;
+    send->makeSlots(records);
     send->remaining.store(static_cast<int>(records) + 1);
   } catch (...) {
     delete send;

@@ -29,15 +29,39 @@ void bigEndian(uint64_t bits, std::string& out) {
 
 void recordToMessage(const rd_kafka_message_s& record, const KafkaSettings& settings,
                      Message& message) {
-  message.setBody(payloadValue(record.payload, record.len, settings.valueBytes));
+  // Names hashed once; text goes into the buffers a pooled exchange kept (Message::setBody,
+  // Headers::textSlot), so a record of text allocates nothing once warm.
+  static const HeaderKey topic_key{std::string(header::kTopic)};
+  static const HeaderKey partition_key{std::string(header::kPartition)};
+  static const HeaderKey offset_key{std::string(header::kOffset)};
+  static const HeaderKey timestamp_key{std::string(header::kTimestamp)};
+  static const HeaderKey key_key{std::string(header::kKey)};
+  if (!record.payload) {
+    message.setBody(Value());
+  } else if (settings.valueBytes) {
+    message.setBody(payloadValue(record.payload, record.len, true));
+  } else {
+    message.setBody(std::string_view(static_cast<const char*>(record.payload), record.len));
+  }
   Headers& headers = message.headers();
-  headers.set(header::kTopic, Value(std::string_view(rd_kafka_topic_name(record.rkt))));
-  headers.set(header::kPartition, Value(record.partition));
-  headers.set(header::kOffset, Value(record.offset));
+  // A fresh exchange's message has no headers: each is added without looking for it first.
+  const bool fresh = headers.empty();
+  auto slot = [&](const HeaderKey& key) -> Value& {
+    return fresh ? headers.addUnchecked(key) : headers.slot(key);
+  };
+  slot(topic_key).setString(rd_kafka_topic_name(record.rkt));
+  slot(partition_key).setInt(record.partition);
+  slot(offset_key).setInt(record.offset);
   rd_kafka_timestamp_type_t type;
   int64_t timestamp = rd_kafka_message_timestamp(&record, &type);
-  if (type != RD_KAFKA_TIMESTAMP_NOT_AVAILABLE) headers.set(header::kTimestamp, Value(timestamp));
-  if (record.key) headers.set(header::kKey, payloadValue(record.key, record.key_len, settings.keyBytes));
+  if (type != RD_KAFKA_TIMESTAMP_NOT_AVAILABLE) slot(timestamp_key).setInt(timestamp);
+  if (record.key) {
+    if (settings.keyBytes) {
+      slot(key_key) = payloadValue(record.key, record.key_len, true);
+    } else {
+      slot(key_key).setString({static_cast<const char*>(record.key), record.key_len});
+    }
+  }
   rd_kafka_headers_t* record_headers = nullptr;
   if (rd_kafka_message_headers(&record, &record_headers) != RD_KAFKA_RESP_ERR_NO_ERROR) return;
   const char* name;
