@@ -30,7 +30,8 @@ void bigEndian(uint64_t bits, std::string& out) {
 void recordToMessage(const rd_kafka_message_s& record, const KafkaSettings& settings,
                      Message& message) {
   // Names hashed once; text goes into the buffers a pooled exchange kept (Message::setBody,
-  // Headers::textSlot), so a record of text allocates nothing once warm.
+  // and the strings its cleared header entries hold), so mapping a record of text allocates
+  // nothing of ours once warm (librdkafka's header parse below allocates its own).
   static const HeaderKey topic_key{std::string(header::kTopic)};
   static const HeaderKey partition_key{std::string(header::kPartition)};
   static const HeaderKey offset_key{std::string(header::kOffset)};
