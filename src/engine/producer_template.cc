@@ -67,6 +67,14 @@ Result<void> ProducerTemplate::sendBodyAndHeaders(std::string_view uri, const Va
   return send(uri, *ex);
 }
 
+Result<void> ProducerTemplate::sendBodyAndHeaders(std::string_view uri, std::string_view body,
+                                                  const Headers& headers) {
+  ExchangePtr ex = acquireExchange(&context_);
+  ex->message().setBody(body);
+  ex->message().headers() = headers;
+  return send(uri, *ex);
+}
+
 Result<Value> ProducerTemplate::requestBody(std::string_view uri, const Value& body) {
   ExchangePtr ex = acquireExchange(&context_);
   ex->setPattern(Pattern::InOut);

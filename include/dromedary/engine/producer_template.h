@@ -39,10 +39,24 @@ class ProducerTemplate {
   Result<void> sendBody(std::string_view uri, const char* body) {
     return sendBody(uri, std::string_view(body));
   }
+  Result<void> sendBody(std::string_view uri, const std::string& body) {
+    return sendBody(uri, std::string_view(body));
+  }
   Result<void> sendBodyAndHeader(std::string_view uri, const Value& body,
                                  std::string_view name, const Value& value);
   Result<void> sendBodyAndHeaders(std::string_view uri, const Value& body,
                                   const Headers& headers);
+  /// A text body is copied into the exchange's own buffer, without a Value made for it.
+  Result<void> sendBodyAndHeaders(std::string_view uri, std::string_view body,
+                                  const Headers& headers);
+  Result<void> sendBodyAndHeaders(std::string_view uri, const char* body,
+                                  const Headers& headers) {
+    return sendBodyAndHeaders(uri, std::string_view(body), headers);
+  }
+  Result<void> sendBodyAndHeaders(std::string_view uri, const std::string& body,
+                                  const Headers& headers) {
+    return sendBodyAndHeaders(uri, std::string_view(body), headers);
+  }
   /// Sends `body` InOut and returns the reply body.
   Result<Value> requestBody(std::string_view uri, const Value& body);
   Result<Value> requestBodyAndHeader(std::string_view uri, const Value& body,
