@@ -18,6 +18,13 @@ class TextExpression : public Expression {
   /// Appends the text to `out`. On failure records the error on `exchange` and returns
   /// false (`out` then holds a part of the text).
   virtual bool appendText(Exchange& exchange, std::string& out) const noexcept = 0;
+  /// Whether appendText may write straight into the text of header or property `target`:
+  /// it reads neither `target` nor anything that can fail, so no part sees the text it is
+  /// replacing and a failure cannot leave it half written. False unless known.
+  virtual bool rendersBeside(const HeaderKey& target) const noexcept {
+    (void)target;
+    return false;
+  }
 };
 
 }  // namespace dromedary

@@ -17,7 +17,8 @@ class SetHeaderStep final : public Step {
       : property_(property),
         name_(std::move(name)),
         value_(std::move(value)),
-        text_(dynamic_cast<const TextExpression*>(value_.get())) {}
+        text_(dynamic_cast<const TextExpression*>(value_.get())),
+        in_place_(text_ && text_->rendersBeside(name_)) {}
 
   Status run(Exchange& ex) noexcept override {
     if (text_) return setText(ex);
@@ -41,11 +42,21 @@ class SetHeaderStep final : public Step {
   bool mayBlock() const noexcept override { return value_->mayBlock(); }
 
  private:
-  // A template: rendered into a scratch buffer, then copied into the header's own string
-  // (both keep their capacity, so neither allocates once warm; a copy of a short text costs
-  // less than swapping two strings). Not rendered into the header directly: the template
-  // may read the header it replaces.
+  // A template: rendered straight into the header's own string when it reads only other
+  // headers (`premium-${header.kind}`); else into a scratch buffer, then copied into the
+  // header's string, since it may read the header it replaces or fail part way. Both strings
+  // keep their capacity, so neither allocates once warm.
   Status setText(Exchange& ex) noexcept {
+    if (in_place_) {
+      try {
+        std::string& out = (property_ ? ex.properties() : ex.message().headers()).textSlot(name_);
+        out.clear();
+        return text_->appendText(ex, out) ? Status::Continue : Status::Fail;
+      } catch (...) {
+        ex.setException(std::current_exception());
+        return Status::Fail;
+      }
+    }
     ScratchValue buffer;
     std::string& text = buffer->resetString();
     if (!text_->appendText(ex, text)) return Status::Fail;
@@ -62,6 +73,7 @@ class SetHeaderStep final : public Step {
   HeaderKey name_;
   std::unique_ptr<Expression> value_;
   const TextExpression* text_;  // value_, when it is a template
+  bool in_place_;               // text_ renders straight into the header (rendersBeside)
 };
 
 }  // namespace

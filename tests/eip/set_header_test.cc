@@ -49,6 +49,29 @@ TEST(SetHeaderTest, ATemplateMayReadTheHeaderItReplaces) {
   }
 }
 
+// A template of literals and other headers renders straight into the header's own text:
+// what the header held before (longer text, a number) is replaced, not appended to.
+TEST(SetHeaderTest, ATemplateOfOtherHeadersReplacesWhatTheHeaderHeld) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) {
+    b.from("direct:in")
+        .setHeader("tier", simple("premium-${header.kind}"))
+        .setProperty("seen", simple("${header.kind}/${header.tier}"))
+        .to("mock:out");
+  });
+  Headers long_text{{"kind", "gold"}, {"tier", "a text well past a string's inline size"}};
+  Headers number{{"kind", "gold"}, {"tier", 42}};
+  ASSERT_TRUE(h.producer.sendBodyAndHeaders("direct:in", "x", long_text));
+  ASSERT_TRUE(h.producer.sendBodyAndHeaders("direct:in", "x", number));
+  ASSERT_TRUE(h.producer.sendBodyAndHeaders("direct:in", "x", Headers{{"kind", "gold"}}));
+  const auto& received = h.mock("mock:out").receivedExchanges();
+  ASSERT_EQ(received.size(), 3u);
+  for (const auto& ex : received) {
+    EXPECT_EQ(*ex->message().getHeader("tier"), Value("premium-gold"));
+    EXPECT_EQ(*ex->getProperty("seen"), Value("gold/premium-gold"));
+  }
+}
+
 TEST(SetHeaderTest, ATemplateFailingOnAMessageFailsTheExchangeThere) {
   RouteHarness h;
   h.start([](RouteBuilder& b) {

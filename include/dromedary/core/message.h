@@ -43,6 +43,30 @@ constexpr W loadWord(const char* p) noexcept {
   std::memcpy(&w, p, sizeof w);
   return w;
 }
+// Byte-equal texts, compared inline by words (the last word overlapping the one before):
+// names and most compared values are short, and a call to memcmp costs more. Long texts go
+// to memcmp.
+inline bool sameBytes(std::string_view a, std::string_view b) noexcept {
+  const size_t n = a.size();
+  if (n != b.size()) return false;
+  const char* x = a.data();
+  const char* y = b.data();
+  if (n >= 8) {
+    if (n > 64) return std::memcmp(x, y, n) == 0;
+    for (size_t i = 0; i + 8 < n; i += 8) {
+      if (loadWord<uint64_t>(x + i) != loadWord<uint64_t>(y + i)) return false;
+    }
+    return loadWord<uint64_t>(x + n - 8) == loadWord<uint64_t>(y + n - 8);
+  }
+  if (n >= 4) {
+    return loadWord<uint32_t>(x) == loadWord<uint32_t>(y) &&
+           loadWord<uint32_t>(x + n - 4) == loadWord<uint32_t>(y + n - 4);
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (x[i] != y[i]) return false;
+  }
+  return true;
+}
 constexpr uint64_t mixNameWord(uint64_t h, uint64_t word) noexcept {
   // OR-ing 0x20 into every byte maps A-Z onto a-z (and a few other characters onto others:
   // the hash only has to agree for names equal without case; names are compared after it).
@@ -138,7 +162,20 @@ class Headers {
   void set(const Entry& entry) { set(entry.name, entry.hash, entry.value); }
   /// The slot for `name`, created as null when absent.
   Value& slot(std::string_view name) { return slot(name, headerNameHash(name)); }
-  Value& slot(const HeaderKey& key) { return slot(key.name(), key.hash()); }
+  Value& slot(const HeaderKey& key) {
+    // Inline for what most exchanges' properties are when a step sets one (filter's
+    // CamelFilterMatched, a split's index): empty, the spare entry holding this very name.
+    if (size_ == 0 && !entries_.empty()) {
+      Entry& e = entries_.front();
+      if (e.hash == key.hash() && sameSpelling(e.name, key.name())) [[likely]] {
+        ++version_;
+        size_ = 1;
+        e.value.reset();
+        return e.value;
+      }
+    }
+    return slot(key.name(), key.hash());
+  }
   /// The value for `key` made text, created when absent, for the caller to fill: its text
   /// when it was text already, else empty. A new entry reuses the
   /// string a removed one left, with its capacity.
@@ -212,27 +249,8 @@ class Headers {
   static bool sameName(std::string_view a, std::string_view b) noexcept {
     return sameSpelling(a, b) || (a.size() == b.size() && equalsIgnoreCase(a, b));
   }
-  // Byte-equal names, compared inline by words (the last word overlapping the one before):
-  // names are short, and a call to memcmp costs more.
   static bool sameSpelling(std::string_view a, std::string_view b) noexcept {
-    const size_t n = a.size();
-    if (n != b.size()) return false;
-    const char* x = a.data();
-    const char* y = b.data();
-    if (n >= 8) {
-      for (size_t i = 0; i + 8 < n; i += 8) {
-        if (detail::loadWord<uint64_t>(x + i) != detail::loadWord<uint64_t>(y + i)) return false;
-      }
-      return detail::loadWord<uint64_t>(x + n - 8) == detail::loadWord<uint64_t>(y + n - 8);
-    }
-    if (n >= 4) {
-      return detail::loadWord<uint32_t>(x) == detail::loadWord<uint32_t>(y) &&
-             detail::loadWord<uint32_t>(x + n - 4) == detail::loadWord<uint32_t>(y + n - 4);
-    }
-    for (size_t i = 0; i < n; ++i) {
-      if (x[i] != y[i]) return false;
-    }
-    return true;
+    return detail::sameBytes(a, b);
   }
 
   Value* find(std::string_view name, uint32_t hash) noexcept {

@@ -7,6 +7,7 @@
 
 #include "core/scratch.h"
 #include "core/text.h"
+#include "language/simple/functions.h"
 
 namespace dromedary::simplelang {
 
@@ -61,7 +62,9 @@ TemplateNode::TemplateNode(std::vector<ExprPtr> parts) {
     bool text = literal && literal->isString();
     std::string_view view = text ? std::string_view(literal->getString()) : std::string_view();
     bool direct = isDirect(*e);
-    parts_.push_back(Part{std::move(e), view, text, direct});
+    const HeaderKey* header = headerKeyOf(*e);
+    parts_.push_back(Part{std::move(e), header, view.data(), static_cast<uint32_t>(view.size()),
+                          text, direct});
   }
 }
 
@@ -69,10 +72,19 @@ bool TemplateNode::appendText(Exchange& ex, std::string& text) const noexcept {
   try {
     for (const Part& part : parts_) {
       if (part.literal) {
-        text.append(part.text);
+        text.append(part.text, part.textSize);
         continue;
       }
       const Value* v;
+      if (part.header) {  // most parts: a header, most often text
+        const Value& h = headerOrProperty(ex, *part.header);
+        if (h.isString()) {
+          text.append(h.getString());
+        } else {
+          h.appendTo(text);
+        }
+        continue;
+      }
       if (part.direct) {
         v = part.expression->evaluate(ex, unusedScratch());
         if (!v) return false;
@@ -91,6 +103,17 @@ bool TemplateNode::appendText(Exchange& ex, std::string& text) const noexcept {
   } catch (...) {
     ex.setException(std::current_exception());
     return false;
+  }
+  return true;
+}
+
+// Literals and header reads only (a header read never fails), none of `target`: a hash that
+// agrees is taken as the same name.
+bool TemplateNode::rendersBeside(const HeaderKey& target) const noexcept {
+  for (const Part& part : parts_) {
+    if (part.literal) continue;
+    const HeaderKey* key = headerKeyOf(*part.expression);
+    if (!key || key->hash() == target.hash()) return false;
   }
   return true;
 }

@@ -61,14 +61,18 @@ class TemplateNode final : public TextExpression {
   explicit TemplateNode(std::vector<ExprPtr> parts);
   const Value* evaluate(Exchange& ex, Value& scratch) const noexcept override;
   bool appendText(Exchange& ex, std::string& out) const noexcept override;
+  bool rendersBeside(const HeaderKey& target) const noexcept override;
 
  private:
   struct Part {
     ExprPtr expression;
-    std::string_view text;  ///< a literal text part, appended as is
+    const HeaderKey* header;  ///< a header read's key: looked up without a call through it
+    const char* text;         ///< a literal text part, appended as is (of textSize bytes):
+    uint32_t textSize;        ///< not a string_view, so that a part stays 32 bytes
     bool literal;
     bool direct;
   };
+  static_assert(sizeof(Part) <= 32, "a template's part grew: every route's templates pay it");
   std::vector<Part> parts_;
 };
 

@@ -197,7 +197,7 @@ class LiteralComparePredicate final : public Predicate {
   bool equals(const Value& a) const noexcept {
     if (literal_.isString() && a.isString()) [[likely]] {
       // Two texts are equal when they are the same text, or both digits of the same number.
-      if (a.getString() == literal_.getString()) return true;
+      if (detail::sameBytes(a.getString(), literal_.getString())) return true;
       if (!literal_digits_) return false;
     } else if (literal_.isInt() && a.isInt()) {
       return a.getInt() == literal_.getInt();
