@@ -17,8 +17,9 @@ class SetHeaderStep final : public Step {
       : property_(property),
         name_(std::move(name)),
         value_(std::move(value)),
-        text_(dynamic_cast<const TextExpression*>(value_.get())),
-        in_place_(text_ && text_->rendersBeside(name_)) {}
+        text_(dynamic_cast<const TextExpression*>(value_.get())) {
+    in_place_ = text_ && text_->rendersBeside(name_);
+  }
 
   Status run(Exchange& ex) noexcept override {
     if (text_) return setText(ex);
@@ -70,10 +71,10 @@ class SetHeaderStep final : public Step {
   }
 
   bool property_;
+  bool in_place_ = false;  // text_ renders straight into the header (rendersBeside)
   HeaderKey name_;
   std::unique_ptr<Expression> value_;
   const TextExpression* text_;  // value_, when it is a template
-  bool in_place_;               // text_ renders straight into the header (rendersBeside)
 };
 
 }  // namespace
