@@ -49,18 +49,22 @@ TEST(SetHeaderTest, ATemplateMayReadTheHeaderItReplaces) {
   }
 }
 
-// A template of literals and other headers renders straight into the header's own text:
-// what the header held before (longer text, a number) is replaced, not appended to.
+// A template of literals and other headers, or a text constant, renders straight into the
+// header's own text: what the header held before (longer text, a number) is replaced, not
+// appended to.
 TEST(SetHeaderTest, ATemplateOfOtherHeadersReplacesWhatTheHeaderHeld) {
   RouteHarness h;
   h.start([](RouteBuilder& b) {
     b.from("direct:in")
         .setHeader("tier", simple("premium-${header.kind}"))
+        .setHeader("fixed", constant("standard"))
         .setProperty("seen", simple("${header.kind}/${header.tier}"))
         .to("mock:out");
   });
-  Headers long_text{{"kind", "gold"}, {"tier", "a text well past a string's inline size"}};
-  Headers number{{"kind", "gold"}, {"tier", 42}};
+  Headers long_text{{"kind", "gold"},
+                    {"tier", "a text well past a string's inline size"},
+                    {"fixed", "another text well past a string's inline size"}};
+  Headers number{{"kind", "gold"}, {"tier", 42}, {"fixed", 7}};
   ASSERT_TRUE(h.producer.sendBodyAndHeaders("direct:in", "x", long_text));
   ASSERT_TRUE(h.producer.sendBodyAndHeaders("direct:in", "x", number));
   ASSERT_TRUE(h.producer.sendBodyAndHeaders("direct:in", "x", Headers{{"kind", "gold"}}));
@@ -68,6 +72,7 @@ TEST(SetHeaderTest, ATemplateOfOtherHeadersReplacesWhatTheHeaderHeld) {
   ASSERT_EQ(received.size(), 3u);
   for (const auto& ex : received) {
     EXPECT_EQ(*ex->message().getHeader("tier"), Value("premium-gold"));
+    EXPECT_EQ(*ex->message().getHeader("fixed"), Value("standard"));
     EXPECT_EQ(*ex->getProperty("seen"), Value("gold/premium-gold"));
   }
 }

@@ -7,6 +7,7 @@
 
 #include "core/scratch.h"
 #include "core/text.h"
+#include "core/text_expression.h"
 #include <dromedary/core/value_compare.h>
 #include "engine/expression_spec.h"
 #include "engine/resources.h"
@@ -27,6 +28,27 @@ class ConstantExpression final : public Expression {
 
  private:
   Value value_;
+};
+
+// A text constant: setHeader/setProperty copy it straight into the header's own text (the
+// spare string a pooled exchange kept), without the value's general copy.
+class ConstantTextExpression final : public TextExpression {
+ public:
+  explicit ConstantTextExpression(Value value) : value_(std::move(value)) {}
+  const Value* evaluate(Exchange&, Value&) const noexcept override { return &value_; }
+  bool appendText(Exchange& ex, std::string& out) const noexcept override {
+    try {
+      out.append(value_.getString());
+    } catch (...) {
+      ex.setException(std::current_exception());
+      return false;
+    }
+    return true;
+  }
+  bool rendersBeside(const HeaderKey&) const noexcept override { return true; }
+
+ private:
+  Value value_;  // a string
 };
 
 class HeaderExpression final : public Expression {
@@ -233,7 +255,7 @@ struct ConstantSpec final : detail::ExpressionSpec {
     if (!value.isString()) return std::unique_ptr<Expression>(new ConstantExpression(value));
     auto resolved = context.resolvePlaceholders(value.getString());
     if (!resolved) return resolved.error();
-    return std::unique_ptr<Expression>(new ConstantExpression(Value(std::move(*resolved))));
+    return std::unique_ptr<Expression>(new ConstantTextExpression(Value(std::move(*resolved))));
   }
   std::string describe() const override {
     return fmt::format("constant{{{}}}", value.toString());
