@@ -43,10 +43,11 @@ class SetHeaderStep final : public Step {
   bool mayBlock() const noexcept override { return value_->mayBlock(); }
 
  private:
-  // A template: rendered straight into the header's own string when it reads only other
-  // headers (`premium-${header.kind}`); else into a scratch buffer, then copied into the
-  // header's string, since it may read the header it replaces or fail part way. Both strings
-  // keep their capacity, so neither allocates once warm.
+  // A template or a text constant: rendered straight into the header's own string when it
+  // reads only other headers (`premium-${header.kind}`, `constant("standard")`); else into a
+  // scratch buffer, then copied into the header's string, since it may read the header it
+  // replaces or fail part way. Both strings keep their capacity, so neither allocates once
+  // warm.
   Status setText(Exchange& ex) noexcept {
     if (in_place_) {
       try {
@@ -74,7 +75,7 @@ class SetHeaderStep final : public Step {
   bool in_place_ = false;  // text_ renders straight into the header (rendersBeside)
   HeaderKey name_;
   std::unique_ptr<Expression> value_;
-  const TextExpression* text_;  // value_, when it is a template
+  const TextExpression* text_;  // value_, when it is a template or a text constant
 };
 
 }  // namespace
