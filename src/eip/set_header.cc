@@ -26,12 +26,11 @@ class SetHeaderStep final : public Step {
     ScratchValue scratch;
     const Value* v = value_->evaluate(ex, *scratch);
     if (!v) return Status::Fail;
-    Headers& target = property_ ? ex.properties() : ex.message().headers();
     try {
       if (v == scratch.get()) {
-        std::swap(target.slot(name_), *scratch);
+        std::swap(target(ex).slot(name_), *scratch);
       } else {
-        target.set(name_, *v);
+        target(ex).set(name_, *v);
       }
     } catch (...) {
       ex.setException(std::current_exception());
@@ -43,6 +42,10 @@ class SetHeaderStep final : public Step {
   bool mayBlock() const noexcept override { return value_->mayBlock(); }
 
  private:
+  Headers& target(Exchange& ex) const noexcept {
+    return property_ ? ex.properties() : ex.message().headers();
+  }
+
   // A template or a text constant: rendered straight into the header's own string when it
   // reads only other headers (`premium-${header.kind}`, `constant("standard")`); else into a
   // scratch buffer, then copied into the header's string, since it may read the header it
@@ -51,7 +54,7 @@ class SetHeaderStep final : public Step {
   Status setText(Exchange& ex) noexcept {
     if (in_place_) {
       try {
-        std::string& out = (property_ ? ex.properties() : ex.message().headers()).textSlot(name_);
+        std::string& out = target(ex).textSlot(name_);
         out.clear();
         return text_->appendText(ex, out) ? Status::Continue : Status::Fail;
       } catch (...) {
@@ -63,7 +66,7 @@ class SetHeaderStep final : public Step {
     std::string& text = buffer->resetString();
     if (!text_->appendText(ex, text)) return Status::Fail;
     try {
-      (property_ ? ex.properties() : ex.message().headers()).textSlot(name_).assign(text);
+      target(ex).textSlot(name_).assign(text);
     } catch (...) {
       ex.setException(std::current_exception());
       return Status::Fail;

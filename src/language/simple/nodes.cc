@@ -68,6 +68,17 @@ TemplateNode::TemplateNode(std::vector<ExprPtr> parts) {
   }
 }
 
+namespace {
+// A part's value as text: most are text already (a header, the body), appended inline.
+inline void appendValue(const Value& v, std::string& text) {
+  if (v.isString()) {
+    text.append(v.getString());
+  } else {
+    v.appendTo(text);
+  }
+}
+}  // namespace
+
 bool TemplateNode::appendText(Exchange& ex, std::string& text) const noexcept {
   try {
     for (const Part& part : parts_) {
@@ -76,23 +87,14 @@ bool TemplateNode::appendText(Exchange& ex, std::string& text) const noexcept {
         continue;
       }
       const Value* v;
-      if (part.header) {  // most parts: a header, most often text
-        const Value& h = headerOrProperty(ex, *part.header);
-        if (h.isString()) {
-          text.append(h.getString());
-        } else {
-          h.appendTo(text);
-        }
+      if (part.header) {  // most parts: a header, read by its key
+        appendValue(headerOrProperty(ex, *part.header), text);
         continue;
       }
       if (part.direct) {
         v = part.expression->evaluate(ex, unusedScratch());
         if (!v) return false;
-        if (v->isString()) {  // most parts: a text header or body, appended inline
-          text.append(v->getString());
-        } else {
-          v->appendTo(text);
-        }
+        appendValue(*v, text);
       } else {
         ScratchValue s;
         v = part.expression->evaluate(ex, *s);
