@@ -20,7 +20,8 @@ Result<void> readYamlRoutes(std::string_view text, const std::string& file, File
 
 /// Adds the file's routes and routeConfigurations to `out`; `ignored` receives a line per
 /// element that was skipped (Spring beans around a camelContext), naming it and its position.
-Result<void> readXmlRoutes(std::string_view text, const std::string& file, FileSources& out,
+/// `text` is parsed in place: it is changed (names and values end with NULs written over it).
+Result<void> readXmlRoutes(std::string& text, const std::string& file, FileSources& out,
                            std::vector<std::string>& ignored);
 
 /// Adds a templatedRoute for each group of camel.route-template[N].* properties (Camel main's

@@ -94,8 +94,9 @@ Result<std::string> readFile(const fs::path& path) {
   return text;
 }
 
-// Reads one file's routes (not yet added); `text_read` is its text when it was read already.
-Result<void> readRoutes(const fs::path& path, const std::string* text_read,
+// Reads one file's routes (not yet added); `text_read` is its text when it was read already
+// (an XML file's is parsed in place: changed).
+Result<void> readRoutes(const fs::path& path, std::string* text_read,
                         dsl::FileSources& out, LoadReport& report) {
   std::string read;
   if (!text_read) {
@@ -103,7 +104,7 @@ Result<void> readRoutes(const fs::path& path, const std::string* text_read,
     read = std::move(t);
     text_read = &read;
   }
-  const std::string& text = *text_read;
+  std::string& text = *text_read;
   std::string name = path.string();
   if (path.extension() == ".xml") {
     DROMEDARY_TRY_VOID(dsl::readXmlRoutes(text, name, out, report.notes));
@@ -251,7 +252,8 @@ Result<LoadReport> loadXmlRoutes(Context& context, std::string_view text,
                                  const std::string& name) {
   LoadReport report;
   dsl::FileSources sources;
-  DROMEDARY_TRY_VOID(dsl::readXmlRoutes(text, name, sources, report.notes));
+  std::string own(text);  // parsed in place
+  DROMEDARY_TRY_VOID(dsl::readXmlRoutes(own, name, sources, report.notes));
   report.files.push_back(name);
   return add(context, sources, std::move(report));
 }

@@ -70,6 +70,18 @@ TEST_F(XmlRoutesTest, UnknownAttribute) {
             "unknown key 'nam' in setHeader at routes.xml:4:16; did you mean 'name'?");
 }
 
+// The document is parsed in place: decoding an entity in one attribute's value shortens it
+// where it stands, and the next attribute is still placed where the file has it.
+TEST_F(XmlRoutesTest, AttributeAfterAnEntityIsPlacedWhereTheFileHasIt) {
+  EXPECT_EQ(error(R"(<routes>
+  <route>
+    <from uri="direct:a?x=1&amp;y=2"/>
+    <setHeader id="a&lt;b&gt;c" nam="x"><constant>y</constant></setHeader>
+  </route>
+</routes>)"),
+            "unknown key 'nam' in setHeader at routes.xml:4:33; did you mean 'name'?");
+}
+
 TEST_F(XmlRoutesTest, MissingAttribute) {
   EXPECT_EQ(error(R"(<routes><route><from uri="direct:a"/><to/></route></routes>)"),
             "to needs 'uri' at routes.xml:1:38");
