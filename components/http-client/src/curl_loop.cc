@@ -14,6 +14,7 @@
 
 #include <boost/asio/post.hpp>
 
+#include "direct_lane.h"
 #include "http_target.h"
 
 namespace dromedary::component::httpclient {
@@ -30,7 +31,18 @@ Transfer::Transfer() : easy(curl_easy_init()) { error[0] = '\0'; }
 Transfer::~Transfer() { curl_easy_cleanup(easy); }
 
 void Transfer::reset() noexcept {
-  curl_easy_reset(easy);
+  if (easyUsed) curl_easy_reset(easy);  // a request sent directly set none of its options
+  easyUsed = false;
+  direct = false;
+  method = {};
+  requestData = {};
+  sendsBody = false;
+  connectTimeoutMs = 0;
+  responseTimeoutMs = 0;
+  soTimeoutMs = 0;
+  status = 0;
+  connected = false;
+  directConnection = nullptr;
   error[0] = '\0';
   url.clear();
   requestBody.clear();
@@ -130,6 +142,7 @@ CurlLoop::CurlLoop(Limits limits, boost::asio::io_context* io, SharedLeases* lea
     curl_multi_setopt(multi_, CURLMOPT_SOCKETDATA, this);
     curl_multi_setopt(multi_, CURLMOPT_TIMERFUNCTION, &CurlLoop::onTimer);
     curl_multi_setopt(multi_, CURLMOPT_TIMERDATA, this);
+    direct_ = std::make_unique<DirectLane>(*io, &CurlLoop::directDone, this);
   }
   curl_multi_setopt(multi_, CURLMOPT_MAX_TOTAL_CONNECTIONS, limits.maxTotal);
   curl_multi_setopt(multi_, CURLMOPT_MAX_HOST_CONNECTIONS, limits.perHost);
@@ -141,6 +154,7 @@ CurlLoop::CurlLoop(Limits limits, boost::asio::io_context* io, SharedLeases* lea
 
 CurlLoop::~CurlLoop() {
   abortAll();
+  direct_.reset();  // its idle connections closed
   token_->loop = nullptr;
   // Closes the cached connections (their sockets leave the epoll set through onSocket).
   curl_multi_cleanup(multi_);
@@ -157,8 +171,12 @@ void CurlLoop::abortAll() noexcept {
   waiting.swap(waiting_);
   hasWaiting_.store(false, std::memory_order_release);
   for (Transfer* a : active) {
-    curl_multi_remove_handle(multi_, a->easy);
-    if (a->cookies) curl_easy_setopt(a->easy, CURLOPT_SHARE, nullptr);
+    if (a->direct) {
+      direct_->abandon(a);
+    } else {
+      curl_multi_remove_handle(multi_, a->easy);
+      if (a->cookies) curl_easy_setopt(a->easy, CURLOPT_SHARE, nullptr);
+    }
     giveLease(a);
     a->done(*a, CURLE_ABORTED_BY_CALLBACK);
   }
@@ -375,6 +393,11 @@ void CurlLoop::completeLater(Transfer* t, CURLcode result) noexcept {
 }
 
 void CurlLoop::add(Transfer* t) noexcept {
+  if (t->direct) {
+    active_.push_back(t);
+    direct_->send(t);  // done later, through directDone
+    return;
+  }
   if (t->cookies) curl_easy_setopt(t->easy, CURLOPT_SHARE, t->cookies);
   adding_ = true;
   CURLMcode added = curl_multi_add_handle(multi_, t->easy);
@@ -404,15 +427,27 @@ void CurlLoop::add(Transfer* t) noexcept {
 }
 
 void CurlLoop::finished(Transfer* t) noexcept {
-  curl_multi_remove_handle(multi_, t->easy);
-  // Detached here, on the loop's thread: an idle handle holds no endpoint's cookie store.
-  if (t->cookies) curl_easy_setopt(t->easy, CURLOPT_SHARE, nullptr);
+  if (t->direct) {
+    direct_->abandon(t);  // if it is still under way (abortOwner's)
+  } else {
+    curl_multi_remove_handle(multi_, t->easy);
+    // Detached here, on the loop's thread: an idle handle holds no endpoint's cookie store.
+    if (t->cookies) curl_easy_setopt(t->easy, CURLOPT_SHARE, nullptr);
+  }
   auto it = std::find(active_.begin(), active_.end(), t);
   if (it != active_.end()) {
     *it = active_.back();
     active_.pop_back();
   }
   giveLease(t);
+}
+
+void CurlLoop::directDone(void* self, Transfer* t, CURLcode result) noexcept {
+  auto& loop = *static_cast<CurlLoop*>(self);
+  loop.finished(t);
+  t->done(*t, result);
+  // A lease given back lets a waiting request start at once.
+  if (!loop.waiting_.empty()) loop.admitWaiting();
 }
 
 bool CurlLoop::takeLease(Transfer* t) noexcept {

@@ -49,6 +49,7 @@ class Exchange;
 namespace dromedary::component::httpclient {
 
 class CurlLoop;
+class DirectLane;
 
 struct Transfer {
   Transfer();
@@ -100,6 +101,23 @@ struct Transfer {
   // The loop thread's: the pool key ("scheme://host:port") and when the wait began.
   std::string poolKey;
   std::chrono::steady_clock::time_point queuedAt;
+
+  // Sent by a loop's DirectLane (direct_lane.h) rather than by curl: a plain http request of
+  // an endpoint that asks nothing only curl does, made on a server I/O thread. buildRequest
+  // then fills these, and sets none of curl's options.
+  bool direct = false;
+  std::string_view method;       // what is sent ("GET" ...): a literal or the config's
+  std::string_view requestData;  // the body sent (the message's or requestBody)
+  bool sendsBody = false;        // a Content-Length goes out (POST of nothing: 0)
+  long connectTimeoutMs = 0;     // 0: none
+  long responseTimeoutMs = 0;    // the whole request once connected; 0: none
+  long soTimeoutMs = 0;          // no byte sent or received for this long; 0: none
+  std::chrono::steady_clock::time_point responseDeadline;  // the lane's (responseTimeout)
+  std::string requestHead;       // the lane's: the request line and headers, as sent
+  long status = 0;               // the reply's status code
+  bool connected = false;        // a connection was made (else the failure was connecting)
+  void* directConnection = nullptr;  // the lane's, while the request is in flight
+  bool easyUsed = false;  // curl ran it since its last reset (else reset() skips curl's)
 };
 
 struct Limits {
@@ -176,6 +194,9 @@ class CurlLoop final : public support::IoThread::Attachment {
   void wakeUp() noexcept { curl_multi_wakeup(multi_); }
   /// Whether transfers wait here for a lease (read from any thread).
   bool hasWaiting() const noexcept { return hasWaiting_.load(std::memory_order_acquire); }
+  /// Whether this loop sends Transfer::direct requests itself (one driven by an io_context),
+  /// without curl.
+  bool sendsDirect() const noexcept { return direct_ != nullptr; }
   /// On the loop's thread: starts the waiting transfers the limits now allow, in order, and
   /// fails those whose connectionRequestTimeout passed; arms the wait for the next to run out.
   void admitWaiting() noexcept;
@@ -185,6 +206,9 @@ class CurlLoop final : public support::IoThread::Attachment {
   struct Token;
   struct Driven {};
   CurlLoop(Limits limits, boost::asio::io_context* io, SharedLeases* leases, Driven);
+  friend class DirectLane;
+  /// A DirectLane's transfer ended with `result` (its lease given back here).
+  static void directDone(void* self, Transfer* t, CURLcode result) noexcept;
   static int onSocket(CURL* easy, curl_socket_t fd, int what, void* self, void* socketp);
   static int onTimer(CURLM* multi, long timeout_ms, void* self);
   void armEvents();
@@ -216,6 +240,7 @@ class CurlLoop final : public support::IoThread::Attachment {
   Clock::time_point timerArmedAt_ = Clock::time_point::max();  // max(): not armed
   std::unique_ptr<boost::asio::steady_timer> poolTimer_;
   std::shared_ptr<Token> token_;  // handlers still queued when the loop goes find it gone
+  std::unique_ptr<DirectLane> direct_;  // driven by an io_context: plain http requests
   moodycamel::ConcurrentQueue<Transfer*> free_;
   std::vector<std::unique_ptr<Transfer>> all_;  // owned; grown under all_mutex_
   std::mutex all_mutex_;

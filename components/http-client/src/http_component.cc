@@ -273,6 +273,10 @@ class HttpComponent final : public Component {
                                           options.getString("proxyAuthPassword"));
       }
     }
+    c.direct = scheme_ == "http" && !c.cookies && !c.followRedirects && c.authMask == 0 &&
+               c.bearerToken.empty() && c.proxy.empty() &&
+               context().properties().get("dromedary.http.directClient").value_or("true") !=
+                   "false";
     DROMEDARY_TRY(filter, headerFilterStrategyOption(context(),
                                                      options.getString("headerFilterStrategy"),
                                                      uri.text(), defaultFilter()));

@@ -9,6 +9,7 @@
 #include <dromedary/engine/context.h>
 #include <dromedary/http_client/http_client.h>
 
+#include "direct_lane.h"
 #include "http_failures.h"
 
 namespace dromedary::component::httpclient {
@@ -149,8 +150,8 @@ void forEachResponseHeader(const Transfer& t, F&& f) {
 
 void failIo(const EndpointConfig& config, Transfer& t, CURLcode result) {
   curl_off_t connect_us = 0;
-  curl_easy_getinfo(t.easy, CURLINFO_CONNECT_TIME_T, &connect_us);
-  bool connect_phase = connect_us == 0;
+  if (!t.direct) curl_easy_getinfo(t.easy, CURLINFO_CONNECT_TIME_T, &connect_us);
+  bool connect_phase = t.direct ? !t.connected : connect_us == 0;
   std::string why = !t.bodyFailure.empty() ? t.bodyFailure
                     : t.error[0]             ? t.error
                                              : curl_easy_strerror(result);
@@ -267,14 +268,18 @@ void mapReply(Transfer& t, CURLcode result) noexcept {
     if (result != CURLE_OK) {
       failIo(config, t, result);
     } else {
-      long status = 0;
-      curl_easy_getinfo(t.easy, CURLINFO_RESPONSE_CODE, &status);
-      char* method = nullptr;
-      curl_easy_getinfo(t.easy, CURLINFO_EFFECTIVE_METHOD, &method);
+      long status = t.status;
+      std::string_view method = t.method;
+      if (!t.direct) {
+        curl_easy_getinfo(t.easy, CURLINFO_RESPONSE_CODE, &status);
+        char* effective = nullptr;  // after redirects, what curl last sent
+        curl_easy_getinfo(t.easy, CURLINFO_EFFECTIVE_METHOD, &effective);
+        method = effective ? effective : "GET";
+      }
       if (config.throwOnFailure && !statusIsOk(config.okRanges, static_cast<int>(status))) {
         failStatus(t, static_cast<int>(status));
       } else {
-        populate(config, t, static_cast<int>(status), method ? method : "GET");
+        populate(config, t, static_cast<int>(status), method);
       }
     }
   } catch (...) {
@@ -298,31 +303,17 @@ void onDone(Transfer& t, CURLcode result) noexcept {
 
 }  // namespace
 
-bool buildRequest(const EndpointConfig& config, Exchange& exchange, Transfer& t) {
-  Message& message = exchange.message();
-  const bool has_query = hasQuery(config.target, message, config.bridge);
-  std::string_view method = requestMethod(config.method, message, has_query);
-  if (method.empty()) {
-    const Value* m = message.headers().get("CamelHttpMethod");
-    exchange.failWithDetail(
-        ErrorCode::InvalidOption, "Invalid HTTP method",
-        fmt::format("{}: the CamelHttpMethod header '{}' is not an HTTP method (GET, POST, PUT, "
-                    "DELETE, HEAD, PATCH, TRACE, OPTIONS)",
-                    config.uri, m ? m->toString() : ""));
-    return false;
-  }
-  requestUrl(config.target, message, config.bridge, t.url);
+// curl's options for the transfer's request, but for its method, body and headers.
+void curlOptions(const EndpointConfig& config, Transfer& t) {
   CURL* e = t.easy;
+  t.easyUsed = true;
   curl_easy_setopt(e, CURLOPT_URL, t.url.c_str());
   curl_easy_setopt(e, CURLOPT_ERRORBUFFER, t.error);
-  t.responseBody.reset(config.disableStreamCache ? nullptr
-                                                 : &config.context->streamCaching());
   curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, &onBody);
   curl_easy_setopt(e, CURLOPT_WRITEDATA, &t);
   curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, &onHeader);
   curl_easy_setopt(e, CURLOPT_HEADERDATA, &t);
   curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
-  t.poolTimeoutMs = config.connectionRequestTimeoutMs;
   if (config.cookies) {
     t.cookies = config.cookies.get();
     // The cookie engine on, reading no file. curl needs it per request (curl_easy_reset
@@ -361,12 +352,43 @@ bool buildRequest(const EndpointConfig& config, Exchange& exchange, Transfer& t)
   if (!config.proxyUserPassword.empty()) {
     curl_easy_setopt(e, CURLOPT_PROXYUSERPWD, config.proxyUserPassword.c_str());
   }
+}
 
+bool buildRequest(const EndpointConfig& config, Exchange& exchange, Transfer& t) {
+  Message& message = exchange.message();
+  const bool has_query = hasQuery(config.target, message, config.bridge);
+  std::string_view method = requestMethod(config.method, message, has_query);
+  if (method.empty()) {
+    const Value* m = message.headers().get("CamelHttpMethod");
+    exchange.failWithDetail(
+        ErrorCode::InvalidOption, "Invalid HTTP method",
+        fmt::format("{}: the CamelHttpMethod header '{}' is not an HTTP method (GET, POST, PUT, "
+                    "DELETE, HEAD, PATCH, TRACE, OPTIONS)",
+                    config.uri, m ? m->toString() : ""));
+    return false;
+  }
+  requestUrl(config.target, message, config.bridge, t.url);
+  t.responseBody.reset(config.disableStreamCache ? nullptr
+                                                 : &config.context->streamCaching());
+  t.poolTimeoutMs = config.connectionRequestTimeoutMs;
+  // On a server I/O thread a plain request goes out without curl (direct_lane.h).
+  t.direct = config.direct && t.loop->sendsDirect() && DirectLane::takes(t.url);
+  if (t.direct) {
+    t.connectTimeoutMs = config.connectTimeoutMs;
+    t.responseTimeoutMs = config.responseTimeoutMs;
+    t.soTimeoutMs = config.soTimeoutSeconds * 1000;
+    if (!config.userAgent.empty()) t.addHeader("User-Agent", config.userAgent);
+  } else {
+    curlOptions(config, t);
+  }
   // The method and the body.
   const bool with_body = method == "POST" || method == "PUT" || method == "PATCH" ||
                          (method == "GET" && config.getWithBody) ||
                          (method == "DELETE" && config.deleteWithBody);
-  if (method == "GET") {
+  CURL* e = t.easy;
+  t.method = method;
+  if (t.direct) {
+  } else if (method == "GET") {
     curl_easy_setopt(e, CURLOPT_HTTPGET, 1L);
   } else if (method == "HEAD") {
     curl_easy_setopt(e, CURLOPT_NOBODY, 1L);
@@ -382,9 +404,13 @@ bool buildRequest(const EndpointConfig& config, Exchange& exchange, Transfer& t)
       body.appendTo(t.requestBody);  // maps and lists as JSON, scalars as text
       data = t.requestBody;
     }
-    // curl reads the body from the message, which stays as it is while the exchange waits.
-    curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(data.size()));
-    curl_easy_setopt(e, CURLOPT_POSTFIELDS, data.data());
+    // Sent from the message, which stays as it is while the exchange waits.
+    t.requestData = data;
+    t.sendsBody = true;
+    if (!t.direct) {
+      curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(data.size()));
+      curl_easy_setopt(e, CURLOPT_POSTFIELDS, data.data());
+    }
     if (!message.headers().contains("Content-Type")) {
       // JSON for a map or a list; else none rather than curl's form type, as Camel sends none.
       if (body.isMap() || body.isList()) {
@@ -394,7 +420,8 @@ bool buildRequest(const EndpointConfig& config, Exchange& exchange, Transfer& t)
       }
     }
   }
-  if (method != "GET" && method != "POST" && method != "HEAD") {
+  if (t.direct) {
+  } else if (method != "GET" && method != "POST" && method != "HEAD") {
     curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, method.data());
   } else if (method == "GET" && with_body) {
     curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, "GET");
@@ -445,7 +472,7 @@ bool buildRequest(const EndpointConfig& config, Exchange& exchange, Transfer& t)
     }
   }
   if (config.connectionClose) t.addHeader("Connection", "close");
-  curl_easy_setopt(e, CURLOPT_HTTPHEADER, t.headerList());
+  if (!t.direct) curl_easy_setopt(e, CURLOPT_HTTPHEADER, t.headerList());
   t.ignoreBody = config.ignoreResponseBody;
   return true;
 }

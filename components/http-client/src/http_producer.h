@@ -47,6 +47,10 @@ struct EndpointConfig {
   bool verifyHost = true;
   std::string proxy, proxyUserPassword;
   std::shared_ptr<const HeaderFilterStrategy> filter;
+  // Its requests made on a server I/O thread go out through that loop's DirectLane, not curl:
+  // plain http asking nothing only curl does (no TLS, redirects, authentication, cookies or
+  // proxy), unless dromedary.http.directClient=false.
+  bool direct = false;
   // The endpoint's cookie store (Camel's in-memory BasicCookieStore per endpoint): a curl
   // share of cookies, used by the loops that run the endpoint's requests (the pool's thread
   // and the server I/O threads that send), under cookieMutex. Null with bridgeEndpoint (a
