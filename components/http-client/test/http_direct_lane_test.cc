@@ -199,7 +199,7 @@ TEST_F(HttpDirectLaneTest, AChunkedReplyAndALargeReplyArriveWhole) {
   EXPECT_TRUE(big == expected);
 }
 
-TEST_F(HttpDirectLaneTest, ASilentServerTimesOutNamingTheUrlAndTheTimeout) {
+TEST_F(HttpDirectLaneTest, SilentAndClosedServersFailAsCurlsDo) {
   // Never answered: a listening socket that accepts nothing.
   int fd = ::socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in addr{};
@@ -229,6 +229,12 @@ TEST_F(HttpDirectLaneTest, ASilentServerTimesOutNamingTheUrlAndTheTimeout) {
           .setBody(simple("timed out: ${exception.message}"))
         .end()
         .to(proxyTo(never, "&responseTimeout=300"));
+    b.from("platform-http:/idle")
+        .onException({"java.net.SocketTimeoutException"})
+          .handled(true)
+          .setBody(simple("timed out: ${exception.message}"))
+        .end()
+        .to(proxyTo(never, "&socketTimeout=300"));  // whole seconds: 1 s
     b.from("platform-http:/refused")
         .onException({"java.net.ConnectException"})
           .handled(true)
@@ -239,6 +245,8 @@ TEST_F(HttpDirectLaneTest, ASilentServerTimesOutNamingTheUrlAndTheTimeout) {
   std::string slow = bodyOf("/slow");
   EXPECT_NE(slow.find("timed out: Read timed out: http://127.0.0.1:"), std::string::npos) << slow;
   EXPECT_NE(slow.find("responseTimeout of 300 ms"), std::string::npos) << slow;
+  std::string idle = bodyOf("/idle");
+  EXPECT_NE(idle.find("sent nothing for the soTimeout of 1 s"), std::string::npos) << idle;
   std::string refused = bodyOf("/refused");
   EXPECT_NE(refused.find(fmt::format("connect: Connect to http://127.0.0.1:{}/refused failed",
                                      closed)),
