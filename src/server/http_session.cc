@@ -3,6 +3,10 @@
 // the handler, write the response, and again while the client keeps the connection alive.
 #include "server/http_session.h"
 
+#include <array>
+#include <chrono>
+
+#include <boost/asio/write.hpp>
 #include <fmt/format.h>
 
 #if defined(__GLIBC__)
@@ -80,7 +84,7 @@ void BodyBudget::give(size_t n) noexcept {
 }
 
 HttpSession::HttpSession(tcp::socket socket, EmbeddedHttpServer::State& server)
-    : stream_(std::move(socket)), server_(server) {
+    : socket_(std::move(socket)), timer_(socket_.get_executor()), server_(server) {
   server_.openConnections.fetch_add(1, std::memory_order_relaxed);
   server_.counters.connectionsAccepted.fetch_add(1, std::memory_order_relaxed);
   on_chunk_ = [this](uint64_t size, beast::string_view, beast::error_code& ec) {
@@ -104,6 +108,30 @@ void HttpSession::release() noexcept {
   reserved_ = 0;
 }
 
+void HttpSession::expireAfter(std::chrono::steady_clock::duration d) {
+  deadline_ = std::chrono::steady_clock::now() + d;
+  if (!timerArmed_ || timer_.expiry() > deadline_) armTimer(deadline_);
+}
+
+void HttpSession::armTimer(std::chrono::steady_clock::time_point at) {
+  timerArmed_ = true;
+  timer_.expires_at(at);
+  // A weak reference: an armed timer does not keep a closed connection's session.
+  timer_.async_wait([weak = weak_from_this()](const beast::error_code& ec) {
+    if (ec == asio::error::operation_aborted) return;  // armed again, or the session went
+    auto self = weak.lock();
+    if (!self) return;
+    self->timerArmed_ = false;
+    if (self->deadline_ == std::chrono::steady_clock::time_point::max()) return;
+    if (std::chrono::steady_clock::now() < self->deadline_) {
+      self->armTimer(self->deadline_);  // early: a later deadline was set meanwhile
+      return;
+    }
+    beast::error_code ignored;
+    self->socket_.close(ignored);  // the read or write under way ends with an error
+  });
+}
+
 void HttpSession::readHeader() {
   const HttpServerLimits& limits = server_.options.limits;
   parser_.emplace();
@@ -114,8 +142,8 @@ void HttpSession::readHeader() {
   buffer_.max_size(std::max(headerLimit(limits) + 1024, buffer_.size()));
   head_ = false;
   version_ = 11;
-  stream_.expires_after(limits.idleTimeout);
-  bhttp::async_read_header(stream_, buffer_, *parser_,
+  expireAfter(limits.idleTimeout);
+  bhttp::async_read_header(socket_, buffer_, *parser_,
                            [self = shared_from_this()](beast::error_code ec, size_t n) {
                              self->onHeader(ec, n);
                            });
@@ -147,7 +175,7 @@ void HttpSession::onHeader(beast::error_code ec, size_t header_bytes) {
     buffer_.max_size(std::max(kBodyReadBytes, buffer_.size()));
   }
   if (parser_->is_done()) return dispatch();
-  bhttp::async_read(stream_, buffer_, *parser_,
+  bhttp::async_read(socket_, buffer_, *parser_,
                     [self = shared_from_this()](beast::error_code e, size_t) { self->onBody(e); });
 }
 
@@ -159,7 +187,7 @@ void HttpSession::onBody(beast::error_code ec) {
 void HttpSession::dispatch() {
   request_ = parser_->release();
   parser_.reset();
-  stream_.expires_never();  // the handler's own timeouts apply while it works
+  expireNever();  // the handler's own timeouts apply while it works
   busy_ = shared_from_this();
   server_.handler.handle(*this);
 }
@@ -167,7 +195,7 @@ void HttpSession::dispatch() {
 void HttpSession::respond(HttpResponse response) noexcept {
   try {
     auto holder = std::make_shared<HttpResponse>(std::move(response));
-    asio::post(stream_.get_executor(),
+    asio::post(socket_.get_executor(),
                [self = std::move(busy_), holder] { self->write(std::move(*holder), false); });
   } catch (...) {
     // Out of memory: the connection is dropped, as when its client goes away.
@@ -223,17 +251,36 @@ void HttpSession::write(HttpResponse response, bool close) {
   if (head_) response_.body().clear();  // Content-Length stays the GET's
   freeNow(request_);  // its body is done with: its memory goes before the write's
   release();
-  stream_.expires_after(server_.options.limits.writeTimeout);
-  serializer_.emplace(response_);
-  bhttp::async_write(stream_, *serializer_,
-                     [self = shared_from_this()](beast::error_code ec, size_t) {
-                       self->onWritten(ec);
-                     });
+  expireAfter(server_.options.limits.writeTimeout);
+  // The head as Beast's serializer writes it, into a buffer the connection keeps: the status
+  // line (the reason given, else the status code's), the fields in order, a blank line.
+  const unsigned code = response_.result_int();
+  const unsigned version = response_.version();
+  head_text_.clear();
+  head_text_.append("HTTP/").push_back(static_cast<char>('0' + version / 10));
+  head_text_.push_back('.');
+  head_text_.push_back(static_cast<char>('0' + version % 10));
+  head_text_.push_back(' ');
+  head_text_.push_back(static_cast<char>('0' + code / 100 % 10));
+  head_text_.push_back(static_cast<char>('0' + code / 10 % 10));
+  head_text_.push_back(static_cast<char>('0' + code % 10));
+  head_text_.push_back(' ');
+  beast::string_view reason = response_.reason();
+  if (reason.empty()) reason = bhttp::obsolete_reason(response_.result());
+  head_text_.append(reason.data(), reason.size()).append("\r\n");
+  for (const auto& field : response_) {
+    head_text_.append(field.name_string().data(), field.name_string().size()).append(": ");
+    head_text_.append(field.value().data(), field.value().size()).append("\r\n");
+  }
+  head_text_.append("\r\n");
+  std::array<asio::const_buffer, 2> out{asio::buffer(head_text_), asio::buffer(response_.body())};
+  asio::async_write(socket_, out, [self = shared_from_this()](beast::error_code ec, size_t) {
+    self->onWritten(ec);
+  });
 }
 
 void HttpSession::onWritten(beast::error_code ec) {
   bool again = !ec && response_.keep_alive();
-  serializer_.reset();
   freeNow(response_);
   if (again) return readHeader();
   if (!ec) linger();
@@ -241,10 +288,10 @@ void HttpSession::onWritten(beast::error_code ec) {
 
 void HttpSession::linger() {
   beast::error_code ignored;
-  stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+  socket_.shutdown(tcp::socket::shutdown_send, ignored);
   buffer_.clear();
   buffer_.max_size(kBodyReadBytes);
-  stream_.expires_after(kLinger);
+  expireAfter(kLinger);
   struct Drain {
     std::shared_ptr<HttpSession> self;
     size_t drained = 0;
@@ -253,8 +300,8 @@ void HttpSession::linger() {
       self->buffer_.clear();
       if (ec || drained >= kLingerBytes) return;  // closed with the session
       auto buffers = self->buffer_.prepare(kBodyReadBytes);
-      auto& stream = self->stream_;
-      stream.async_read_some(buffers, std::move(*this));
+      auto& socket = self->socket_;
+      socket.async_read_some(buffers, std::move(*this));
     }
   };
   Drain{shared_from_this()}(beast::error_code{}, 0);

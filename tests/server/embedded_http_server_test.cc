@@ -202,3 +202,52 @@ TEST_F(EmbeddedHttpServerTest, TheMemoryABurstOfLargeBodiesTookIsGivenBack) {
 
 }  // namespace
 }  // namespace dromedary::testing
+
+namespace dromedary::testing {
+namespace {
+
+// The connection's one timer (http_session.h): a head that stops half-way and a kept
+// connection left idle are closed at idleTimeout; the time a handler takes is not counted.
+TEST_F(EmbeddedHttpServerTest, AHalfSentHeadAndAnIdleKeptConnectionAreClosedAtIdleTimeout) {
+  support::HttpServerLimits limits;
+  limits.idleTimeout = 300ms;
+  start(limits);
+  auto began = std::chrono::steady_clock::now();
+  RawConnection half(server->port());
+  half.send("GET / HTTP/1.1\r\nHost: x\r\n");
+  EXPECT_TRUE(half.readUntilClosed(5s).closed);
+  auto waited = std::chrono::steady_clock::now() - began;
+  EXPECT_GE(waited, 250ms);
+  EXPECT_LT(waited, 3s);
+
+  RawConnection kept(server->port());
+  kept.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+  ASSERT_TRUE(kept.readUntil("got 0"));
+  began = std::chrono::steady_clock::now();
+  EXPECT_TRUE(kept.readUntilClosed(5s).closed);
+  waited = std::chrono::steady_clock::now() - began;
+  EXPECT_GE(waited, 250ms);
+  EXPECT_LT(waited, 3s);
+}
+
+TEST_F(EmbeddedHttpServerTest, AHandlerSlowerThanIdleTimeoutIsStillAnsweredOnAKeptConnection) {
+  support::HttpServerLimits limits;
+  limits.idleTimeout = 200ms;
+  start(limits);
+  RawConnection c(server->port());
+  for (int i = 0; i < 3; ++i) {
+    handler.hold();
+    const size_t length = static_cast<size_t>(i) + 1;  // "got N" tells the replies apart
+    c.send(post(length) + std::string(length, 'b'));
+    ASSERT_TRUE(eventually([&] { return handler.heldCount() == 1; }));
+    std::this_thread::sleep_for(500ms);  // past idleTimeout, in the handler
+    handler.release();
+    ASSERT_TRUE(c.readUntil(fmt::format("got {}", length))) << "request " << i;
+    EXPECT_FALSE(c.reply().closed);
+    // The next request comes within the idle time: the connection stays.
+    std::this_thread::sleep_for(50ms);
+  }
+}
+
+}  // namespace
+}  // namespace dromedary::testing
