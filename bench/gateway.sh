@@ -17,7 +17,7 @@ for tool in wrk nginx curl; do
   command -v "$tool" >/dev/null || { echo "$tool is missing: apt-get install wrk nginx-light curl" >&2; exit 2; }
 done
 dir=$(mktemp -d)
-base=$((20000 + RANDOM % 20000))
+base=$((20000 + RANDOM % 12000))  # below the ephemeral ports (32768-), which wrk's connections take
 backend=$base; nginx_proxy=$((base + 1)); gateway=$((base + 2))
 mkdir -p "$dir/logs"
 cat > "$dir/nginx.conf" <<CONF

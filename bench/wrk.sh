@@ -8,7 +8,7 @@ build="${1:-$root/build}"
 seconds="${2:-10}"
 runs="${3:-3}"
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; exit 2; }
-port=$((20000 + RANDOM % 20000))
+port=$((20000 + RANDOM % 12000))  # below the ephemeral ports (32768-)
 props=$(mktemp)
 printf 'camel.server.host=127.0.0.1\ncamel.server.port=%s\n' "$port" > "$props"
 "$build/bin/dromedary" run "$root/bench/wrk/ping.yaml" --properties "$props" > /dev/null 2>&1 &

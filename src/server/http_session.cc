@@ -193,10 +193,12 @@ void HttpSession::dispatch() {
 }
 
 void HttpSession::respond(HttpResponse response) noexcept {
+  // Kept in the session rather than in the posted handler (no allocation of its own): the
+  // I/O thread does not touch response_ while the handler has the request, and the post
+  // orders this move before the write that reads it.
+  response_ = std::move(response);
   try {
-    auto holder = std::make_shared<HttpResponse>(std::move(response));
-    asio::post(socket_.get_executor(),
-               [self = std::move(busy_), holder] { self->write(std::move(*holder), false); });
+    asio::post(socket_.get_executor(), [self = std::move(busy_)] { self->write(false); });
   } catch (...) {
     // Out of memory: the connection is dropped, as when its client goes away.
     busy_.reset();
@@ -245,6 +247,10 @@ void HttpSession::answerAndClose(unsigned status, std::string_view text) {
 
 void HttpSession::write(HttpResponse response, bool close) {
   response_ = std::move(response);
+  write(close);
+}
+
+void HttpSession::write(bool close) {
   response_.set(bhttp::field::server, "dromedary");
   response_.keep_alive(!close && server_.options.limits.keepAlive && request_.keep_alive());
   response_.prepare_payload();

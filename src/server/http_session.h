@@ -107,6 +107,7 @@ class HttpSession final : public HttpServerCall, public std::enable_shared_from_
   void refuse(beast::error_code ec);
   void answerAndClose(unsigned status, std::string_view text);
   void write(HttpResponse response, bool close);
+  void write(bool close);  // response_
   void onWritten(beast::error_code ec);
   // The socket is closed at the deadline (max: none); see expireAt.
   void expireAfter(std::chrono::steady_clock::duration d);

@@ -230,14 +230,20 @@ void populate(const EndpointConfig& config, Transfer& t, int status, std::string
     // one name makes the value a list.
     static thread_local std::vector<std::string_view> set_here;
     set_here.clear();
+    // The filter looks at each value as a Value: one kept by the thread (its text's capacity
+    // reused), and the value copied into the header's own string, so that a reply's headers
+    // allocate nothing once the exchange's entries are warm.
+    static thread_local Value scratch{std::string()};
     forEachResponseHeader(t, [&](std::string_view name, std::string_view value) {
       if (equalsIgnoreCaseAscii(name, "Content-Type")) name = "Content-Type";
-      Value v{value};
-      if (filter.applyFilterToExternalHeaders(name, v)) return;
+      scratch.setString(value);
+      if (filter.applyFilterToExternalHeaders(name, scratch)) return;
       bool again = false;
       for (std::string_view s : set_here) again = again || equalsIgnoreCaseAscii(s, name);
       if (!again) {
-        headers.set(name, std::move(v));
+        // A new entry takes the string a removed one left (its capacity with it).
+        Value& slot = headers.contains(name) ? headers.slot(name) : headers.addUnchecked(name);
+        slot.setString(value);
         set_here.push_back(name);
         return;
       }
@@ -247,7 +253,7 @@ void populate(const EndpointConfig& config, Transfer& t, int status, std::string
         list.push_back(std::move(existing));
         existing = Value(std::move(list));
       }
-      existing.mutableList().push_back(std::move(v));
+      existing.mutableList().push_back(scratch);
     });
   }
   bool no_body = method == "HEAD" || status == 204 || status == 304 || config.ignoreResponseBody;

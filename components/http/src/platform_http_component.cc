@@ -89,14 +89,17 @@ class RouteHandler final : public HttpHandler, public std::enable_shared_from_th
     }
     Work* work = nullptr;
     try {
-      work = new Work{shared_from_this(), &call, context_.createExchange().release(), {}};
+      work = takeWork();
+      work->handler = shared_from_this();
+      work->call = &call;
+      work->exchange = context_.createExchange().release();
       work->exchange->setPattern(Pattern::InOut);
       requestToMessage(request, params, *rules_.filter, work->exchange->message());
       work->requestHeaders = work->exchange->message().headers();
     } catch (...) {
       if (work) {
-        ExchangeRecycler{}(work->exchange);
-        delete work;
+        if (work->exchange) ExchangeRecycler{}(work->exchange);
+        giveWork(work);
       }
       return call.respond(textResponse(500, version, "cannot read the request (out of memory)"));
     }
@@ -110,10 +113,41 @@ class RouteHandler final : public HttpHandler, public std::enable_shared_from_th
  private:
   struct Work {
     std::shared_ptr<RouteHandler> handler;
-    support::HttpServerCall* call;
-    Exchange* exchange;
+    support::HttpServerCall* call = nullptr;
+    Exchange* exchange = nullptr;
     Headers requestHeaders;  // as the request set them: those left unchanged are not echoed
   };
+
+  // A request's Work comes from a few kept by the thread (its headers' entries and strings
+  // keep their capacity), so that a request allocates none once warm. Taken on the I/O
+  // thread, given back where the exchange completed: the same thread for a route that runs
+  // there, and a worker's cache is bounded.
+  static constexpr size_t kKeptWork = 64;
+  static std::vector<std::unique_ptr<Work>>& keptWork() {
+    static thread_local std::vector<std::unique_ptr<Work>> kept;
+    return kept;
+  }
+  static Work* takeWork() {
+    auto& kept = keptWork();
+    if (kept.empty()) return new Work();
+    Work* work = kept.back().release();
+    kept.pop_back();
+    return work;
+  }
+  static void giveWork(Work* work) noexcept {
+    work->handler.reset();
+    work->call = nullptr;
+    work->exchange = nullptr;
+    auto& kept = keptWork();
+    if (kept.size() < kKeptWork) {
+      try {
+        kept.emplace_back(work);
+        return;
+      } catch (...) {
+      }
+    }
+    delete work;
+  }
 
   // On a worker, or on the I/O thread for a route that cannot block.
   static void run(void* arg) noexcept {
@@ -122,7 +156,7 @@ class RouteHandler final : public HttpHandler, public std::enable_shared_from_th
       work->call->respond(
           textResponse(503, work->call->request().version(), "the route is stopping"));
       ExchangeRecycler{}(work->exchange);
-      delete work;
+      giveWork(work);
       return;
     }
     // done() only posts the response to the I/O thread: it never waits.
@@ -143,7 +177,7 @@ class RouteHandler final : public HttpHandler, public std::enable_shared_from_th
     }
     work->call->respond(std::move(response));
     ExchangeRecycler{}(&exchange);
-    delete work;
+    giveWork(work);
   }
 
   Context& context_;
