@@ -356,11 +356,7 @@ void DirectLane::readHead(const ConnectionPtr& c) {
       failed(c, CURLE_OUT_OF_MEMORY, e.what(), false);
       return;
     }
-    if (c->parser->is_done()) {
-      complete(c);
-    } else {
-      readBody(c);
-    }
+    readOn(c);
   });
 }
 
@@ -391,12 +387,16 @@ void DirectLane::readBody(const ConnectionPtr& c) {
         return;
       }
     }
-    if (c->parser->is_done()) {
-      complete(c);
-    } else {
-      readBody(c);
-    }
+    readOn(c);
   });
+}
+
+void DirectLane::readOn(const ConnectionPtr& c) {
+  if (c->parser->is_done()) {
+    complete(c);
+  } else {
+    readBody(c);
+  }
 }
 
 void DirectLane::complete(const ConnectionPtr& c) {

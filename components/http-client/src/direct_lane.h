@@ -74,6 +74,7 @@ class DirectLane {
   void write(const ConnectionPtr& c);
   void readHead(const ConnectionPtr& c);
   void readBody(const ConnectionPtr& c);
+  void readOn(const ConnectionPtr& c);  // the body's next chunk, or complete() when it is in
   void complete(const ConnectionPtr& c);
   /// Fails the connection's request, or sends it again on a new connection when a reused one
   /// turned out closed before any byte of the reply came.

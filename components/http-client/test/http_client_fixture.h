@@ -4,6 +4,11 @@
 // Two contexts over real sockets on 127.0.0.1: `server` serves an HTTP API with platform-http
 // routes (a free port), `client` calls it with http: endpoints.
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
 #include <functional>
@@ -19,6 +24,49 @@
 #include "support/route_harness.h"
 
 namespace dromedary::testing {
+
+/// A socket listening on a free port of 127.0.0.1 whose connections nobody answers (they wait
+/// in its backlog) unless a test accepts them. Once closed, connecting to `port` is refused.
+struct LoopbackListener {
+  LoopbackListener() {
+    fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    EXPECT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+    EXPECT_EQ(::listen(fd, 16), 0);
+    socklen_t len = sizeof addr;
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+    port = ntohs(addr.sin_port);
+  }
+  ~LoopbackListener() { close(); }
+  LoopbackListener(const LoopbackListener&) = delete;
+  LoopbackListener& operator=(const LoopbackListener&) = delete;
+  /// Wakes a thread blocked in accept() and closes the socket.
+  void close() {
+    if (fd < 0) return;
+    ::shutdown(fd, SHUT_RDWR);
+    ::close(fd);
+    fd = -1;
+  }
+  int fd = -1;
+  uint16_t port = 0;
+};
+
+/// Reads from a raw connection until a request's head has arrived (or the peer stops).
+inline std::string readRequestHead(int fd) {
+  std::string request;
+  char buf[4096];
+  while (request.find("\r\n\r\n") == std::string::npos) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n <= 0) break;
+    request.append(buf, static_cast<size_t>(n));
+  }
+  return request;
+}
+
+/// A port of 127.0.0.1 that nothing listens on: connecting is refused.
+inline uint16_t refusedPort() { return LoopbackListener().port; }
 
 class HttpClientFixture : public ::testing::Test {
  protected:

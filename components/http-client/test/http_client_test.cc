@@ -151,26 +151,8 @@ TEST_F(HttpClientTest, WithoutThrowExceptionOnFailureEveryReplyIsTheMessage) {
   EXPECT_FALSE(ok404->failed());
 }
 
-// A listening socket whose connections nobody answers.
-struct SilentServer {
-  SilentServer() {
-    fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    EXPECT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
-    EXPECT_EQ(::listen(fd, 16), 0);
-    socklen_t len = sizeof addr;
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-    port = ntohs(addr.sin_port);
-  }
-  ~SilentServer() { ::close(fd); }
-  int fd;
-  uint16_t port;
-};
-
 TEST_F(HttpClientTest, AServerThatNeverAnswersFailsTheExchangeNamingTheUrlAndTheTimeout) {
-  SilentServer silent;
+  LoopbackListener silent;
   std::string target = fmt::format("http://127.0.0.1:{}/never?responseTimeout=300", silent.port);
   client.start([&](RouteBuilder& b) {
     b.from("direct:call")
@@ -187,12 +169,7 @@ TEST_F(HttpClientTest, AServerThatNeverAnswersFailsTheExchangeNamingTheUrlAndThe
 }
 
 TEST_F(HttpClientTest, ARefusedConnectionIsAConnectExceptionAndAnIOException) {
-  uint16_t closed;
-  {
-    SilentServer s;
-    closed = s.port;
-  }
-  std::string target = fmt::format("http://127.0.0.1:{}/x", closed);
+  std::string target = fmt::format("http://127.0.0.1:{}/x", refusedPort());
   client.start([&](RouteBuilder& b) {
     b.from("direct:call")
         .onException({"java.io.IOException"})

@@ -6,10 +6,6 @@
 // requests, a kept connection the server closed meanwhile is replaced without failing the
 // request, and chunked and large replies arrive whole. The front routes run in `client`,
 // which the test calls over HTTP from `server`'s template.
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <atomic>
 #include <string>
 #include <thread>
@@ -48,44 +44,27 @@ void serveEcho(RouteBuilder& b) {
 // A server on a raw socket: each connection gets one reply to its first request, then is
 // closed without a word ("Connection: close" is not sent, so the client keeps it for reuse).
 struct OneReplyServer {
-  explicit OneReplyServer(std::string reply) : reply_(std::move(reply)) {
-    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    EXPECT_EQ(::bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
-    EXPECT_EQ(::listen(fd_, 16), 0);
-    socklen_t len = sizeof addr;
-    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len);
-    port = ntohs(addr.sin_port);
-    thread_ = std::thread([this] { serve(); });
-  }
+  explicit OneReplyServer(std::string reply)
+      : reply_(std::move(reply)), port(listener_.port), thread_([this] { serve(); }) {}
   ~OneReplyServer() {
-    ::shutdown(fd_, SHUT_RDWR);
-    ::close(fd_);
+    listener_.close();
     thread_.join();
   }
   void serve() {
     for (;;) {
-      int c = ::accept(fd_, nullptr, nullptr);
+      int c = ::accept(listener_.fd, nullptr, nullptr);
       if (c < 0) return;
       ++accepted;
-      std::string request;
-      char buf[4096];
-      while (request.find("\r\n\r\n") == std::string::npos) {
-        ssize_t n = ::read(c, buf, sizeof buf);
-        if (n <= 0) break;
-        request.append(buf, static_cast<size_t>(n));
-      }
+      readRequestHead(c);
       (void)!::write(c, reply_.data(), reply_.size());
       ::close(c);
     }
   }
+  LoopbackListener listener_;
   std::string reply_;
-  int fd_;
-  std::thread thread_;
-  uint16_t port = 0;
   std::atomic<int> accepted{0};
+  uint16_t port;
+  std::thread thread_;  // last: it starts once the rest is made
 };
 
 class HttpDirectLaneTest : public HttpClientFixture {
@@ -200,28 +179,9 @@ TEST_F(HttpDirectLaneTest, AChunkedReplyAndALargeReplyArriveWhole) {
 }
 
 TEST_F(HttpDirectLaneTest, SilentAndClosedServersFailAsCurlsDo) {
-  // Never answered: a listening socket that accepts nothing.
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
-  ASSERT_EQ(::listen(fd, 16), 0);
-  socklen_t len = sizeof addr;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  const uint16_t never = ntohs(addr.sin_port);
-  uint16_t closed;
-  {
-    int probe = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ASSERT_EQ(::bind(probe, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
-    socklen_t l = sizeof a;
-    ::getsockname(probe, reinterpret_cast<sockaddr*>(&a), &l);
-    closed = ntohs(a.sin_port);
-    ::close(probe);
-  }
+  LoopbackListener silent;  // accepts nothing: never answered
+  const uint16_t never = silent.port;
+  const uint16_t closed = refusedPort();
   front([&](RouteBuilder& b) {
     b.from("platform-http:/slow")
         .onException({"java.net.SocketTimeoutException"})
@@ -252,7 +212,6 @@ TEST_F(HttpDirectLaneTest, SilentAndClosedServersFailAsCurlsDo) {
                                      closed)),
             std::string::npos)
       << refused;
-  ::close(fd);
 }
 
 TEST_F(HttpDirectLaneTest, WithDirectClientOffCurlSendsTheProxiedRequest) {

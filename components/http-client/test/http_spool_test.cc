@@ -225,35 +225,19 @@ TEST_F(HttpSpoolTest, ASpoolDirectoryThatCannotBeMadeFailsTheExchangeNamingIt) {
 class StreamingServer {
  public:
   explicit StreamingServer(uint64_t bytes) : bytes_(bytes) {
-    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    ::listen(fd_, 4);
-    socklen_t len = sizeof a;
-    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len);
-    port_ = ntohs(a.sin_port);
     thread_ = std::thread([this] { serveOne(); });
   }
   ~StreamingServer() {
-    ::shutdown(fd_, SHUT_RDWR);
-    ::close(fd_);
+    listener_.close();
     thread_.join();
   }
-  uint16_t port() const { return port_; }
+  uint16_t port() const { return listener_.port; }
 
  private:
   void serveOne() {
-    int c = ::accept(fd_, nullptr, nullptr);
+    int c = ::accept(listener_.fd, nullptr, nullptr);
     if (c < 0) return;
-    std::string request;
-    char buf[4096];
-    while (request.find("\r\n\r\n") == std::string::npos) {
-      ssize_t n = ::read(c, buf, sizeof buf);
-      if (n <= 0) break;
-      request.append(buf, static_cast<size_t>(n));
-    }
+    readRequestHead(c);
     std::string head =
         fmt::format("HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", bytes_);
     (void)!::write(c, head.data(), head.size());
@@ -268,8 +252,7 @@ class StreamingServer {
   }
 
   uint64_t bytes_;
-  int fd_ = -1;
-  uint16_t port_ = 0;
+  LoopbackListener listener_;
   std::thread thread_;
 };
 
