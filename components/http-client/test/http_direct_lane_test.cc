@@ -122,6 +122,20 @@ TEST_F(HttpDirectLaneTest, AProxiedRequestGoesOutDirectlyWithItsMethodHeadersQue
   EXPECT_EQ(DirectLane::connectionsOpened(), opened + 1) << "not sent by the direct lane";
 }
 
+// "localhost" is resolved (off the I/O thread, by Asio's resolver) and its addresses tried in
+// turn: ::1 first where /etc/hosts lists it (nothing listens there), then 127.0.0.1.
+TEST_F(HttpDirectLaneTest, AHostNameIsResolvedAndItsAddressesTriedInTurn) {
+  serve(serveEcho);
+  front([&](RouteBuilder& b) {
+    b.from("platform-http:/api?matchOnUriPrefix=true")
+        .to(fmt::format("http://localhost:{}?bridgeEndpoint=true", port));
+  });
+  const uint64_t opened = DirectLane::connectionsOpened();
+  EXPECT_EQ(bodyOf("/api/echo"),
+            fmt::format("GET /api/echo q= ct= host=localhost:{} body=", port));
+  EXPECT_EQ(DirectLane::connectionsOpened(), opened + 1);
+}
+
 TEST_F(HttpDirectLaneTest, FiveHundredRequestsReuseOneConnection) {
   serve(serveEcho);
   front([&](RouteBuilder& b) {
