@@ -5,19 +5,20 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
-#include <limits>
 #include <cstdio>
+#include <limits>
 #include <optional>
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/beast/core/error.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/buffer_body.hpp>
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/read.hpp>
-#include <boost/asio/write.hpp>
 
 #include "curl_loop.h"
 
@@ -32,6 +33,7 @@ namespace {
 
 constexpr size_t kChunk = 16 * 1024;
 std::atomic<uint64_t> g_opened{0};
+char g_failing;  // Transfer::directConnection of a transfer whose failure is posted
 constexpr uint32_t kHeaderLimit = 100 * 1024;  // curl's own bound on a reply's head
 
 // "http://host[:port]" split: the authority as written (for the Host header), host, port and
@@ -134,7 +136,7 @@ using Clock = std::chrono::steady_clock;
 // armed for the earliest deadline and left armed while later operations push the deadline
 // out (soTimeout counts from each one's start): when it fires early it is armed again for
 // the deadline as it stands, so a request costs no timer operation of its own.
-struct DirectLane::Connection : std::enable_shared_from_this<Connection> {
+struct DirectLane::Connection {
   explicit Connection(asio::io_context& io) : socket(io), timer(io) {}
   tcp::socket socket;
   asio::steady_timer timer;
@@ -161,9 +163,10 @@ void deadlineIn(const std::shared_ptr<DirectLane::Connection>& c, long ms, bool 
 }  // namespace
 
 DirectLane::DirectLane(asio::io_context& io, Done done, void* owner)
-    : io_(io), done_(done), owner_(owner) {}
+    : io_(io), done_(done), owner_(owner), alive_(std::make_shared<DirectLane*>(this)) {}
 
 DirectLane::~DirectLane() {
+  *alive_ = nullptr;
   for (auto& [key, connections] : idle_) {
     for (auto& c : connections) closeConnection(*c);
   }
@@ -220,13 +223,30 @@ bool DirectLane::takes(std::string_view url) noexcept {
 
 void DirectLane::send(Transfer* t) noexcept { start(t, true); }
 
+// A transfer that failed before any connection was its: `done` from the loop, not from within
+// send(). Abandoned meanwhile (the pending mark cleared), or the lane gone, it is not called.
+void DirectLane::failLater(Transfer* t, CURLcode code) noexcept {
+  t->directConnection = &g_failing;
+  try {
+    asio::post(io_, [alive = alive_, t, code] {
+      DirectLane* lane = *alive;
+      if (!lane || t->directConnection != &g_failing) return;
+      t->directConnection = nullptr;
+      lane->done_(lane->owner_, t, code);
+    });
+  } catch (...) {
+    t->directConnection = nullptr;
+    done_(owner_, t, code);  // out of memory even for that: at once, as a last resort
+  }
+}
+
 void DirectLane::start(Transfer* t, bool may_reuse) noexcept {
   SplitUrl url;
   ConnectionPtr c;
   try {
     if (!splitUrl(t->url, url)) {
       std::snprintf(t->error, sizeof t->error, "not a plain http URL");
-      asio::post(io_, [this, t] { done_(owner_, t, CURLE_URL_MALFORMAT); });
+      failLater(t, CURLE_URL_MALFORMAT);
       return;
     }
     buildHead(*t, url);
@@ -245,7 +265,7 @@ void DirectLane::start(Transfer* t, bool may_reuse) noexcept {
     }
   } catch (const std::exception& e) {
     std::snprintf(t->error, sizeof t->error, "%s", e.what());
-    asio::post(io_, [this, t] { done_(owner_, t, CURLE_OUT_OF_MEMORY); });
+    failLater(t, CURLE_OUT_OF_MEMORY);
     return;
   }
   c->t = t;
@@ -441,9 +461,10 @@ void DirectLane::failed(const ConnectionPtr& c, CURLcode code, std::string_view 
 }
 
 void DirectLane::abandon(Transfer* t) noexcept {
-  auto* c = static_cast<Connection*>(t->directConnection);
-  if (!c) return;
+  void* mark = t->directConnection;
   t->directConnection = nullptr;
+  if (!mark || mark == &g_failing) return;  // nothing under way, or a failLater's
+  auto* c = static_cast<Connection*>(mark);
   c->t = nullptr;
   closeConnection(*c);  // its handlers run with an error and find no transfer
 }

@@ -79,12 +79,14 @@ class DirectLane {
   /// Fails the connection's request, or sends it again on a new connection when a reused one
   /// turned out closed before any byte of the reply came.
   void failed(const ConnectionPtr& c, CURLcode code, std::string_view why, bool retryable);
+  void failLater(Transfer* t, CURLcode code) noexcept;
 
   boost::asio::io_context& io_;
   Done done_;
   void* owner_;
   std::unordered_map<std::string, std::vector<ConnectionPtr>, KeyHash, std::equal_to<>> idle_;
   std::string key_;  // scratch: the host:port of the request being started
+  std::shared_ptr<DirectLane*> alive_;  // null once the lane is gone (failLater's handlers)
 };
 
 }  // namespace dromedary::component::httpclient
