@@ -45,14 +45,17 @@ void serveEcho(RouteBuilder& b) {
 // closed without a word ("Connection: close" is not sent, so the client keeps it for reuse).
 struct OneReplyServer {
   explicit OneReplyServer(std::string reply)
-      : reply_(std::move(reply)), port(listener_.port), thread_([this] { serve(); }) {}
+      : reply_(std::move(reply)),
+        port(listener_.port),
+        // The descriptor by value: close() resets the listener's while the thread may read.
+        thread_([this, fd = listener_.fd] { serve(fd); }) {}
   ~OneReplyServer() {
     listener_.close();
     thread_.join();
   }
-  void serve() {
+  void serve(int fd) {
     for (;;) {
-      int c = ::accept(listener_.fd, nullptr, nullptr);
+      int c = ::accept(fd, nullptr, nullptr);
       if (c < 0) return;
       ++accepted;
       readRequestHead(c);

@@ -225,7 +225,8 @@ TEST_F(HttpSpoolTest, ASpoolDirectoryThatCannotBeMadeFailsTheExchangeNamingIt) {
 class StreamingServer {
  public:
   explicit StreamingServer(uint64_t bytes) : bytes_(bytes) {
-    thread_ = std::thread([this] { serveOne(); });
+    // The descriptor by value: close() resets the listener's while the thread may read.
+    thread_ = std::thread([this, fd = listener_.fd] { serveOne(fd); });
   }
   ~StreamingServer() {
     listener_.close();
@@ -234,8 +235,8 @@ class StreamingServer {
   uint16_t port() const { return listener_.port; }
 
  private:
-  void serveOne() {
-    int c = ::accept(listener_.fd, nullptr, nullptr);
+  void serveOne(int fd) {
+    int c = ::accept(fd, nullptr, nullptr);
     if (c < 0) return;
     readRequestHead(c);
     std::string head =
