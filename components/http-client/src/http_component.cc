@@ -273,10 +273,16 @@ class HttpComponent final : public Component {
                                           options.getString("proxyAuthPassword"));
       }
     }
+    const std::string direct_client =
+        context().properties().get("dromedary.http.directClient").value_or("true");
+    if (direct_client != "true" && direct_client != "false") {
+      return makeError(ErrorCode::InvalidOption,
+                       fmt::format("dromedary.http.directClient '{}' (for endpoint '{}') must be "
+                                   "true or false",
+                                   direct_client, uri.text()));
+    }
     c.direct = scheme_ == "http" && !c.cookies && !c.followRedirects && c.authMask == 0 &&
-               c.bearerToken.empty() && c.proxy.empty() &&
-               context().properties().get("dromedary.http.directClient").value_or("true") !=
-                   "false";
+               c.bearerToken.empty() && c.proxy.empty() && direct_client == "true";
     DROMEDARY_TRY(filter, headerFilterStrategyOption(context(),
                                                      options.getString("headerFilterStrategy"),
                                                      uri.text(), defaultFilter()));

@@ -243,5 +243,16 @@ TEST_F(HttpDirectLaneTest, WithDirectClientOffCurlSendsTheProxiedRequest) {
   EXPECT_EQ(DirectLane::connectionsOpened(), opened);
 }
 
+TEST_F(HttpDirectLaneTest, ADirectClientSettingOtherThanTrueOrFalseIsRefusedNamingIt) {
+  client.context.properties().set("dromedary.http.directClient", "flase");
+  auto added = client.context.addRoutes(
+      [](RouteBuilder& b) { b.from("direct:a").to("http://127.0.0.1:9/x?bridgeEndpoint=true"); });
+  auto started = added ? client.context.start() : Result<void>(added.error());
+  ASSERT_FALSE(started);
+  EXPECT_NE(started.error().message.find("dromedary.http.directClient 'flase'"),
+            std::string::npos)
+      << started.error().message;
+}
+
 }  // namespace
 }  // namespace dromedary::testing
