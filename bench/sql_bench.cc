@@ -14,10 +14,13 @@
 //                     ... ON CONFLICT per exchange) against the same route on the memory
 //                     repository: the repository's cost per exchange.
 // Reports statements/s and this process's CPU per statement (user + system), the better of two
-// interleaved rounds of each.
+// interleaved rounds of each. `--arm route` or `--arm bare` runs only that arm of sql_insert or
+// sql_select_one, once, in a process of its own (for `perf stat` of one arm: on a shared VM
+// the interleaved rounds disturb each other).
 //
 //   dromedary_sql_bench [--url postgresql://postgres@127.0.0.1:25432/postgres]
 //                       [--statements 20000] [--only insert|select|batch|idempotent]
+//                       [--arm route|bare]
 #include <libpq-fe.h>
 #include <sys/resource.h>
 
@@ -268,11 +271,17 @@ int main(int argc, char** argv) {
   std::string url = "postgresql://postgres@127.0.0.1:25432/postgres";
   int64_t n = 20000;
   std::string only;
+  std::string arm;  // empty: both, interleaved
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string a = argv[i];
     if (a == "--url") url = argv[i + 1];
     if (a == "--statements") n = std::atoll(argv[i + 1]);
     if (a == "--only") only = argv[i + 1];
+    if (a == "--arm") arm = argv[i + 1];
+  }
+  if (!arm.empty() && arm != "route" && arm != "bare") die("--arm is route or bare");
+  if (!arm.empty() && only != "insert" && only != "select") {
+    die("--arm needs --only insert or --only select");
   }
   setLogLevel(LoggingLevel::Warn);
   reset(url);
@@ -298,6 +307,14 @@ int main(int argc, char** argv) {
   std::printf("| --- | ---: | ---: | ---: | ---: | ---: |\n");
   int64_t base = 0;
   auto next = [&] { return base += 10'000'000; };
+  auto one = [&](const char* scenario, const Figure& f) {
+    std::printf("| %s, %s arm alone | %.0f | | | %.1f | |\n", scenario, arm.c_str(),
+                f.perSecond, f.cpuMicros);
+  };
+  if (only == "insert" && !arm.empty()) {
+    one("sql_insert", arm == "route" ? routeInsert(p, n, next()) : bareInsert(url, n, next()));
+    return 0;
+  }
   if (only.empty() || only == "insert") {
     Figure r = routeInsert(p, n, next()), b = bareInsert(url, n, next());
     r = better(r, routeInsert(p, n, next()));
@@ -319,6 +336,10 @@ int main(int argc, char** argv) {
   if (only.empty() || only == "select") {
     int64_t rows = n;  // ids 0 .. n-1
     bareInsert(url, rows, 0);
+    if (!arm.empty()) {
+      one("sql_select_one", arm == "route" ? routeSelect(p, n, rows) : bareSelect(url, n, rows));
+      return 0;
+    }
     Figure r = routeSelect(p, n, rows), b = bareSelect(url, n, rows);
     r = better(r, routeSelect(p, n, rows));
     b = better(b, bareSelect(url, n, rows));
