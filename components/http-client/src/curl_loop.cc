@@ -40,6 +40,7 @@ void Transfer::reset() noexcept {
   connectTimeoutMs = 0;
   responseTimeoutMs = 0;
   soTimeoutMs = 0;
+  connectionClose = false;
   status = 0;
   connected = false;
   directConnection = nullptr;

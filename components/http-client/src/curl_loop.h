@@ -112,6 +112,7 @@ struct Transfer {
   long connectTimeoutMs = 0;     // 0: none
   long responseTimeoutMs = 0;    // the whole request once connected; 0: none
   long soTimeoutMs = 0;          // no byte sent or received for this long; 0: none
+  bool connectionClose = false;  // it sends "Connection: close": the connection is not kept
   std::chrono::steady_clock::time_point responseDeadline;  // the lane's (responseTimeout)
   std::string requestHead;       // the lane's: the request line and headers, as sent
   long status = 0;               // the reply's status code

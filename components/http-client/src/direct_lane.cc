@@ -21,6 +21,7 @@
 #include <boost/beast/http/read.hpp>
 
 #include "curl_loop.h"
+#include "http_target.h"
 
 namespace dromedary::component::httpclient {
 
@@ -75,17 +76,10 @@ bool splitUrl(std::string_view url, SplitUrl& out) noexcept {
   return value > 0 && value <= 65535;
 }
 
+// Whether a header entry ("Name: value", or curl's "Name;" / "Name:") is for `name`.
 bool sameName(std::string_view entry, std::string_view name) noexcept {
-  if (entry.size() <= name.size()) return false;
-  char after = entry[name.size()];
-  if (after != ':' && after != ';') return false;
-  for (size_t i = 0; i < name.size(); ++i) {
-    char a = entry[i], b = name[i];
-    if (a >= 'A' && a <= 'Z') a = static_cast<char>(a - 'A' + 'a');
-    if (b >= 'A' && b <= 'Z') b = static_cast<char>(b - 'A' + 'a');
-    if (a != b) return false;
-  }
-  return true;
+  return entry.size() > name.size() && (entry[name.size()] == ':' || entry[name.size()] == ';') &&
+         equalsIgnoreCaseAscii(entry.substr(0, name.size()), name);
 }
 
 // The request line and head as curl would send them for the same transfer: its Host (the
@@ -425,10 +419,7 @@ void DirectLane::complete(const ConnectionPtr& c) {
   t->directConnection = nullptr;
   // Kept for the next request when both ends keep it, and nothing more was sent after the
   // reply (a server does not answer what was not asked).
-  bool keep = c->parser->keep_alive() && c->buffer.size() == 0;
-  for (size_t start : t->header_starts) {
-    if (std::string_view(t->header_text.data() + start) == "Connection: close") keep = false;
-  }
+  bool keep = c->parser->keep_alive() && c->buffer.size() == 0 && !t->connectionClose;
   c->parser.reset();
   c->resolver.reset();
   c->deadline = Clock::time_point::max();  // idle: the armed timer finds nothing due

@@ -383,6 +383,7 @@ bool buildRequest(const EndpointConfig& config, Exchange& exchange, Transfer& t)
     t.connectTimeoutMs = config.connectTimeoutMs;
     t.responseTimeoutMs = config.responseTimeoutMs;
     t.soTimeoutMs = config.soTimeoutSeconds * 1000;
+    t.connectionClose = config.connectionClose;
     if (!config.userAgent.empty()) t.addHeader("User-Agent", config.userAgent);
   } else {
     curlOptions(config, t);

@@ -151,6 +151,52 @@ TEST_F(HttpDirectLaneTest, FiveHundredRequestsReuseOneConnection) {
   EXPECT_EQ(platformHttpCounters(server.context).connectionsAccepted, 1u);
 }
 
+TEST_F(HttpDirectLaneTest, WithConnectionCloseEachRequestHasAConnectionOfItsOwn) {
+  serve(serveEcho);
+  front([&](RouteBuilder& b) {
+    b.from("platform-http:/api?matchOnUriPrefix=true").to(proxyTo(port, "&connectionClose=true"));
+  });
+  const uint64_t opened = DirectLane::connectionsOpened();
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_EQ(bodyOf("/api/echo"),
+              fmt::format("GET /api/echo q= ct= host=127.0.0.1:{} body=", port));
+  }
+  EXPECT_EQ(DirectLane::connectionsOpened(), opened + 3);
+  EXPECT_EQ(platformHttpCounters(server.context).connectionsAccepted, 3u);
+}
+
+// A listener whose accept queue is full drops further connection requests (Linux), so the
+// connection is never made: connectTimeout fails it, as a connect timeout.
+TEST_F(HttpDirectLaneTest, ANeverCompletedConnectionFailsAtConnectTimeout) {
+  LoopbackListener full;
+  ASSERT_EQ(::listen(full.fd, 0), 0);
+  std::vector<int> queued;  // fill the queue: a connection or two the listener never accepts
+  for (int i = 0; i < 3; ++i) {
+    int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(full.port);
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    (void)::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+    queued.push_back(fd);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  front([&](RouteBuilder& b) {
+    b.from("platform-http:/api?matchOnUriPrefix=true")
+        .onException({"org.apache.hc.client5.http.ConnectTimeoutException"})
+          .handled(true)
+          .setBody(simple("connect timeout: ${exception.message}"))
+        .end()
+        .to(proxyTo(full.port, "&connectTimeout=300"));
+  });
+  std::string body = bodyOf("/api/x");
+  EXPECT_NE(body.find("connect timeout: Connect to http://127.0.0.1:"), std::string::npos)
+      << body;
+  EXPECT_NE(body.find("no connection within the connectTimeout of 300 ms"), std::string::npos)
+      << body;
+  for (int fd : queued) ::close(fd);
+}
+
 TEST_F(HttpDirectLaneTest, A404IsAnHttpOperationFailedExceptionThatOnExceptionReads) {
   serve(serveEcho);
   front([&](RouteBuilder& b) {
