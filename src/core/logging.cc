@@ -101,6 +101,10 @@ Logger Logger::get(std::string_view category) {
   return Logger(const_cast<std::string*>(&internText(category)));
 }
 
+Logger Logger::named(const std::string& category) noexcept {
+  return Logger(const_cast<std::string*>(&category));
+}
+
 bool Logger::enabled(LoggingLevel level) const noexcept {
   return level != LoggingLevel::Off && level >= global_level.load(std::memory_order_relaxed);
 }

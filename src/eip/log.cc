@@ -50,8 +50,9 @@ class LogStep final : public Step {
 Result<std::unique_ptr<Step>> LogModel::compile(RouteCompiler& compiler) const {
   auto e = message.compile(compiler.context());
   if (!e) return compiler.error(*this, e.error());
-  std::string name = logName.empty() ? compiler.route().id : logName;
-  return std::unique_ptr<Step>(new LogStep(Logger::get(name), level, std::move(*e)));
+  // The route's id is the route's own string, which outlives its steps: not interned.
+  Logger logger = logName.empty() ? Logger::named(compiler.route().id) : Logger::get(logName);
+  return std::unique_ptr<Step>(new LogStep(logger, level, std::move(*e)));
 }
 
 // The file DSLs' schemas (eip_schema.h): what route files may write for this step.

@@ -62,36 +62,48 @@ MockEndpoint::MockEndpoint(Component& component, Uri uri, EndpointOptions option
       retain_first_(this->options().getInt("retainFirst")),
       retain_last_(this->options().getInt("retainLast")) {}
 
-MockEndpoint::Expectations& MockEndpoint::expect() {
-  if (!expected_) expected_ = std::make_unique<Expectations>();
-  return *expected_;
+MockEndpoint::~MockEndpoint() { delete state_.load(std::memory_order_acquire); }
+
+MockEndpoint::State& MockEndpoint::state() const {
+  State* s = state_.load(std::memory_order_acquire);
+  if (s) return *s;
+  auto made = std::make_unique<State>();
+  if (state_.compare_exchange_strong(s, made.get(), std::memory_order_acq_rel)) {
+    return *made.release();
+  }
+  return *s;  // another thread made it first
 }
 
 void MockEndpoint::expectedMessageCount(size_t count) {
-  std::lock_guard lock(mutex_);
-  expect().count = count;
+  State& s = state();
+  std::lock_guard lock(s.mutex);
+  s.expect().count = count;
 }
 
 void MockEndpoint::expectedMinimumMessageCount(size_t count) {
-  std::lock_guard lock(mutex_);
-  expect().minimum = count;
+  State& s = state();
+  std::lock_guard lock(s.mutex);
+  s.expect().minimum = count;
 }
 
 void MockEndpoint::expectedBodiesReceived(std::vector<Value> bodies) {
-  std::lock_guard lock(mutex_);
-  expect().count = bodies.size();
-  expect().bodies = std::move(bodies);
+  State& s = state();
+  std::lock_guard lock(s.mutex);
+  s.expect().count = bodies.size();
+  s.expect().bodies = std::move(bodies);
 }
 
 void MockEndpoint::expectedBodiesReceivedInAnyOrder(std::vector<Value> bodies) {
-  std::lock_guard lock(mutex_);
-  expect().count = bodies.size();
-  expect().bodiesAnyOrder = std::move(bodies);
+  State& s = state();
+  std::lock_guard lock(s.mutex);
+  s.expect().count = bodies.size();
+  s.expect().bodiesAnyOrder = std::move(bodies);
 }
 
 void MockEndpoint::expectedHeaderReceived(std::string name, Value value) {
-  std::lock_guard lock(mutex_);
-  expect().headers.emplace_back(std::move(name), std::move(value));
+  State& s = state();
+  std::lock_guard lock(s.mutex);
+  s.expect().headers.emplace_back(std::move(name), std::move(value));
 }
 
 void MockEndpoint::receive(const Exchange& exchange) {
@@ -103,43 +115,38 @@ void MockEndpoint::receive(const Exchange& exchange) {
     loadFileBody(copy->message().body());
   } catch (const std::exception&) {
   }
-  std::lock_guard lock(mutex_);
-  ++count_;
-  bool keep = retain_first_ < 0 || static_cast<int64_t>(count_) <= retain_first_;
+  State& s = state();
+  std::lock_guard lock(s.mutex);
+  ++s.count;
+  bool keep = retain_first_ < 0 || static_cast<int64_t>(s.count) <= retain_first_;
   if (retain_last_ >= 0) {
     keep = true;
-    if (static_cast<int64_t>(received_.size()) >= retain_last_ && !received_.empty()) {
-      received_.erase(received_.begin());
+    if (static_cast<int64_t>(s.received.size()) >= retain_last_ && !s.received.empty()) {
+      s.received.erase(s.received.begin());
     }
     if (retain_last_ == 0) keep = false;
   }
-  if (keep) received_.push_back(std::move(copy));
-  arrived_.notify_all();
+  if (keep) s.received.push_back(std::move(copy));
+  s.arrived.notify_all();
 }
 
-std::optional<size_t> MockEndpoint::awaitedCount() const {
-  if (!expected_) return std::nullopt;
-  if (expected_->count) return expected_->count;
-  return expected_->minimum;
-}
-
-std::vector<std::string> MockEndpoint::failures() const {
+std::vector<std::string> MockEndpoint::failures(const State& s) const {
   std::vector<std::string> out;
-  if (!expected_) return out;
-  const Expectations& e = *expected_;
+  if (!s.expected) return out;
+  const Expectations& e = *s.expected;
   const std::string& name = uri();
-  if (e.count && count_ != *e.count) {
+  if (e.count && s.count != *e.count) {
     out.push_back(fmt::format("{} Received message count. Expected: <{}> but was: <{}>", name,
-                              *e.count, count_));
+                              *e.count, s.count));
   }
-  if (e.minimum && count_ < *e.minimum) {
+  if (e.minimum && s.count < *e.minimum) {
     out.push_back(fmt::format("{} Received message count. Expected at least: <{}> but was: <{}>",
-                              name, *e.minimum, count_));
+                              name, *e.minimum, s.count));
   }
   if (e.bodies) {
-    for (size_t i = 0; i < e.bodies->size() && i < received_.size(); ++i) {
+    for (size_t i = 0; i < e.bodies->size() && i < s.received.size(); ++i) {
       const Value& expected = (*e.bodies)[i];
-      const Value& actual = received_[i]->message().body();
+      const Value& actual = s.received[i]->message().body();
       if (!coerceEquals(expected, actual)) {
         out.push_back(fmt::format("{} Body of message: {}. Expected: <{}> but was: <{}>", name,
                                   i, expected.toString(), actual.toString()));
@@ -149,7 +156,7 @@ std::vector<std::string> MockEndpoint::failures() const {
   if (e.bodiesAnyOrder) {
     std::vector<Value> remaining = *e.bodiesAnyOrder;
     std::vector<Value> actual;
-    for (const auto& ex : received_) actual.push_back(ex->message().body());
+    for (const auto& ex : s.received) actual.push_back(ex->message().body());
     bool ok = actual.size() == remaining.size();
     for (const Value& body : actual) {
       auto it = std::find_if(remaining.begin(), remaining.end(),
@@ -166,8 +173,8 @@ std::vector<std::string> MockEndpoint::failures() const {
     }
   }
   for (const auto& [header, value] : e.headers) {
-    for (size_t i = 0; i < received_.size(); ++i) {
-      const Value* actual = received_[i]->message().getHeader(header);
+    for (size_t i = 0; i < s.received.size(); ++i) {
+      const Value* actual = s.received[i]->message().getHeader(header);
       if (!actual) {
         out.push_back(
             fmt::format("{} No header with name {} found for message: {}", name, header, i));
@@ -182,11 +189,14 @@ std::vector<std::string> MockEndpoint::failures() const {
 }
 
 Result<void> MockEndpoint::assertIsSatisfied(std::chrono::milliseconds timeout) {
-  std::unique_lock lock(mutex_);
-  if (auto awaited = awaitedCount(); awaited && *awaited > 0) {
-    arrived_.wait_for(lock, timeout, [&] { return count_ >= *awaited; });
+  State& s = state();
+  std::unique_lock lock(s.mutex);
+  std::optional<size_t> awaited;
+  if (s.expected) awaited = s.expected->count ? s.expected->count : s.expected->minimum;
+  if (awaited && *awaited > 0) {
+    s.arrived.wait_for(lock, timeout, [&] { return s.count >= *awaited; });
   }
-  std::vector<std::string> failed = failures();
+  std::vector<std::string> failed = failures(s);
   if (failed.empty()) return {};
   std::string message;
   for (const std::string& f : failed) message += (message.empty() ? "" : "\n") + f;
@@ -202,27 +212,31 @@ Result<void> MockEndpoint::assertIsNotSatisfied(std::chrono::milliseconds timeou
 }
 
 std::vector<std::shared_ptr<const Exchange>> MockEndpoint::receivedExchanges() const {
-  std::lock_guard lock(mutex_);
-  return received_;
+  State& s = state();
+  std::lock_guard lock(s.mutex);
+  return s.received;
 }
 
 std::vector<Value> MockEndpoint::receivedBodies() const {
-  std::lock_guard lock(mutex_);
+  State& s = state();
+  std::lock_guard lock(s.mutex);
   std::vector<Value> out;
-  for (const auto& ex : received_) out.push_back(ex->message().body());
+  for (const auto& ex : s.received) out.push_back(ex->message().body());
   return out;
 }
 
 size_t MockEndpoint::receivedCount() const {
-  std::lock_guard lock(mutex_);
-  return count_;
+  State& s = state();
+  std::lock_guard lock(s.mutex);
+  return s.count;
 }
 
 void MockEndpoint::reset() {
-  std::lock_guard lock(mutex_);
-  received_.clear();
-  count_ = 0;
-  expected_.reset();
+  State& s = state();
+  std::lock_guard lock(s.mutex);
+  s.received.clear();
+  s.count = 0;
+  s.expected.reset();
 }
 
 Result<std::unique_ptr<Producer>> MockEndpoint::createProducer() {

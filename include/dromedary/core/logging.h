@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace dromedary {
@@ -23,6 +24,10 @@ class Logger {
  public:
   /// The logger for a category (created on first use; thread-safe; not for the hot path).
   static Logger get(std::string_view category);
+  /// The logger for a category whose text `category` holds, for as long as the logger is used
+  /// (a route's id, for the route's log steps): nothing is interned, so a context of many
+  /// routes, or one that reloads them, keeps no name per route beyond the route's own.
+  static Logger named(const std::string& category) noexcept;
 
   bool enabled(LoggingLevel level) const noexcept;
   /// Writes one line. Thread-safe.

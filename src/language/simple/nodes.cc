@@ -57,15 +57,21 @@ const Value* literalValue(const Expression& e) noexcept {
 }
 
 TemplateNode::TemplateNode(std::vector<ExprPtr> parts) {
+  parts_.reserve(parts.size());
   for (ExprPtr& e : parts) {
     const Value* literal = literalValue(*e);
-    bool text = literal && literal->isString();
-    std::string_view view = text ? std::string_view(literal->getString()) : std::string_view();
+    if (literal && literal->isString()) {
+      const std::string& text = literal->getString();
+      parts_.push_back(Part{nullptr, nullptr, static_cast<uint32_t>(literals_.size()),
+                            static_cast<uint32_t>(text.size()), true, false});
+      literals_ += text;
+      continue;
+    }
     bool direct = isDirect(*e);
     const HeaderKey* header = headerKeyOf(*e);
-    parts_.push_back(Part{std::move(e), header, view.data(), static_cast<uint32_t>(view.size()),
-                          text, direct});
+    parts_.push_back(Part{std::move(e), header, 0, 0, false, direct});
   }
+  literals_.shrink_to_fit();
 }
 
 namespace {
@@ -83,7 +89,7 @@ bool TemplateNode::appendText(Exchange& ex, std::string& text) const noexcept {
   try {
     for (const Part& part : parts_) {
       if (part.literal) {
-        text.append(part.text, part.textSize);
+        text.append(literals_.data() + part.textOffset, part.textSize);
         continue;
       }
       const Value* v;

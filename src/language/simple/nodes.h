@@ -65,15 +65,18 @@ class TemplateNode final : public TextExpression {
 
  private:
   struct Part {
-    ExprPtr expression;
+    ExprPtr expression;       ///< null for a literal text part
     const HeaderKey* header;  ///< a header read's key: looked up without a call through it
-    const char* text;         ///< a literal text part, appended as is (of textSize bytes):
-    uint32_t textSize;        ///< not a string_view, so that a part stays 32 bytes
+    uint32_t textOffset;      ///< a literal text part: its bytes in literals_
+    uint32_t textSize;
     bool literal;
     bool direct;
   };
   static_assert(sizeof(Part) <= 32, "a template's part grew: every route's templates pay it");
   std::vector<Part> parts_;
+  // The literal parts' text, end to end: one string for all of them rather than a node each
+  // (a route file's templates are mostly a literal or two around a header).
+  std::string literals_;
 };
 
 /// A predicate where a value is wanted (`${header.n > 3}`): true or false.

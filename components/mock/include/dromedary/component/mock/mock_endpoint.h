@@ -19,6 +19,7 @@
 /// Options: retainFirst, retainLast (keep only the first/last N copies; counts stay exact).
 /// Thread-safety: exchanges may arrive from any thread; expectations are set before sending.
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <memory>
@@ -34,6 +35,9 @@ namespace dromedary::component::mock {
 class MockEndpoint final : public Endpoint {
  public:
   MockEndpoint(Component& component, Uri uri, EndpointOptions options);
+  ~MockEndpoint() override;
+  MockEndpoint(const MockEndpoint&) = delete;
+  MockEndpoint& operator=(const MockEndpoint&) = delete;
 
   void expectedMessageCount(size_t count);
   void expectedMinimumMessageCount(size_t count);
@@ -66,15 +70,7 @@ class MockEndpoint final : public Endpoint {
   void receive(const Exchange& exchange);
 
  private:
-  std::vector<std::string> failures() const;  // with mutex_ held
-  std::optional<size_t> awaitedCount() const;
-
-  mutable std::mutex mutex_;
-  std::condition_variable arrived_;
-  std::vector<std::shared_ptr<const Exchange>> received_;
-  size_t count_ = 0;
-  // What a test expects, made by the first expectation: a route's mock that no test checks
-  // (many routes of a file) does not hold room for them.
+  // What a test expects.
   struct Expectations {
     std::optional<size_t> count;
     std::optional<size_t> minimum;
@@ -82,8 +78,23 @@ class MockEndpoint final : public Endpoint {
     std::optional<std::vector<Value>> bodiesAnyOrder;
     std::vector<std::pair<std::string, Value>> headers;
   };
-  Expectations& expect();  // with mutex_ held
-  std::unique_ptr<Expectations> expected_;
+  // What arrived and what is expected, made on first use: a route's mock that no test reads
+  // and nothing reaches (many routes of a file) holds a pointer, not a lock and lists.
+  struct State {
+    std::mutex mutex;
+    std::condition_variable arrived;
+    std::vector<std::shared_ptr<const Exchange>> received;
+    size_t count = 0;
+    std::unique_ptr<Expectations> expected;  // made by the first expectation
+    Expectations& expect() {  // with mutex held
+      if (!expected) expected = std::make_unique<Expectations>();
+      return *expected;
+    }
+  };
+  State& state() const;
+  std::vector<std::string> failures(const State& s) const;  // with s.mutex held
+
+  mutable std::atomic<State*> state_{nullptr};  // owned
   int64_t retain_first_;
   int64_t retain_last_;
 };
