@@ -42,8 +42,8 @@ RouteReloader::Setup setupFor(const RunOptions& options) {
 
 // The routes of `options` loaded into `reloader`'s context. Prints the error and returns false
 // when something does not load.
-bool load(RouteReloader& reloader, const Logger& log) {
-  auto report = reloader.load();
+bool load(RouteReloader& reloader, const Logger& log, bool forReload) {
+  auto report = reloader.load(forReload);
   if (!report) {
     std::fprintf(stderr, "dromedary: %s\n", report.error().toString().c_str());
     return false;
@@ -118,7 +118,7 @@ int validateRoutes(const RunOptions& options) {
   Context context("dromedary");
   Logger log = Logger::get("dromedary.validate");
   RouteReloader loader(context, pathsOf(options), setupFor(options));
-  if (!load(loader, log) || !applyMainProperties(context)) return 1;
+  if (!load(loader, log, false) || !applyMainProperties(context)) return 1;
   auto compiled = context.compileRoutes();
   if (!compiled) {
     std::fprintf(stderr, "dromedary: %s\n", compiled.error().toString().c_str());
@@ -139,7 +139,7 @@ int runRoutes(const RunOptions& options) {
   Context context("dromedary");
   Logger log = Logger::get("dromedary.run");
   RouteReloader reloader(context, pathsOf(options), setupFor(options));
-  if (!load(reloader, log) || !applyMainProperties(context)) return 1;
+  if (!load(reloader, log, options.dev) || !applyMainProperties(context)) return 1;
   std::unique_ptr<FileWatcher> watcher;
   if (options.dev) {
     std::vector<std::string> extra = options.properties;

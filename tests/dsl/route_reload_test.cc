@@ -123,6 +123,22 @@ TEST_F(RouteReloadTest, MovingARouteOrEditingCommentsChangesNothing) {
       << outcome.summary();
 }
 
+// A load that keeps nothing for reloading (validate, run without --dev) cannot be reloaded:
+// it says so and leaves the routes running.
+TEST_F(RouteReloadTest, AReloadAfterALoadThatKeptNothingFailsAndChangesNothing) {
+  save("routes.yaml", twoRoutes("v1"));
+  auto loaded = reloader.load(false);
+  ASSERT_TRUE(loaded) << loaded.error().toString();
+  ASSERT_TRUE(context.start());
+  save("routes.yaml", twoRoutes("v2"));
+  auto outcome = reloader.reload();
+  ASSERT_FALSE(outcome);
+  EXPECT_NE(outcome.error().message.find("load(false)"), std::string::npos)
+      << outcome.error().message;
+  ASSERT_TRUE(producer.sendBody("direct:b", "z"));
+  EXPECT_EQ(mock("mock:b").receivedBodies(), std::vector<Value>{Value("v1")});
+}
+
 TEST_F(RouteReloadTest, ANewRouteStartsAndARemovedOneStops) {
   save("routes.yaml", twoRoutes("v1"));
   start();

@@ -60,10 +60,13 @@ class RouteReloader {
   RouteReloader(const RouteReloader&) = delete;
   RouteReloader& operator=(const RouteReloader&) = delete;
 
-  /// The first load (setup, then every route of the files).
-  Result<LoadReport> load();
+  /// The first load (setup, then every route of the files). `forReload` keeps each route's
+  /// key and fingerprint, which reload() needs to tell what an edit changed; a load that will
+  /// not be reloaded (`dromedary validate`, `run` without --dev) keeps nothing per route.
+  Result<LoadReport> load(bool forReload = true);
   /// Reads the files again; swaps, adds and removes the routes that changed. An error (a file
-  /// that does not load, with file:line:column) leaves the running routes as they were.
+  /// that does not load, with file:line:column) leaves the running routes as they were; so
+  /// does a reload after load(false), which fails saying so.
   Result<ReloadOutcome> reload();
 
   /// What to watch (FileWatcher::watch): the route paths, and `extra` (the properties files,
@@ -81,6 +84,7 @@ class RouteReloader {
   std::vector<std::string> paths_;
   Setup setup_;
   std::map<std::string, Known, std::less<>> routes_;  // by LoadedRoute::key
+  bool forReload_ = false;  // routes_ is kept (load(true))
 };
 
 /// Watches files and folders (inotify) for saves, renames and deletions of route files (.yaml,

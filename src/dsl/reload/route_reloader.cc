@@ -36,15 +36,23 @@ RouteReloader::RouteReloader(Context& context, std::vector<std::string> paths, S
 
 RouteReloader::~RouteReloader() = default;
 
-Result<LoadReport> RouteReloader::load() {
+Result<LoadReport> RouteReloader::load(bool forReload) {
   if (setup_) DROMEDARY_TRY_VOID(setup_(context_, true));
   DROMEDARY_TRY(report, loadRoutes(context_, paths_));
   routes_.clear();
-  for (const LoadedRoute& r : report.loaded) routes_[r.key] = {r.id, r.fingerprint};
+  forReload_ = forReload;
+  if (forReload) {
+    for (const LoadedRoute& r : report.loaded) routes_[r.key] = {r.id, r.fingerprint};
+  }
   return report;
 }
 
 Result<ReloadOutcome> RouteReloader::reload() {
+  if (!forReload_) {
+    return makeError(ErrorCode::Internal,
+                     "the routes were loaded with load(false): nothing was kept to tell what "
+                     "changed; load them with load(true) to reload them");
+  }
   const auto begin = Clock::now();
   ReloadOutcome outcome;
   // Everything is read and compiled in a context of its own first: a bad edit stops here.
