@@ -284,6 +284,8 @@ Result<void> addRouteSources(Context& context, FileSources& sources, const LoadO
     return fmt::format("{}#{}", where.file.str(), ++unnamed[where.file.str()]);
   };
   std::vector<size_t> added;  // indexes into `loaded`, in the order they go to the builder
+  loaded.reserve(loaded.size() + sources.routes.size() + sources.templatedRoutes.size());
+  added.reserve(sources.routes.size() + sources.templatedRoutes.size());
   auto consider = [&](LoadedRoute route) {
     bool include = !options.include || options.include(route);
     if (include) added.push_back(loaded.size());
@@ -306,6 +308,9 @@ Result<void> addRouteSources(Context& context, FileSources& sources, const LoadO
     // sources and models are not all held at once (about a third of the peak when loading).
     r = RouteSource{};
   }
+  // And the list itself (a few hundred bytes a route, emptied) before the routes are added.
+  sources.routes.clear();
+  sources.routes.shrink_to_fit();
   for (const TemplatedRouteSource& t : sources.templatedRoutes) {
     if (!consider({keyOf(t.routeId ? &*t.routeId : nullptr, t.where), {},
                    templatedRouteFingerprint(context, t, sources, shared)})) {

@@ -272,7 +272,8 @@ Result<std::vector<RouteSource>> restRoutes(Context& context, const FileSources&
 /// Declared beans must be bound in the context (Context::bindProcessor) under their names:
 /// Java classes cannot be created here.
 /// Rest verbs become routes and Kamelets are instantiated (kamelet_expansion.h) first, which
-/// changes `sources`.
+/// changes `sources`; its routes are let go of as they are translated (`sources.routes` is
+/// empty after).
 /// `options` (route_loader.h) chooses which routes are added; `loaded` receives every route
 /// read, with its key, fingerprint and (when added) id.
 Result<void> addRouteSources(Context& context, FileSources& sources, const LoadOptions& options,

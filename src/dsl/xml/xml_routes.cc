@@ -166,12 +166,25 @@ class XmlReader {
       RouteConfigurationSource context_wide;
       context_wide.where = at(node);
       std::string handler_ref = node.attribute("errorHandlerRef").value();
-      for (pugi::xml_node child : node.children()) {
+      pugi::xml_node parent = node;
+      if (name != "routeConfigurations") {  // the routes' sources, at their number
+        size_t count = 0;
+        for (pugi::xml_node child : node.children()) {
+          count += child.type() == pugi::node_element && localName(child) == "route";
+        }
+        out_.routes.reserve(out_.routes.size() + count);
+      }
+      for (pugi::xml_node child = parent.first_child(), next; child; child = next) {
+        next = child.next_sibling();
         if (child.type() != pugi::node_element) continue;
         std::string_view cn = localName(child);
         if (cn == "route" && name != "routeConfigurations") {
           DROMEDARY_TRY(r, route(child));
           out_.routes.push_back(std::move(r));
+          // Read: its nodes go, and pugixml frees each page of them once all of its nodes
+          // are gone, so that a big file's document and its routes' sources are not all held
+          // at once (the positions were taken, and names and values are the file's text).
+          parent.remove_child(child);
         } else if (cn == "routeConfiguration") {
           DROMEDARY_TRY_VOID(routeConfiguration(child));
         } else if (cn == "rest" && name != "routeConfigurations") {
