@@ -9,7 +9,7 @@ packages=(cmake ninja-build g++ pkg-config libgtest-dev libgmock-dev libbenchmar
           libconcurrentqueue-dev libboost-dev nlohmann-json3-dev libsqlite3-dev libjq-dev libcurl4-openssl-dev openssl libsimdjson-dev librdkafka-dev libpq-dev
           libqpid-proton-cpp12-dev
           prometheus
-          libsystemd-dev dpkg-dev systemd
+          dpkg-dev systemd
           valgrind python3)
 if [ "${1:-}" = "--tests" ]; then
   # By command: a machine may have node and npm from elsewhere (NodeSource bundles npm, and

@@ -3,7 +3,7 @@
 
 // Telling systemd how `dromedary run` is doing when it runs as a Type=notify service: ready
 // once the routes have started, reloading while --dev swaps routes, stopping on the way out.
-// Outside systemd ($NOTIFY_SOCKET unset) and in builds without libsystemd these do nothing.
+// Outside systemd ($NOTIFY_SOCKET unset) these do nothing.
 
 #include <string>
 
