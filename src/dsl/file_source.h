@@ -27,19 +27,19 @@ namespace dromedary::dsl {
 
 struct Scalar {
   std::string value;
-  SourceRef where;
+  SourcePlace where;
 };
 
 struct ExpressionSource {
   std::string language;  ///< simple, constant, header, exchangeProperty, tokenize
   std::string text;
-  SourceRef where;
+  SourcePlace where;
   std::vector<std::pair<std::string, Scalar>> options;  ///< tokenize: token, regex, group ...
 };
 
 struct StepSource {
   std::string kind;  ///< as written: "setHeader", "to" ...
-  SourceRef where;
+  SourcePlace where;
   std::vector<std::pair<std::string, Scalar>> attributes;  ///< keys as written, in order
   std::vector<std::pair<std::string, Scalar>> parameters;  ///< endpoint parameters (to, toD)
   // What most steps leave empty is one pointer each (thin_vector.h): a big file's sources are
@@ -64,7 +64,7 @@ struct StepSource {
 };
 
 struct RouteSource {
-  SourceRef where;
+  SourcePlace where;
   std::vector<std::pair<std::string, Scalar>> attributes;  ///< id, description, autoStartup
   Scalar from;                                             ///< the uri
   std::vector<std::pair<std::string, Scalar>> parameters;  ///< of the from endpoint
@@ -83,7 +83,7 @@ struct RouteSource {
 /// A routeConfiguration (or a file's top-level errorHandler): without an id it applies to
 /// every route loaded with it; with one, to the routes naming it in routeConfigurationId.
 struct RouteConfigurationSource {
-  SourceRef where;
+  SourcePlace where;
   std::optional<Scalar> id;
   std::vector<StepSource> errorHandler;  ///< none or one: its kind is the handler's name
   std::vector<StepSource> onExceptions;
@@ -125,7 +125,7 @@ struct TemplateParameterSource {
 
 /// A routeTemplate: its route uses the parameters as {{name}} placeholders.
 struct RouteTemplateSource {
-  SourceRef where;
+  SourcePlace where;
   Scalar id;
   std::vector<TemplateParameterSource> parameters;
   RouteSource route;
@@ -133,7 +133,7 @@ struct RouteTemplateSource {
 
 /// A templatedRoute: a route from a template (of the same load or already in the context).
 struct TemplatedRouteSource {
-  SourceRef where;
+  SourcePlace where;
   Scalar templateRef;
   std::optional<Scalar> routeId;
   std::vector<std::pair<Scalar, Scalar>> parameters;  ///< name, value
@@ -154,7 +154,7 @@ struct KameletPropertySource {
 
 /// A `kind: Kamelet` resource: a route template with a typed, documented parameter schema.
 struct KameletSource {
-  SourceRef where;
+  SourcePlace where;
   Scalar name;         ///< metadata.name: the name it is used by (kamelet:NAME)
   std::string type;    ///< the kamelet.type label: source, action or sink (or empty)
   std::string title;
@@ -168,7 +168,7 @@ struct KameletSource {
 /// One verb of a rest (get, post ...): YAML's `get: [{path: ..., to: ...}]`, XML's `<get>`.
 struct RestVerbSource {
   std::string method;  ///< the key as written: get, post, put, patch, delete, head
-  SourceRef where;
+  SourcePlace where;
   std::vector<std::pair<std::string, Scalar>> attributes;  ///< path, id, consumes ...
   std::vector<StepSource> to;     ///< none or one: the verb's to (or toD)
   std::vector<SourceRef> params;  ///< param entries (documentation), where they are
@@ -177,13 +177,13 @@ struct RestVerbSource {
 
 /// A rest's openApi: its services made from an OpenAPI document (Camel's contract-first REST).
 struct RestOpenApiSource {
-  SourceRef where;
+  SourcePlace where;
   std::vector<std::pair<std::string, Scalar>> attributes;  ///< specification, missingOperation ...
 };
 
 /// A rest: a path and its verbs, or an openApi.
 struct RestSource {
-  SourceRef where;
+  SourcePlace where;
   std::vector<std::pair<std::string, Scalar>> attributes;  ///< path, consumes, produces ...
   std::vector<RestVerbSource> verbs;
   std::optional<RestOpenApiSource> openApi;
@@ -191,7 +191,7 @@ struct RestSource {
 
 /// A restConfiguration: where the rest services are served.
 struct RestConfigurationSource {
-  SourceRef where;
+  SourcePlace where;
   std::vector<std::pair<std::string, Scalar>> attributes;  ///< component, port, contextPath ...
 };
 

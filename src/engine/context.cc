@@ -169,20 +169,18 @@ Result<Endpoint*> Context::endpoint(std::string_view text) {
     return makeError(ErrorCode::UnknownComponent, std::move(message));
   }
   std::lock_guard lock(impl_->mutex);
-  auto it = impl_->endpoints.find(uri.normalized());
-  if (it != impl_->endpoints.end()) return it->second.get();
+  if (Endpoint* known = impl_->endpoints.find(uri.normalized())) return known;
   DROMEDARY_TRY(options, EndpointOptions::resolve(comp->endpointOptions(), uri, comp->lenientOptions()));
   DROMEDARY_TRY(created, comp->createEndpoint(uri, std::move(options)));
-  Endpoint* e = created.get();
-  impl_->endpoints.emplace(std::string_view(e->uri()), std::move(created));
-  return e;
+  return impl_->endpoints.insert(std::move(created));
 }
 
 std::vector<std::string> Context::endpointUris() const {
   std::vector<std::string> uris;
   {
     std::lock_guard lock(impl_->mutex);
-    for (const auto& [uri, endpoint] : impl_->endpoints) uris.emplace_back(uri);
+    uris.reserve(impl_->endpoints.size());
+    impl_->endpoints.forEach([&](const Endpoint& e) { uris.push_back(e.uri()); });
   }
   std::sort(uris.begin(), uris.end());
   return uris;

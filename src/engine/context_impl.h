@@ -22,6 +22,7 @@
 #include <dromedary/spi/language.h>
 #include <dromedary/spi/scheduler.h>
 
+#include "engine/endpoint_table.h"
 #include "engine/error_handler_model.h"
 #include "engine/exception_registry.h"
 #include "engine/compiled_route.h"
@@ -53,9 +54,8 @@ struct ContextImpl {
 
   // Endpoints and producers are created from any thread: guarded by one mutex.
   mutable std::mutex mutex;
-  // By normalised URI: a view of the endpoint's own (Endpoint::uri(), which never moves), not
-  // a second copy of it.
-  std::unordered_map<std::string_view, std::unique_ptr<Endpoint>> endpoints;
+  // By normalised URI, the endpoint's own (Endpoint::uri()), not a second copy of it.
+  EndpointTable endpoints;
   std::unordered_map<const Endpoint*, std::unique_ptr<Producer>> producers;
   std::unordered_map<std::string, Producer*> producersByText;
 

@@ -22,11 +22,7 @@ class RouteStatistics;
 struct TimingCell;
 
 /// Where a route or step was written: its file, line and column (line 0: not from a file).
-struct SourcePlace {
-  SourceFile file;
-  uint32_t line = 0;
-  uint32_t column = 0;
-};
+using SourcePlace = dromedary::SourcePlace;
 
 /// What a step keeps of the model it was compiled from once the route has let its model go
 /// (compileRoute): how it reads in statistics, message history and traces, and where it was

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
+#include <algorithm>
 #include <tuple>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -96,6 +98,24 @@ TEST(ContextTest, EndpointsAreCachedByNormalisedUri) {
   Endpoint* b = *h.context.endpoint("direct://x?block=false&timeout=5");
   EXPECT_EQ(a, b);
   EXPECT_EQ(a->uri(), "direct://x?block=false&timeout=5");
+}
+
+// The table grows many times over (from 16 slots): every endpoint is still found, once.
+TEST(ContextTest, ThousandsOfEndpointsAreEachFoundAgainAndListedOnce) {
+  RouteHarness h;
+  constexpr int kEndpoints = 5000;
+  std::vector<Endpoint*> made;
+  for (int i = 0; i < kEndpoints; ++i) {
+    made.push_back(*h.context.endpoint("mock:e" + std::to_string(i)));
+  }
+  for (int i = 0; i < kEndpoints; ++i) {
+    ASSERT_EQ(*h.context.endpoint("mock://e" + std::to_string(i)), made[i]) << i;
+  }
+  std::vector<std::string> uris = h.context.endpointUris();
+  EXPECT_EQ(std::count_if(uris.begin(), uris.end(),
+                          [](const std::string& u) { return u.starts_with("mock://e"); }),
+            kEndpoints);
+  EXPECT_TRUE(std::is_sorted(uris.begin(), uris.end()));
 }
 
 TEST(ContextTest, RoutesWithoutAutoStartupStayStoppedUntilStarted) {

@@ -86,12 +86,26 @@ class SourceFile {
 };
 
 /// Where in a source (route file, URI, expression) an error was found.
+struct SourcePlace;
+
 struct SourceRef {
   SourceFile file;      ///< empty when not from a file
   uint32_t line = 0;    ///< 1-based; 0 = unknown
   uint32_t column = 0;  ///< 1-based; 0 = unknown
   std::string snippet;  ///< the offending text
+  operator SourcePlace() const noexcept;  // NOLINT: implicit, its snippet left out
 };
+
+/// Where something was written, without a snippet: what a route file's sources and compiled
+/// steps keep of each position (a big file has many, and a snippet is for errors only).
+struct SourcePlace {
+  SourceFile file;
+  uint32_t line = 0;
+  uint32_t column = 0;
+  operator SourceRef() const { return SourceRef{file, line, column, {}}; }  // NOLINT: implicit
+};
+
+inline SourceRef::operator SourcePlace() const noexcept { return SourcePlace{file, line, column}; }
 
 /// A load/start-time failure. Allocation is fine here: this is never the per-message path.
 struct Error {
