@@ -85,9 +85,9 @@ class SourceFile {
   const std::string* name_ = nullptr;  // interned; null for none
 };
 
-/// Where in a source (route file, URI, expression) an error was found.
 struct SourcePlace;
 
+/// Where in a source (route file, URI, expression) an error was found.
 struct SourceRef {
   SourceFile file;      ///< empty when not from a file
   uint32_t line = 0;    ///< 1-based; 0 = unknown
