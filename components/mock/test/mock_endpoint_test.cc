@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
+#include <thread>
+#include <vector>
+
 #include <gtest/gtest.h>
 
 #include "support/route_harness.h"
@@ -103,6 +106,23 @@ TEST_F(MockEndpointTest, WaitsForMessagesFromOtherThreads) {
   });
   EXPECT_TRUE(mock.assertIsSatisfied(5s));
   sender.join();
+}
+
+// A mock makes its state on first use: threads whose messages are the first to reach an
+// untouched mock all count, and every one is kept.
+TEST_F(MockEndpointTest, MessagesThatArriveFirstFromManyThreadsAreAllCounted) {
+  constexpr int kThreads = 8;
+  constexpr int kEach = 50;
+  std::vector<std::thread> senders;
+  for (int t = 0; t < kThreads; ++t) {
+    senders.emplace_back([&] {
+      for (int i = 0; i < kEach; ++i) ASSERT_TRUE(h.producer.sendBody("direct:in", i));
+    });
+  }
+  for (auto& s : senders) s.join();
+  auto& mock = h.mock("mock:result");
+  EXPECT_EQ(mock.receivedCount(), static_cast<size_t>(kThreads * kEach));
+  EXPECT_EQ(mock.receivedBodies().size(), static_cast<size_t>(kThreads * kEach));
 }
 
 TEST_F(MockEndpointTest, ResetForgetsEverything) {
