@@ -2,6 +2,8 @@
 #include "language/simple/nodes.h"
 
 #include <cmath>
+#include <cstring>
+#include <new>
 
 #include <fmt/format.h>
 
@@ -57,21 +59,35 @@ const Value* literalValue(const Expression& e) noexcept {
 }
 
 TemplateNode::TemplateNode(std::vector<ExprPtr> parts) {
-  parts_.reserve(parts.size());
+  size_t text_bytes = 0;
+  for (const ExprPtr& e : parts) {
+    const Value* literal = literalValue(*e);
+    if (literal && literal->isString()) text_bytes += literal->getString().size();
+  }
+  void* memory = ::operator new(parts.size() * sizeof(Part) + text_bytes);
+  parts_ = static_cast<Part*>(memory);
+  char* text = reinterpret_cast<char*>(parts_ + parts.size());
+  uint32_t offset = 0;
   for (ExprPtr& e : parts) {
+    Part* part = parts_ + count_;
     const Value* literal = literalValue(*e);
     if (literal && literal->isString()) {
-      const std::string& text = literal->getString();
-      parts_.push_back(Part{nullptr, nullptr, static_cast<uint32_t>(literals_.size()),
-                            static_cast<uint32_t>(text.size()), true, false});
-      literals_ += text;
-      continue;
+      const std::string& t = literal->getString();
+      std::memcpy(text + offset, t.data(), t.size());
+      new (part) Part{nullptr, nullptr, text + offset, static_cast<uint32_t>(t.size()), true, false};
+      offset += static_cast<uint32_t>(t.size());
+    } else {
+      const bool direct = isDirect(*e);
+      const HeaderKey* header = headerKeyOf(*e);
+      new (part) Part{std::move(e), header, nullptr, 0, false, direct};
     }
-    bool direct = isDirect(*e);
-    const HeaderKey* header = headerKeyOf(*e);
-    parts_.push_back(Part{std::move(e), header, 0, 0, false, direct});
+    ++count_;
   }
-  literals_.shrink_to_fit();
+}
+
+TemplateNode::~TemplateNode() {
+  for (uint32_t i = 0; i < count_; ++i) parts_[i].~Part();
+  ::operator delete(parts_);
 }
 
 namespace {
@@ -87,9 +103,9 @@ inline void appendValue(const Value& v, std::string& text) {
 
 bool TemplateNode::appendText(Exchange& ex, std::string& text) const noexcept {
   try {
-    for (const Part& part : parts_) {
+    for (const Part& part : *this) {
       if (part.literal) {
-        text.append(literals_.data() + part.textOffset, part.textSize);
+        text.append(part.text, part.textSize);
         continue;
       }
       const Value* v;
@@ -118,7 +134,7 @@ bool TemplateNode::appendText(Exchange& ex, std::string& text) const noexcept {
 // Literals and header reads only (a header read never fails), none of `target`: a hash that
 // agrees is taken as the same name.
 bool TemplateNode::rendersBeside(const HeaderKey& target) const noexcept {
-  for (const Part& part : parts_) {
+  for (const Part& part : *this) {
     if (part.literal) continue;
     const HeaderKey* key = headerKeyOf(*part.expression);
     if (!key || key->hash() == target.hash()) return false;

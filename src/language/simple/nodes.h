@@ -59,6 +59,9 @@ const Value* literalValue(const Expression& e) noexcept;
 class TemplateNode final : public TextExpression {
  public:
   explicit TemplateNode(std::vector<ExprPtr> parts);
+  ~TemplateNode() override;
+  TemplateNode(const TemplateNode&) = delete;
+  TemplateNode& operator=(const TemplateNode&) = delete;
   const Value* evaluate(Exchange& ex, Value& scratch) const noexcept override;
   bool appendText(Exchange& ex, std::string& out) const noexcept override;
   bool rendersBeside(const HeaderKey& target) const noexcept override;
@@ -67,16 +70,19 @@ class TemplateNode final : public TextExpression {
   struct Part {
     ExprPtr expression;       ///< null for a literal text part
     const HeaderKey* header;  ///< a header read's key: looked up without a call through it
-    uint32_t textOffset;      ///< a literal text part: its bytes in literals_
-    uint32_t textSize;
+    const char* text;         ///< a literal text part: its bytes, after the parts (textSize
+    uint32_t textSize;        ///< of them; not a string_view, so that a part stays 32 bytes)
     bool literal;
     bool direct;
   };
   static_assert(sizeof(Part) <= 32, "a template's part grew: every route's templates pay it");
-  std::vector<Part> parts_;
-  // The literal parts' text, end to end: one string for all of them rather than a node each
-  // (a route file's templates are mostly a literal or two around a header).
-  std::string literals_;
+  const Part* begin() const noexcept { return parts_; }
+  const Part* end() const noexcept { return parts_ + count_; }
+  // The parts, then their literal text end to end, in one allocation: a route file's
+  // templates are mostly a literal or two around a header, and a node, a list and a string
+  // each were three allocations for it.
+  Part* parts_ = nullptr;
+  uint32_t count_ = 0;
 };
 
 /// A predicate where a value is wanted (`${header.n > 3}`): true or false.
