@@ -85,9 +85,9 @@ class MockEndpoint final : public Endpoint {
     std::condition_variable arrived;
     std::vector<std::shared_ptr<const Exchange>> received;
     size_t count = 0;
-    std::unique_ptr<Expectations> expected;  // made by the first expectation
+    std::optional<Expectations> expected;  // set by the first expectation
     Expectations& expect() {  // with mutex held
-      if (!expected) expected = std::make_unique<Expectations>();
+      if (!expected) expected.emplace();
       return *expected;
     }
   };
