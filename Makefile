@@ -34,10 +34,10 @@ run: configure
 test: test-deps build
 	@ctest --test-dir $(BUILD_DIR) --output-on-failure -j 2 --timeout 300
 
-# The Debian package (CPack): build/dromedary_VERSION_ARCH.deb. Builds the program and its man
-# pages only; docs/install.md says what the package holds.
+# The Debian package (CPack): build/dromedary_VERSION_ARCH.deb. Builds the program, its
+# component modules and its man pages only; docs/install.md says what the package holds.
 package: configure
-	@cmake --build $(BUILD_DIR) --target dromedary dromedary_man
+	@cmake --build $(BUILD_DIR) --target dromedary dromedary_modules dromedary_man
 	@cd $(BUILD_DIR) && cpack -G DEB
 
 bench: build

@@ -15,6 +15,7 @@ declare -A allowed=(
   [management]="core"  # what it shows comes through the public statistics API
   [server]="core"
   [sqlite]="core engine"
+  [modules]=""  # component modules: through the public API only
 )
 status=0
 for layer in "${!allowed[@]}"; do

@@ -12,6 +12,7 @@
 #include <dromedary/dsl/route_loader.h>
 
 #include "cli.h"
+#include "component_modules.h"
 #include "man_page.h"
 #include "stop_signals.h"
 #include "version_command.h"
@@ -29,6 +30,11 @@ int listComponents(const std::string& scheme) {
   dromedary::Component* component = context.component(scheme);
   if (!component) {
     std::fprintf(stderr, "dromedary: unknown component '%s'\n", scheme.c_str());
+    return 1;
+  }
+  // A module's component tells its options once its module is loaded.
+  if (auto loaded = dromedary::modules::loadModuleOf(*component); !loaded) {
+    std::fprintf(stderr, "dromedary: %s\n", loaded.error().message.c_str());
     return 1;
   }
   if (!component->syntax().empty()) {

@@ -77,6 +77,10 @@ const std::string& Context::name() const noexcept { return impl_->name; }
 
 void Context::addComponent(std::unique_ptr<Component> component) {
   component->attach(*this);
+  if (auto* aside = detail::registrationsKeptAside(*this)) {
+    aside->components.push_back(std::move(component));
+    return;
+  }
   std::string scheme(component->scheme());
   impl_->components[scheme] = std::move(component);
 }

@@ -132,6 +132,10 @@ struct ContextImpl {
 /// The error of an API call naming a route that does not exist, listing those that do.
 Error noSuchRoute(std::string_view id, const std::vector<std::string>& ids);
 
+/// Where `context`'s registrations go while Context::collectRegistrations runs on this thread;
+/// null otherwise (they go to the context).
+Context::Registrations* registrationsKeptAside(const Context& context) noexcept;
+
 }  // namespace detail
 
 }  // namespace dromedary

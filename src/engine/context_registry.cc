@@ -2,11 +2,12 @@
 // The context's registries of named things (processors, aggregation strategies, idempotent and
 // aggregation repositories, header filter strategies, beans of any type, bean factories):
 // bound by the application, looked up by name when routes and endpoints are built, under a
-// mutex of their own.
+// mutex of their own. And registrations kept aside for a component module's loader.
 #include <dromedary/engine/context.h>
 
 #include <map>
 #include <mutex>
+#include <utility>
 
 #include "engine/context_impl.h"
 
@@ -32,7 +33,33 @@ std::shared_ptr<T> findNamed(std::mutex& mutex, const Named<T>& map, std::string
   return it == map.end() ? nullptr : it->second;
 }
 
+// Set while collectRegistrations runs a registration function on this thread.
+thread_local const Context* collecting_for = nullptr;
+thread_local Context::Registrations* collected = nullptr;
+
 }  // namespace
+
+namespace detail {
+Context::Registrations* registrationsKeptAside(const Context& context) noexcept {
+  return collecting_for == &context ? collected : nullptr;
+}
+}  // namespace detail
+
+Context::Registrations Context::collectRegistrations(void (*register_fn)(Context& context)) {
+  Registrations out;
+  const Context* outer_for = std::exchange(collecting_for, this);
+  Registrations* outer = std::exchange(collected, &out);
+  struct Restore {
+    const Context* for_;
+    Registrations* to;
+    ~Restore() {
+      collecting_for = for_;
+      collected = to;
+    }
+  } restore{outer_for, outer};
+  register_fn(*this);
+  return out;
+}
 
 void Context::bindProcessor(std::string name, std::shared_ptr<Processor> processor) {
   bindNamed(impl_->namedMutex, impl_->processors, std::move(name), std::move(processor));
@@ -104,6 +131,10 @@ std::vector<std::string> Context::beanNamesOfType(TypeId type) const {
 }
 
 void Context::addBeanFactory(std::string type, BeanFactory factory) {
+  if (auto* aside = detail::registrationsKeptAside(*this)) {
+    aside->beanFactories.emplace_back(std::move(type), std::move(factory));
+    return;
+  }
   std::lock_guard lock(impl_->namedMutex);
   impl_->beanFactories[std::move(type)] = std::move(factory);
 }

@@ -69,6 +69,27 @@ root="$tmp/root"
 dpkg-deb -x "$deb" "$root"
 "$root/usr/bin/dromedary" version > "$tmp/v" 2>&1
 grep -q "^dromedary $version" "$tmp/v"; check "the unpacked binary runs" $?
+# Its component modules (docs/modules.md), found beside it and loaded by a route that uses one.
+for m in amqp httpclient kafka sql stream; do
+  grep -q "^./usr/lib.*/dromedary/dromedary-$m.so$" "$tmp/contents"
+  check "contains the module dromedary-$m.so" $?
+done
+cat > "$tmp/modules.yaml" <<'YAML'
+- from:
+    uri: direct:in
+    steps:
+      - to: kafka:orders?brokers=127.0.0.1:9092
+      - to: https://example.com/orders
+      - to: amqp:queue:orders
+      - to: sql:select 1?dataSource=#db
+YAML
+# Validating stops at the first error: the last endpoint's (its data source is not configured)
+# says that every module before it, and its own, loaded.
+"$root/usr/bin/dromedary" validate "$tmp/modules.yaml" > "$tmp/validate" 2>&1
+code=$?
+grep -q "modules.yaml:7:9: endpoint 'sql:select 1?dataSource=#db': no data source named 'db'" \
+  "$tmp/validate"
+check "the unpacked binary loads its modules from the package (exit $code)" $?
 "$root/usr/bin/dromedary" init hello.yaml --directory "$root/etc/dromedary/routes" > /dev/null
 timeout 30 "$root/usr/bin/dromedary" run "$root/etc/dromedary/routes" \
   --properties "$root/etc/dromedary/application.properties" --max-messages 2 > "$tmp/run" 2>&1

@@ -9,6 +9,8 @@
 
 #include <dromedary/core/logging.h>
 
+#include "sql_failure.h"
+
 namespace dromedary::component::sql {
 
 namespace {
@@ -61,6 +63,15 @@ QueryOutcome Database::prepareAndWait(const StatementText& statement) {
 std::string describeError(const SqlError& error) {
   if (error.sqlState.empty()) return error.message;
   return fmt::format("{} (SQLSTATE {})", error.message, error.sqlState);
+}
+
+std::exception_ptr sqlFailure(const SqlError& error, std::string_view query) {
+  // Our own errors (a parameter not found ...) name the query already, as Camel's do; the
+  // database's get it added.
+  bool named = error.message.find(query) != std::string::npos;
+  return std::make_exception_ptr(SqlFailure(
+      error.sqlState, named ? error.message
+                            : fmt::format("{} (query: {})", describeError(error), query)));
 }
 
 }  // namespace dromedary::component::sql

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sql_failure.h"
 
-#include <fmt/format.h>
-
 #include <dromedary/engine/context.h>
 
 namespace dromedary::component::sql {
@@ -42,15 +40,6 @@ void registerSqlExceptionTypes(Context& context) {
   (void)context.registerExceptionType(kResourceFailure, kDataAccess, nullptr);
   (void)context.registerExceptionType(kTimeout, kDataAccess, nullptr);
   (void)context.registerExceptionType(kConcurrency, kDataAccess, nullptr);
-}
-
-std::exception_ptr sqlFailure(const SqlError& error, std::string_view query) {
-  // Our own errors (a parameter not found ...) name the query already, as Camel's do; the
-  // database's get it added.
-  bool named = error.message.find(query) != std::string::npos;
-  return std::make_exception_ptr(SqlFailure(
-      error.sqlState, named ? error.message
-                            : fmt::format("{} (query: {})", describeError(error), query)));
 }
 
 }  // namespace dromedary::component::sql

@@ -201,6 +201,19 @@ class Context {
   /// The factory for `type` (a leading "#class:" is ignored); null when none is registered.
   const BeanFactory* beanFactory(std::string_view type) const;
 
+  // --- registrations kept aside (component modules) ---------------------------------------
+  /// What a registration function added to this context, kept aside instead: its
+  /// components (attached to this context) and bean factories. Languages, data formats and
+  /// exception types it adds go to the context as usual. For a loader that registers
+  /// stand-ins under a module's names first and hands them the real objects once the module
+  /// is loaded, so that what the context holds never changes under a running route. Only
+  /// what `register_fn` adds on the calling thread is kept aside.
+  struct Registrations {
+    std::vector<std::unique_ptr<Component>> components;
+    std::vector<std::pair<std::string, BeanFactory>> beanFactories;
+  };
+  Registrations collectRegistrations(void (*register_fn)(Context& context));
+
   // --- properties ----------------------------------------------------------------------
   Properties& properties() noexcept;
   Result<std::string> resolvePlaceholders(std::string_view text) const;
