@@ -158,7 +158,7 @@ Result<EndpointOptions> EndpointOptions::resolve(std::span<const OptionSpec> spe
       if (sameOptionName(e.spec->name, name)) entry = &e;
     }
     if (!entry && lenient) {
-      options.unknown_.emplace_back(name, value);
+      options.unknown_.edit().emplace_back(name, value);
       continue;
     }
     if (!entry) {

@@ -123,17 +123,20 @@ Result<Uri> Uri::parse(std::string_view text) {
       }
       // A repeated name is kept (an HTTP query's tag=a&tag=b); an option table refuses a
       // repeated option it names (EndpointOptions::resolve).
-      uri.options_.emplace_back(std::string(name), std::move(value));
+      uri.options_.edit().emplace_back(std::string(name), std::move(value));
     }
   }
-  std::stable_sort(uri.options_.begin(), uri.options_.end(),
-                   [](const Option& a, const Option& b) { return a.first < b.first; });
+  if (!uri.options_.get().empty()) {
+    std::vector<Option>& options = uri.options_.edit();
+    std::stable_sort(options.begin(), options.end(),
+                     [](const Option& a, const Option& b) { return a.first < b.first; });
+  }
   uri.normalized_.reserve(scheme.size() + 3 + path.size());
   uri.normalized_.append(scheme).append("://").append(path);
   uri.scheme_size_ = static_cast<uint32_t>(scheme.size());
   uri.path_size_ = static_cast<uint32_t>(path.size());
   char separator = '?';
-  for (const auto& [name, value] : uri.options_) {
+  for (const auto& [name, value] : uri.options_.get()) {
     uri.normalized_ += separator;
     uri.normalized_ += name;
     uri.normalized_ += '=';
@@ -144,7 +147,7 @@ Result<Uri> Uri::parse(std::string_view text) {
 }
 
 const std::string* Uri::option(std::string_view name) const noexcept {
-  for (const auto& [n, v] : options_) {
+  for (const auto& [n, v] : options_.get()) {
     if (n == name) return &v;
   }
   return nullptr;

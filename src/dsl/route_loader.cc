@@ -234,6 +234,7 @@ Result<LoadReport> loadRoutes(Context& context, const std::vector<std::string>& 
   for (const fs::path& f : files) {
     auto it = texts.find(f);
     DROMEDARY_TRY_VOID(readRoutes(f, it == texts.end() ? nullptr : &it->second, sources, report));
+    if (it != texts.end()) texts.erase(it);  // read: not held while the routes are added
   }
   DROMEDARY_TRY_VOID(dsl::templatedRoutesFromProperties(context, sources));
   return add(context, sources, std::move(report), options);

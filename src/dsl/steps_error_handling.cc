@@ -494,7 +494,7 @@ Result<void> Translator::intercept(RouteBuilder* builder, RouteDefinition* def,
     d = builder ? &builder->interceptSendToEndpoint(uri) : &def->interceptSendToEndpoint(uri);
   }
   // Errors name the clause (none was opened if the chain recorded a misuse: addRoutes says so).
-  if (auto& opened = d->modelForEngine().intercepts; !opened.empty()) {
+  if (auto& opened = d->modelForEngine().extras().intercepts; !opened.empty()) {
     opened.back()->where = s.where;
   }
   if (send) {

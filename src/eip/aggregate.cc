@@ -293,7 +293,7 @@ class AggregateStep final : public Step {
     } catch (const std::exception& e) {
       aggregateLog().log(LoggingLevel::Warn, fmt::format("Aggregator {} could not scan its "
                                                          "completed groups: {}",
-                                                         self->id, e.what()));
+                                                         self->id(), e.what()));
     }
     const std::string mine = fmt::format("-{}-", ::getpid());
     for (auto& [key, agg] : stored) {
@@ -317,7 +317,7 @@ class AggregateStep final : public Step {
       aggregateLog().log(LoggingLevel::Info,
                          fmt::format("Aggregator {} runs the completed group '{}' again "
                                      "(attempt {})",
-                                     self->id, key, attempt));
+                                     self->id(), key, attempt));
       detail::fanOutState(*agg).step = self;
       self->context_.submit({&emitOnWorker, agg.release()});
     }
@@ -334,7 +334,7 @@ class AggregateStep final : public Step {
   // A group that failed too often: to the dead letter endpoint, then forgotten.
   void deadLetter(ExchangePtr agg, const std::string& stored_key, const AggregationRecovery& r) {
     aggregateLog().log(LoggingLevel::Warn,
-                       fmt::format("Aggregator {}: a completed group failed {} times; to {}", id,
+                       fmt::format("Aggregator {}: a completed group failed {} times; to {}", id(),
                                    r.maximumRedeliveries + 1, r.deadLetterUri));
     auto producer = context_.producer(r.deadLetterUri);
     if (!producer) {
@@ -365,7 +365,7 @@ class AggregateStep final : public Step {
         aggregateLog().log(LoggingLevel::Warn,
                            fmt::format("Aggregator {} stopped with {} incomplete group(s), "
                                        "dropped (set forceCompletionOnStop to complete them)",
-                                       id, pending.size()));
+                                       id(), pending.size()));
       }
       return;
     }
@@ -507,7 +507,7 @@ class AggregateStep final : public Step {
       stored = repository_->recover(context_);
     } catch (const std::exception& e) {
       aggregateLog().log(LoggingLevel::Error,
-                         fmt::format("Aggregator {} could not recover its groups: {}", id,
+                         fmt::format("Aggregator {} could not recover its groups: {}", id(),
                                      e.what()));
       return;
     }
@@ -532,7 +532,7 @@ class AggregateStep final : public Step {
     if (!completed.empty()) {
       aggregateLog().log(LoggingLevel::Info,
                          fmt::format("Aggregator {} recovered {} completed group(s) to run again",
-                                     id, completed.size()));
+                                     id(), completed.size()));
     }
     for (auto& [key, agg] : completed) {
       detail::fanOutState(*agg).step = this;

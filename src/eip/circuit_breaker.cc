@@ -182,7 +182,7 @@ class CircuitBreakerStep final : public Step {
         input.setException(std::make_exception_ptr(
             BreakerError("dromedary.TimeoutException",
                          fmt::format("TimeLimiter '{}' recorded a timeout exception after {} ms",
-                                     id, config_.timeoutDuration.count()))));
+                                     id(), config_.timeoutDuration.count()))));
       } else {
         input.mutableErrorForEngine() = std::move(sub->mutableErrorForEngine());
         sub->clearError();
@@ -260,14 +260,14 @@ class CircuitBreakerStep final : public Step {
       if (permit == State::Permit::BulkheadFull) {
         input.setException(std::make_exception_ptr(BreakerError(
             "dromedary.BulkheadFullException",
-            fmt::format("Bulkhead '{}' is full and does not permit further calls", id))));
+            fmt::format("Bulkhead '{}' is full and does not permit further calls", id()))));
         return Status::Fail;
       }
       if (!config_.throwExceptionWhenHalfOpenOrOpenState) return Status::Continue;
       input.setException(std::make_exception_ptr(
           BreakerError("dromedary.CallNotPermittedException",
                        fmt::format("CircuitBreaker '{}' is {} and does not permit further calls",
-                                   id, State::name(breaker_.state(now))))));
+                                   id(), State::name(breaker_.state(now))))));
     } catch (...) {
       input.setException(std::current_exception());
     }

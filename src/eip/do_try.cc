@@ -36,9 +36,8 @@ class TryStep final : public Step {
 // Last step of the try body and of each doCatch: continue in the doFinally.
 class EnterFinallyStep final : public Step {
  public:
-  explicit EnterFinallyStep(const detail::Block*& finally_block) : finally_(finally_block) {
-    id = "doFinally";
-  }
+  explicit EnterFinallyStep(const detail::Block*& finally_block) : finally_(finally_block) {}
+  std::string_view engineId() const noexcept override { return "doFinally"; }
   Status run(Exchange& ex) noexcept override {
     detail::ExecState& st = detail::exec(ex);
     st.frames[st.depth - 1] = detail::Frame{finally_, 0, false, false};
@@ -53,7 +52,7 @@ class EnterFinallyStep final : public Step {
 // Last step of the doFinally: a failure that no doCatch took goes on from here.
 class FinallyEndStep final : public Step {
  public:
-  FinallyEndStep() { id = "doFinallyEnd"; }
+  std::string_view engineId() const noexcept override { return "doFinallyEnd"; }
   Status run(Exchange& ex) noexcept override {
     detail::ExecState& st = detail::exec(ex);
     detail::Frame& f = st.frames[st.depth - 1];

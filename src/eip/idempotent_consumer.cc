@@ -162,7 +162,8 @@ class IdempotentStep final : public Step {
 
 class IdempotentEndStep final : public Step {
  public:
-  explicit IdempotentEndStep(IdempotentStep& owner) : owner_(owner) { id = "idempotentEnd"; }
+  explicit IdempotentEndStep(IdempotentStep& owner) : owner_(owner) {}
+  std::string_view engineId() const noexcept override { return "idempotentEnd"; }
   Status run(Exchange& ex) noexcept override { return owner_.blockDone(ex); }
 
  private:

@@ -43,9 +43,8 @@ void setLoopProperties(Exchange& ex, uint32_t index, int64_t size) {
 // Last step of the loop's block: starts the block again while the loop goes on.
 class LoopBackStep final : public Step {
  public:
-  explicit LoopBackStep(const Predicate* while_predicate) : while_(while_predicate) {
-    id = "loopBack";
-  }
+  explicit LoopBackStep(const Predicate* while_predicate) : while_(while_predicate) {}
+  std::string_view engineId() const noexcept override { return "loopBack"; }
   Status run(Exchange& ex) noexcept override {
     detail::ExecState& st = detail::exec(ex);
     detail::Frame& f = st.frames[st.depth - 1];

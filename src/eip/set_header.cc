@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // setHeader(name, expr) and setProperty(name, expr): the same step on the message's
 // headers or the exchange's properties.
+#include "core/header_keys.h"
 #include "core/scratch.h"
 #include "core/text_expression.h"
 #include "eip/models.h"
@@ -13,9 +14,9 @@ namespace {
 
 class SetHeaderStep final : public Step {
  public:
-  SetHeaderStep(bool property, std::string name, std::unique_ptr<Expression> value)
+  SetHeaderStep(bool property, std::string_view name, std::unique_ptr<Expression> value)
       : property_(property),
-        name_(std::move(name)),
+        name_(internHeaderKey(name)),
         value_(std::move(value)),
         text_(dynamic_cast<const TextExpression*>(value_.get())) {
     in_place_ = text_ && text_->rendersBeside(name_);
@@ -76,7 +77,7 @@ class SetHeaderStep final : public Step {
 
   bool property_;
   bool in_place_ = false;  // text_ renders straight into the header (rendersBeside)
-  HeaderKey name_;
+  const HeaderKey& name_;  // interned (core/header_keys.h): 8 bytes of the step, not 40
   std::unique_ptr<Expression> value_;
   const TextExpression* text_;  // value_, when it is a template or a text constant
 };

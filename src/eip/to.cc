@@ -60,10 +60,10 @@ class RestorePatternStep final : public Step {
 Result<std::unique_ptr<Step>> sendWithPattern(RouteCompiler& compiler, Pattern pattern,
                                               std::unique_ptr<Step> send) {
   std::vector<std::unique_ptr<Step>> steps;
-  send->id = "send";
+  (void)detail::nameStep(compiler.route(), *send, "send");
   steps.push_back(std::move(send));
   steps.push_back(std::make_unique<RestorePatternStep>());
-  steps.back()->id = "restorePattern";
+  (void)detail::nameStep(compiler.route(), *steps.back(), "restorePattern");
   detail::BlockModel empty;
   auto block = compiler.compileBlock(empty, detail::BlockKind::Plain, std::move(steps));
   if (!block) return block.error();

@@ -180,8 +180,8 @@ Result<std::unique_ptr<Step>> ToDynamicModel::compile(RouteCompiler& compiler) c
     std::vector<std::unique_ptr<Step>> steps;
     steps.push_back(std::make_unique<ClearSplitHeadersStep>(split->keys()));
     steps.insert(steps.begin(), std::move(split));
-    steps[0]->id = "send";
-    steps[1]->id = "clearHeaders";
+    (void)detail::nameStep(compiler.route(), *steps[0], "send");
+    (void)detail::nameStep(compiler.route(), *steps[1], "clearHeaders");
     detail::BlockModel empty;
     auto block = compiler.compileBlock(empty, detail::BlockKind::Plain, std::move(steps));
     if (!block) return compiler.error(*this, block.error());

@@ -19,7 +19,8 @@ namespace {
 // Sends the failed exchange to the dead letter endpoint.
 class DeadLetterStep final : public Step {
  public:
-  explicit DeadLetterStep(Producer& producer) : producer_(producer) { id = "deadLetterChannel"; }
+  explicit DeadLetterStep(Producer& producer) : producer_(producer) {}
+  std::string_view engineId() const noexcept override { return "deadLetterChannel"; }
   Status run(Exchange& ex) noexcept override { return callProducer(ex, producer_); }
 
   bool mayBlock() const noexcept override { return producer_.mayBlock(); }
@@ -185,8 +186,8 @@ Result<void> compileErrorHandling(RouteCompiler& compiler, Route& route) {
   const size_t body_steps = route.steps.size();
 
   const std::shared_ptr<const ErrorHandlerModel>& configured =
-      model.errorHandler ? model.errorHandler
-      : model.builderErrorHandler ? model.builderErrorHandler
+      model.extras().errorHandler ? model.extras().errorHandler
+      : model.extras().builderErrorHandler ? model.extras().builderErrorHandler
                                   : impl.errorHandler;
   static const ErrorHandlerModel kDefault;
   const ErrorHandlerModel* ehm = configured ? configured.get() : &kDefault;
@@ -195,7 +196,7 @@ Result<void> compileErrorHandling(RouteCompiler& compiler, Route& route) {
   // copy serves every route configured with the same model (most routes: the default one).
   const bool shareable = ehm->kind != ErrorHandlerDefinition::Kind::None &&
                          ehm->kind != ErrorHandlerDefinition::Kind::DeadLetterChannel &&
-                         model.onExceptions.empty() && model.builderOnExceptions.empty();
+                         model.extras().onExceptions.empty() && model.extras().builderOnExceptions.empty();
   auto& shared = impl.sharedErrorHandler;
   std::unique_lock shared_lock(shared.mutex, std::defer_lock);
   if (shareable) {
@@ -234,8 +235,8 @@ Result<void> compileErrorHandling(RouteCompiler& compiler, Route& route) {
       h->deadLetterBlock = *block;
     }
     std::vector<const OnExceptionModel*> clauses;
-    for (const auto& c : model.onExceptions) clauses.push_back(c.get());
-    for (const auto& c : model.builderOnExceptions) clauses.push_back(c.get());
+    for (const auto& c : model.extras().onExceptions) clauses.push_back(c.get());
+    for (const auto& c : model.extras().builderOnExceptions) clauses.push_back(c.get());
     for (const OnExceptionModel* c : clauses) {
       CompiledClause& cc = h->clauses.emplace_back();
       auto types = resolveExceptionTypes(context, c->exceptions, "onException");
@@ -283,9 +284,10 @@ Result<void> compileErrorHandling(RouteCompiler& compiler, Route& route) {
   if (shared_lock.owns_lock()) shared_lock.unlock();
 
   // Route-scoped onCompletion, else the builder's.
-  route.onCompletions.clear();
+  if (route.rare) route.rare->onCompletions.clear();
   const auto& completions =
-      model.onCompletions.empty() ? model.builderOnCompletions : model.onCompletions;
+      model.extras().onCompletions.empty() ? model.extras().builderOnCompletions
+                                           : model.extras().onCompletions;
   for (const auto& oc : completions) {
     auto c = std::make_unique<CompiledOnCompletion>();
     c->onCompleteOnly = oc->onCompleteOnly;
@@ -297,7 +299,7 @@ Result<void> compileErrorHandling(RouteCompiler& compiler, Route& route) {
     if (!block) return block.error();
     c->block = *block;
     c->route = &route;
-    route.onCompletions.push_back(std::move(c));
+    route.rareParts().onCompletions.push_back(std::move(c));
   }
 
   // Flags: the body's steps save the message first when a redelivery may re-run them.
@@ -310,7 +312,7 @@ Result<void> compileErrorHandling(RouteCompiler& compiler, Route& route) {
   const bool tracing = tracer.installed() || route.trace.value_or(false);
   route.traced = tracing && tracer.marks(route, nullptr);
   route.entryHooks =
-      static_cast<uint8_t>((route.onCompletions.empty() ? 0 : Route::kEntryOnCompletions) |
+      static_cast<uint8_t>((route.onCompletions().empty() ? 0 : Route::kEntryOnCompletions) |
                            (route.traced ? Route::kEntryTrace : 0));
   const bool redeliver = route.errorHandler && route.errorHandler->mayRedeliver;
   for (size_t k = 0; k < route.steps.size(); ++k) {

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <memory>
 #include <optional>
+#include <span>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -71,11 +72,18 @@ struct Route {
   bool autoStartup = true;
   ShutdownRoute shutdownRoute = ShutdownRoute::Default;
   ShutdownRunningTask shutdownRunningTask = ShutdownRunningTask::CompleteAllTasks;
+  bool kamelet = false;  // made from a Kamelet (RouteModel::kamelet)
+  // Beside the bytes above rather than each in a word of its own (a context may hold many
+  // thousand routes).
+  RouteStatus status = RouteStatus::Stopped;
+  bool compiled = false;
+  /// Some step, error handler or onCompletion of it may wait (Processor::mayBlock); set when
+  /// it compiles.
+  bool mayBlock = true;
   /// What it was built from: held until it compiles, then let go (what the running route and
   /// management still read of it is kept below and in each step's `origin`).
   std::unique_ptr<RouteModel> model;
   SourcePlace where;     // the route's `from` in its file
-  bool kamelet = false;  // made from a Kamelet (RouteModel::kamelet)
 
   std::vector<std::unique_ptr<Step>> steps;    // every step of every block
   std::vector<std::unique_ptr<Block>> blocks;  // every block; `top` is the route's own
@@ -94,7 +102,6 @@ struct Route {
   RouteProcessor entry;
   /// Null: noErrorHandler. Shared by the routes whose handler has nothing of their own.
   std::shared_ptr<const CompiledErrorHandler> errorHandler;
-  std::vector<std::unique_ptr<CompiledOnCompletion>> onCompletions;
   bool captureOriginal = false;  // some route of the context uses useOriginalMessage
   std::optional<bool> trace;     // the route's own `trace` (Camel's): on or off whatever else
   bool traced = false;           // the tracer hooks its entry and exit (set when it compiles)
@@ -114,10 +121,13 @@ struct Route {
   /// would be a fifth of each. (A route's description stays in its model: nothing that runs or
   /// reports reads it.)
   struct Rare {
+    Rare();
+    ~Rare();  // where CompiledOnCompletion is complete (context.cc)
     /// The labels of a step's blocks, as a diagram shows them, for the few steps that label
     /// them (a choice's `when[...]`).
     std::vector<std::pair<const Step*, std::vector<std::string>>> branchLabels;
     Baseline baseline;
+    std::vector<std::unique_ptr<CompiledOnCompletion>> onCompletions;  // the route's own
   };
   std::unique_ptr<Rare> rare;
   Rare& rareParts() {
@@ -128,12 +138,12 @@ struct Route {
     static const Baseline none;
     return rare ? rare->baseline : none;
   }
+  /// Its onCompletions (entering it runs them when kEntryOnCompletions is set).
+  std::span<const std::unique_ptr<CompiledOnCompletion>> onCompletions() const noexcept {
+    if (!rare) return {};
+    return rare->onCompletions;
+  }
   std::chrono::steady_clock::time_point startedAt;
-  RouteStatus status = RouteStatus::Stopped;
-  bool compiled = false;
-  /// Some step, error handler or onCompletion of it may wait (Processor::mayBlock); set when
-  /// it compiles.
-  bool mayBlock = true;
 
   // The consumer and whether it is started, as the health check reads them from its own
   // thread: set through these, under consumerMutex() (one lock for every route: it is taken
@@ -177,6 +187,10 @@ struct Route {
     return mutex;
   }
 };
+
+/// Names `step` `id` (Step::id): the text is kept in the route's `labels`. An id of more than
+/// 65,535 characters is refused.
+Result<void> nameStep(Route& route, Step& step, std::string_view id);
 
 }  // namespace detail
 }  // namespace dromedary

@@ -18,6 +18,7 @@
 #include "engine/context_impl.h"
 #include "engine/flight_recorder.h"
 #include "engine/intercept.h"
+#include "engine/compiled_error_handler.h"
 #include "engine/failure_path.h"
 #include "engine/compiled_route.h"
 #include "engine/rest_routes.h"
@@ -71,6 +72,21 @@ Context::~Context() {
 namespace detail {
 Route::Route(Context& context_ref) : context(context_ref), entry(*this) {}
 Route::~Route() = default;
+Route::Rare::Rare() = default;
+Route::Rare::~Rare() = default;
+
+Result<void> nameStep(Route& route, Step& step, std::string_view id) {
+  if (id.size() > UINT16_MAX) {
+    return makeError(ErrorCode::InvalidRoute,
+                     fmt::format("the step id '{}...' has {} characters: at most 65535",
+                                 id.substr(0, 40), id.size()));
+  }
+  step.origin.labels = &route.labels;
+  step.idAt = static_cast<uint32_t>(route.labels.size());
+  step.idSize = static_cast<uint16_t>(id.size());
+  route.labels += id;
+  return {};
+}
 }  // namespace detail
 
 const std::string& Context::name() const noexcept { return impl_->name; }
@@ -248,13 +264,14 @@ Result<detail::Block*> RouteCompiler::compileBlock(const detail::BlockModel& mod
     if (id.empty()) {
       std::string kind_name(step_model->kind());
       id = kind_name + std::to_string(++counters[kind_name]);
-      if (route_.model) id.insert(0, route_.model->nodePrefixId);
+      if (route_.model) id.insert(0, route_.model->extras().nodePrefixId);
     }
     if (interception && interceptSteps) {
       // Camel's intercept: its steps run before every step of the route, at any depth.
       std::vector<std::unique_ptr<Step>> before;
       detail::interceptStep(*interception, before);
       for (auto& b : before) {
+        (void)detail::nameStep(route_, *b, "intercept");
         raw->steps.push_back(b.get());
         route_.steps.push_back(std::move(b));
       }
@@ -274,15 +291,18 @@ Result<detail::Block*> RouteCompiler::compileBlock(const detail::BlockModel& mod
       labels.back() = std::move(label);
     }
     if (!labels.empty()) route_.rareParts().branchLabels.emplace_back(s.get(), std::move(labels));
-    s->id = std::move(id);
     const SourceRef& where = step_model->where;
     const std::string label = step_model->describe();
     s->origin.labels = &route_.labels;
     s->origin.where = {where.file, where.line, where.column};
     s->origin.labelAt = static_cast<uint32_t>(route_.labels.size());
     s->origin.labelSize = static_cast<uint32_t>(label.size());
+    s->origin.fromModel = 1;
     s->origin.failureAtomic = step_model->failureAtomic();
     route_.labels += label;
+    if (auto named = detail::nameStep(route_, *s, id); !named) {
+      return error(*step_model, named.error());
+    }
     raw->steps.push_back(s.get());
     route_.steps.push_back(std::move(s));
   }
@@ -354,12 +374,13 @@ Result<void> compileRoute(Context& context, Route& route) {
     detail::interceptFromSteps(*compiler.interception, route.fromUri, first);
     auto& steps = const_cast<detail::Block*>(*top)->steps;
     for (size_t i = 0; i < first.size(); ++i) {
+      (void)detail::nameStep(route, *first[i], "interceptFrom");
       steps.insert(steps.begin() + static_cast<std::ptrdiff_t>(i), first[i].get());
       route.steps.push_back(std::move(first[i]));
     }
   }
-  if (!route.model->variableReceive.empty()) {
-    auto receive = detail::makeFromVariableReceive(context, route.model->variableReceive);
+  if (!route.model->extras().variableReceive.empty()) {
+    auto receive = detail::makeFromVariableReceive(context, route.model->extras().variableReceive);
     if (!receive) {
       Error e = receive.error();
       e.message += fmt::format(" (in route '{}', from[{}] variableReceive)", route.id,
@@ -367,6 +388,7 @@ Result<void> compileRoute(Context& context, Route& route) {
       if (e.where.line == 0) e.where = route.model->where;
       return e;
     }
+    (void)detail::nameStep(route, **receive, "variableReceive");
     auto& steps = const_cast<detail::Block*>(*top)->steps;
     steps.insert(steps.begin(), receive->get());
     route.steps.push_back(std::move(*receive));
@@ -385,7 +407,7 @@ Result<void> compileRoute(Context& context, Route& route) {
     route.steps[i]->countStride = static_cast<uint32_t>(route.statistics->countStride());
     route.steps[i]->statsCount = route.statistics->stepCount0(static_cast<uint32_t>(i));
   }
-  route.mayBlock = !route.onCompletions.empty() ||
+  route.mayBlock = !route.onCompletions().empty() ||
                    (route.errorHandler && detail::mayBlock(*route.errorHandler)) ||
                    std::any_of(route.steps.begin(), route.steps.end(),
                                [](const auto& s) { return s->mayBlock(); });
@@ -446,19 +468,20 @@ Result<void> Context::addRoutes(RouteBuilder& builder) {
   std::vector<std::shared_ptr<detail::InterceptModel>> builder_intercepts;
   if (RouteDefinition* config = builder.configurationForEngine()) {
     detail::RouteModel& cm = config->modelForEngine();
-    if (!cm.misuse.empty() || !cm.body.steps.empty()) {
+    const detail::RouteModel::Extras& clauses = cm.extras();
+    if (!clauses.misuse.empty() || !cm.body.steps.empty()) {
       return makeError(ErrorCode::InvalidRoute,
                        fmt::format("{} (in the RouteBuilder's onException/onCompletion/"
                                    "intercept)",
-                                   cm.misuse.empty() ? "steps outside a clause (onException, "
+                                   clauses.misuse.empty() ? "steps outside a clause (onException, "
                                                        "onCompletion, intercept ...); close "
                                                        "the clause with end() and start "
                                                        "routes with from()"
-                                                     : cm.misuse.front()));
+                                                     : clauses.misuse.front()));
     }
-    builder_clauses = cm.onExceptions;
-    builder_completions = cm.onCompletions;
-    builder_intercepts = cm.intercepts;
+    builder_clauses = clauses.onExceptions;
+    builder_completions = clauses.onCompletions;
+    builder_intercepts = clauses.intercepts;
   }
   std::vector<std::unique_ptr<Route>> added;
   // The ids in use, to refuse a duplicate in constant time (a file of 50,000 routes compared
@@ -467,16 +490,19 @@ Result<void> Context::addRoutes(RouteBuilder& builder) {
   for (const Route* r : impl_->routeList()) taken.insert(r->id);
   for (auto& definition : builder.routesForEngine()) {
     detail::RouteModel& model = definition->modelForEngine();
-    if (!model.kamelet) {
-      model.builderErrorHandler = builder.errorHandlerForEngine();
-      model.builderOnExceptions = builder_clauses;
-      model.builderOnCompletions = builder_completions;
-      model.builderIntercepts = builder_intercepts;
+    // Kept in the model's extras only when there is something to keep.
+    if (!model.kamelet && (builder.errorHandlerForEngine() || !builder_clauses.empty() ||
+                           !builder_completions.empty() || !builder_intercepts.empty())) {
+      detail::RouteModel::Extras& more = model.more();
+      more.builderErrorHandler = builder.errorHandlerForEngine();
+      more.builderOnExceptions = builder_clauses;
+      more.builderOnCompletions = builder_completions;
+      more.builderIntercepts = builder_intercepts;
     }
     std::string id = model.id.empty() ? fmt::format("route{}", ++impl_->routeCounter) : model.id;
-    if (!model.misuse.empty()) {
+    if (const auto& misuse = model.extras().misuse; !misuse.empty()) {
       Error e = makeError(ErrorCode::InvalidRoute,
-                          fmt::format("{} (in route '{}' from '{}')", model.misuse.front(), id,
+                          fmt::format("{} (in route '{}' from '{}')", misuse.front(), id,
                                       model.from));
       e.where = model.where;
       return e;
@@ -678,26 +704,33 @@ Result<void> Context::compileRoutes() {
   // Sorted pairs rather than a map: this runs when every route has compiled, the peak of a
   // big load, and a map's nodes would add to it.
   const auto& routes = impl_->routes;
-  // Reserved at its size, and sorted in place by (channel, route index) rather than with a
-  // stable sort's buffer of half as many pairs.
-  std::vector<std::pair<std::string, size_t>> consumers;  // channel, route index
+  // Each consuming route's channel by its hash (16 bytes a route rather than the key's 40),
+  // reserved at its size and sorted in place by (hash, route index); the keys are compared only
+  // within a run of equal hashes.
+  std::vector<std::pair<uint64_t, size_t>> consumers;  // hash of the channel, route index
   consumers.reserve(routes.size());
   for (size_t i = 0; i < routes.size(); ++i) {
     if (!routes[i]->from) continue;
     std::string key = routes[i]->from->exclusiveConsumerKey();
-    if (!key.empty()) consumers.emplace_back(std::move(key), i);
+    if (!key.empty()) consumers.emplace_back(std::hash<std::string>{}(key), i);
   }
   std::sort(consumers.begin(), consumers.end());
   // The route met first (in route order) that consumes a channel an earlier route does.
   size_t first = 0, second = routes.size();
-  for (size_t k = 1, group = 0; k < consumers.size(); ++k) {
-    if (consumers[k].first != consumers[k - 1].first) {
-      group = k;  // a channel's routes start here, in route order (indexes sort ascending)
-      continue;
-    }
-    if (consumers[k].second < second) {
-      first = consumers[group].second;
-      second = consumers[k].second;
+  for (size_t run = 0, end = 0; run < consumers.size(); run = end) {
+    end = run + 1;
+    while (end < consumers.size() && consumers[end].first == consumers[run].first) ++end;
+    // Within the run, in route order: the earliest route of the same channel before each.
+    for (size_t k = run + 1; k < end; ++k) {
+      size_t later = consumers[k].second;
+      if (later >= second) break;  // indexes ascend within the run
+      std::string key = routes[later]->from->exclusiveConsumerKey();
+      for (size_t j = run; j < k; ++j) {
+        if (routes[consumers[j].second]->from->exclusiveConsumerKey() != key) continue;
+        first = consumers[j].second;
+        second = later;
+        break;
+      }
     }
   }
   if (second < routes.size()) {

@@ -53,7 +53,7 @@ void listProcessors(const Route& route, const detail::Block& block, uint32_t dep
   for (const Step* step : block.steps) {
     if (step->origin.known()) {
       ProcessorStats p;
-      p.id = step->id;
+      p.id = step->id();
       p.description = step->label();
       p.depth = depth;
       p.parent = place.parent;
@@ -80,7 +80,7 @@ void listProcessors(const Route& route, const detail::Block& block, uint32_t dep
     uint32_t branch = 0;
     for (const auto& child : route.blocks) {
       if (child->parent != step) continue;
-      Place inner{step->id, branch, std::string(route.branchLabel(*step, branch)), place.clause};
+      Place inner{std::string(step->id()), branch, std::string(route.branchLabel(*step, branch)), place.clause};
       listProcessors(route, *child, depth + 1, inner, out);
       ++branch;
     }

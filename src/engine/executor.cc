@@ -175,7 +175,7 @@ Status stepFailed(Exchange& ex, const Step* step, uint32_t base) noexcept {
     e.code = ErrorCode::Internal;
     e.reason = "Step failed without recording an error";
   }
-  if (e.nodeId.empty() && step) e.nodeId = step->id;
+  if (e.nodeId.empty() && step) e.nodeId = step->id();
   if (e.routeId.empty()) {
     if (const Route* r = currentRoute(st)) e.routeId = r->id;
   }

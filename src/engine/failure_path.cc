@@ -179,7 +179,7 @@ Outcome finishFailure(Exchange& ex, FailureContext& ctx, ExchangeError* new_erro
 
 class FailureEpilogue final : public Step {
  public:
-  FailureEpilogue() { id = "onExceptionEnd"; }
+  std::string_view engineId() const noexcept override { return "onExceptionEnd"; }
   // It decides in memory; what an onException block runs are steps of their own.
   bool mayBlock() const noexcept override { return false; }
   Status run(Exchange& ex) noexcept override {

@@ -201,7 +201,7 @@ Result<const Block*> sendBlock(
   steps.push_back(std::make_unique<NextSendStep>(clause.model->skipSendToOriginalEndpoint, next,
                                                  producer, &compiler.context(), later));
   if (clause.after) steps.push_back(std::make_unique<AfterSendStep>(*clause.after));
-  for (auto& s : steps) s->id = "interceptSendToEndpoint";
+  for (auto& s : steps) (void)nameStep(compiler.route(), *s, "interceptSendToEndpoint");
   BlockModel empty;
   auto block = compiler.compileBlock(empty, BlockKind::Plain, std::move(steps));
   if (!block) return block.error();
@@ -237,13 +237,13 @@ Error clauseError(const InterceptModel& m, const Error& cause, std::string_view 
 
 Result<std::shared_ptr<Interception>> prepareInterception(RouteCompiler& compiler,
                                                           const RouteModel& model) {
-  if (model.intercepts.empty() && model.builderIntercepts.empty()) {
+  if (model.extras().intercepts.empty() && model.extras().builderIntercepts.empty()) {
     return std::shared_ptr<Interception>();
   }
   auto interception = std::make_shared<Interception>();
   std::vector<const InterceptModel*> all;
-  for (const auto& m : model.intercepts) all.push_back(m.get());
-  for (const auto& m : model.builderIntercepts) all.push_back(m.get());
+  for (const auto& m : model.extras().intercepts) all.push_back(m.get());
+  for (const auto& m : model.extras().builderIntercepts) all.push_back(m.get());
   for (const InterceptModel* m : all) {
     Interception::Clause c;
     c.model = m;
@@ -279,7 +279,6 @@ Result<std::shared_ptr<Interception>> prepareInterception(RouteCompiler& compile
 void interceptStep(const Interception& interception, std::vector<std::unique_ptr<Step>>& out) {
   for (const auto& c : interception.everyStep) {
     out.push_back(std::make_unique<InterceptStep>(c, std::string()));
-    out.back()->id = "intercept";
   }
 }
 
@@ -288,7 +287,6 @@ void interceptFromSteps(const Interception& interception, const std::string& fro
   for (const auto& c : interception.from) {
     if (!c.pattern->matchesEndpoint(from_uri)) continue;
     out.push_back(std::make_unique<InterceptStep>(c, from_uri));
-    out.back()->id = "interceptFrom";
   }
 }
 

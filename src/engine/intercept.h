@@ -46,10 +46,12 @@ struct Interception;
 Result<std::shared_ptr<Interception>> prepareInterception(RouteCompiler& compiler,
                                                           const RouteModel& model);
 
-/// The steps every `intercept` puts before a step (appended to `out`).
+/// The steps every `intercept` puts before a step (appended to `out`; named "intercept" by
+/// the caller, which has the route).
 void interceptStep(const Interception& interception, std::vector<std::unique_ptr<Step>>& out);
 
-/// The interceptFrom steps for a route from `from_uri`, to run before its first step.
+/// The interceptFrom steps for a route from `from_uri`, to run before its first step (named
+/// "interceptFrom" by the caller).
 void interceptFromSteps(const Interception& interception, const std::string& from_uri,
                         std::vector<std::unique_ptr<Step>>& out);
 

@@ -27,7 +27,7 @@ std::string messageHistory(Exchange& ex, const Step* failing) {
   FailureState& fs = failureState(ex);
   if (!failing && e) {
     const Step* top = lastStep(st);
-    if (top && top->id == e->nodeId) failing = top;
+    if (top && top->id() == e->nodeId) failing = top;
   }
   const int64_t now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                              std::chrono::system_clock::now().time_since_epoch())
@@ -63,7 +63,7 @@ std::string messageHistory(Exchange& ex, const Step* failing) {
       const HistoryEntry& h = fs.history[k % kHistorySize];
       int64_t next = k + 1 < fs.historyCount ? fs.history[(k + 1) % kHistorySize].startNanos : end;
       std::string label(h.step->label());
-      out += row(source_of(h.step), fmt::format("{}/{}", h.route ? h.route->id : "", h.step->id),
+      out += row(source_of(h.step), fmt::format("{}/{}", h.route ? h.route->id : "", h.step->id()),
                  label, std::to_string((next - h.startNanos) / 1000000));
     }
   } else if (e && !e->nodeId.empty()) {

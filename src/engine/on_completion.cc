@@ -62,7 +62,7 @@ void runOnCompletion(Exchange& ex, void* arg) noexcept {
 }  // namespace
 
 void registerOnCompletions(Exchange& ex, const Route& route) noexcept {
-  for (const auto& oc : route.onCompletions) {
+  for (const auto& oc : route.onCompletions()) {
     bool present = false;
     for (uint32_t k = 0; k < ex.completionHookCount(); ++k) {
       present = present || ex.completionHook(k).arg == oc.get();

@@ -44,7 +44,7 @@ struct StepModel {
   virtual std::string branchLabel(size_t /*index*/) const { return {}; }
 
   std::string id;  // user-given node id (empty: assigned at compile)
-  SourceRef where;  // set by file loaders
+  SourcePlace where;  // set by file loaders (no snippet: a big file has many models)
 };
 
 struct BlockModel {
@@ -54,31 +54,49 @@ struct BlockModel {
 struct RouteModel {
   std::string id;
   std::string from;
-  std::string description;
   bool autoStartup = true;
   ShutdownRoute shutdownRoute = ShutdownRoute::Default;
   ShutdownRunningTask shutdownRunningTask = ShutdownRunningTask::CompleteAllTasks;
   std::optional<bool> trace;  // Camel's route `trace`: unset follows the context's tracing
-  std::string nodePrefixId;   // Camel's: put before every generated node id (not given ones)
-  std::string variableReceive;  // Camel 4's from variableReceive: the body into this variable
-  BlockModel body;
-  std::vector<std::string> misuse;  // DSL chain mistakes, reported by addRoutes
-  SourceRef where;
   /// Made from a Kamelet: its RouteBuilder's (its file's) error handling does not apply, so a
   /// failure goes back to the route that uses the Kamelet (Camel's noErrorHandler default).
   bool kamelet = false;
+  BlockModel body;
+  SourcePlace where;  // no snippet: a context may hold many thousand routes
 
-  // Error handling: the route's own, then what its RouteBuilder (or file) configures.
-  std::shared_ptr<const ErrorHandlerModel> errorHandler;
-  std::vector<std::shared_ptr<OnExceptionModel>> onExceptions;
-  std::vector<std::shared_ptr<OnCompletionModel>> onCompletions;
-  std::shared_ptr<const ErrorHandlerModel> builderErrorHandler;
-  std::vector<std::shared_ptr<OnExceptionModel>> builderOnExceptions;
-  std::vector<std::shared_ptr<OnCompletionModel>> builderOnCompletions;
-  /// intercept / interceptFrom / interceptSendToEndpoint (intercept.h): the route's own, then
-  /// its RouteBuilder's (or file's routeConfigurations').
-  std::vector<std::shared_ptr<InterceptModel>> intercepts;
-  std::vector<std::shared_ptr<InterceptModel>> builderIntercepts;
+  /// What most routes leave unset, kept apart (a big file's models are all held at once
+  /// before they compile: these would be two thirds of each).
+  struct Extras {
+    std::string description;
+    std::string nodePrefixId;  // Camel's: put before every generated node id (not given ones)
+    std::string variableReceive;  // Camel 4's from variableReceive: the body into this variable
+    std::vector<std::string> misuse;  // DSL chain mistakes, reported by addRoutes
+
+    // Error handling: the route's own, then what its RouteBuilder (or file) configures.
+    std::shared_ptr<const ErrorHandlerModel> errorHandler;
+    std::vector<std::shared_ptr<OnExceptionModel>> onExceptions;
+    std::vector<std::shared_ptr<OnCompletionModel>> onCompletions;
+    std::shared_ptr<const ErrorHandlerModel> builderErrorHandler;
+    std::vector<std::shared_ptr<OnExceptionModel>> builderOnExceptions;
+    std::vector<std::shared_ptr<OnCompletionModel>> builderOnCompletions;
+    /// intercept / interceptFrom / interceptSendToEndpoint (intercept.h): the route's own,
+    /// then its RouteBuilder's (or file's routeConfigurations').
+    std::vector<std::shared_ptr<InterceptModel>> intercepts;
+    std::vector<std::shared_ptr<InterceptModel>> builderIntercepts;
+  };
+  /// The extras, made on first write.
+  Extras& more() {
+    if (!extras_) extras_ = std::make_unique<Extras>();
+    return *extras_;
+  }
+  /// The extras to read: empty ones when none were written.
+  const Extras& extras() const noexcept {
+    static const Extras none;
+    return extras_ ? *extras_ : none;
+  }
+
+ private:
+  std::unique_ptr<Extras> extras_;
 };
 
 }  // namespace detail

@@ -32,14 +32,16 @@ struct StepOrigin {
   /// Its route's `labels`, one string for all its steps' labels rather than one each; null
   /// for a step the engine put in itself (an intercept's, a doTry's doFinally entry), which
   /// no model describes.
+  /// It also holds the step's id (Step::id), for every step its route named.
   const std::string* labels = nullptr;
   SourcePlace where;
   uint32_t labelAt = 0;            // where its label starts in `labels`
-  uint32_t labelSize : 31 = 0;     // labels are far shorter than 2 GB
+  uint32_t labelSize : 30 = 0;     // labels are far shorter than 1 GB
+  uint32_t fromModel : 1 = 0;      // compiled from a model (its label is in `labels`)
   uint32_t failureAtomic : 1 = 0;  // StepModel::failureAtomic()
 
   /// Compiled from a model.
-  bool known() const noexcept { return labels != nullptr; }
+  bool known() const noexcept { return fromModel != 0; }
   /// The model's describe(), e.g. `to[direct:a]`; empty when not `known`.
   std::string_view label() const noexcept {
     return labels ? std::string_view(labels->data() + labelAt, labelSize) : std::string_view();
@@ -67,6 +69,9 @@ class Step {
   /// What the step shows about its own state in its statistics (a circuit breaker's state and
   /// counts), as names and values; most steps have none.
   virtual void describeState(std::vector<std::pair<std::string, std::string>>& /*out*/) const {}
+  /// The id of a step the engine puts in itself ("doFinallyEnd"), when its route did not name
+  /// it: a literal of its class rather than text kept per step.
+  virtual std::string_view engineId() const noexcept { return {}; }
 
   // What the executor reads on every run first, then what management reads (a step's size
   // counts: a context may hold many thousand routes).
@@ -75,16 +80,23 @@ class Step {
   // message is saved on its first change; None: nothing to restore (it changes nothing
   // before it can fail).
   detail::Checkpoint checkpoint = detail::Checkpoint::None;
+  uint16_t idSize = 0;             // its id's length, at `idAt` in origin.labels
   uint32_t statsIndex = 0;         // its cells in `stats`
   uint32_t countStride = 0;        // counters between two stripes
+  uint32_t idAt = 0;
   detail::RouteStatistics* stats = nullptr;  // its route's statistics
   uint64_t* statsCount = nullptr;  // its run counter in stripe 0 (striped_counter.h)
-  std::string id;                  // the node id: user-given, or <kind><n>
   /// What it was compiled from (its label, where it was written); not `known` for a step the
   /// engine put in itself. Runs never read it.
   detail::StepOrigin origin;
+  /// The node id: user-given, or <kind><n>; until its route names it (detail::nameStep), its
+  /// engineId(). Kept in its route's labels, not a string of its own (a context may hold
+  /// many thousand routes); stable for the route's life (a failure's nodeId views it).
+  std::string_view id() const noexcept {
+    return idSize != 0 ? std::string_view(origin.labels->data() + idAt, idSize) : engineId();
+  }
   /// How it reads: its model's describe(), or its id when it has none.
-  std::string_view label() const noexcept { return origin.known() ? origin.label() : id; }
+  std::string_view label() const noexcept { return origin.known() ? origin.label() : id(); }
 };
 
 }  // namespace dromedary

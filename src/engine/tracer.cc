@@ -44,7 +44,7 @@ std::vector<NamePattern> patternsOf(const std::string& list) {
 bool matchesAny(const std::vector<NamePattern>& patterns, const Route& route, const Step* step) {
   if (patterns.empty()) return true;
   for (const NamePattern& p : patterns) {
-    if ((step && p.matches(step->id)) || p.matches(route.id)) return true;
+    if ((step && p.matches(step->id())) || p.matches(route.id)) return true;
   }
   return false;
 }
@@ -166,7 +166,7 @@ void Tracer::emit(Exchange& ex, const Route& route, const Step* step, TraceEvent
     e.elapsedMillis = std::max<int64_t>(0, e.timestampMillis - ex.createdMillis());
     e.exchangeId = ex.exchangeId();
     e.routeId = route.id;
-    e.nodeId = step ? step->id : route.id;
+    e.nodeId = step ? std::string(step->id()) : route.id;
     e.label = std::move(label);
     const SourcePlace* where = step && step->origin.known() ? &step->origin.where : &route.where;
     if (where->line > 0) {

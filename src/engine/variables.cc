@@ -135,9 +135,7 @@ void setVariableFromMessage(Exchange& exchange, const VariableName& v, const Mes
 namespace {
 class FromVariableReceiveStep final : public Step {
  public:
-  explicit FromVariableReceiveStep(VariableName name) : name_(std::move(name)) {
-    id = "variableReceive";
-  }
+  explicit FromVariableReceiveStep(VariableName name) : name_(std::move(name)) {}
   Status run(Exchange& ex) noexcept override {
     try {
       setVariableFromMessage(ex, name_, ex.message());

@@ -23,10 +23,11 @@ constexpr OptionSpec kOptions[] = {
 
 class DirectProducer final : public Producer {
  public:
-  DirectProducer(Channel& channel, bool block, std::chrono::milliseconds timeout,
-                 bool fail_if_none)
+  DirectProducer(Channel& channel, ChannelSync& sync, std::string subject, bool block,
+                 std::chrono::milliseconds timeout, bool fail_if_none)
       : channel_(channel),
-        subject_(channel.uri()),
+        sync_(sync),
+        subject_(std::move(subject)),
         block_(block),
         timeout_(timeout),
         fail_if_none_(fail_if_none),
@@ -48,8 +49,8 @@ class DirectProducer final : public Producer {
 
   Processor* awaitConsumer() noexcept {
     if (!block_ || timeout_.count() <= 0) return nullptr;
-    std::unique_lock lock(channel_.sync.mutex);
-    channel_.sync.attached.wait_for(lock, timeout_, [this] {
+    std::unique_lock lock(sync_.mutex);
+    sync_.attached.wait_for(lock, timeout_, [this] {
       return channel_.consumer.load(std::memory_order_acquire) != nullptr;
     });
     return channel_.consumer.load(std::memory_order_acquire);
@@ -73,6 +74,7 @@ class DirectProducer final : public Producer {
   }
 
   Channel& channel_;
+  ChannelSync& sync_;
   const std::string subject_;  // "direct://name": a failure's subject, which must stay put
   bool block_;
   std::chrono::milliseconds timeout_;
@@ -82,29 +84,30 @@ class DirectProducer final : public Producer {
 
 class DirectConsumer final : public Consumer {
  public:
-  DirectConsumer(Channel& channel, Processor& processor)
-      : channel_(channel), processor_(processor) {}
+  DirectConsumer(Channel& channel, ChannelSync& sync, const Endpoint& endpoint,
+                 Processor& processor)
+      : channel_(channel), sync_(sync), endpoint_(endpoint), processor_(processor) {}
   ~DirectConsumer() override { stop(); }
 
   Result<void> start() override {
-    std::lock_guard lock(channel_.sync.mutex);
+    std::lock_guard lock(sync_.mutex);
     Processor* current = channel_.consumer.load(std::memory_order_acquire);
     if (current == &processor_) return {};
     if (current) {
       return makeError(ErrorCode::DuplicateConsumer,
                        fmt::format("Cannot add a 2nd consumer to the same endpoint: {}. A direct "
                                    "endpoint allows only one consumer.",
-                                   channel_.uri()));
+                                   channelUri(endpoint_.parsedUri().path())));
     }
     channel_.consumer.store(&processor_, std::memory_order_release);
-    channel_.sync.attached.notify_all();
+    sync_.attached.notify_all();
     return {};
   }
 
   bool internal() const noexcept override { return true; }
 
   void stop() noexcept override {
-    std::lock_guard lock(channel_.sync.mutex);
+    std::lock_guard lock(sync_.mutex);
     if (channel_.consumer.load(std::memory_order_acquire) == &processor_) {
       channel_.consumer.store(nullptr, std::memory_order_release);
     }
@@ -112,6 +115,8 @@ class DirectConsumer final : public Consumer {
 
  private:
   Channel& channel_;
+  ChannelSync& sync_;
+  const Endpoint& endpoint_;
   Processor& processor_;
 };
 
@@ -120,19 +125,20 @@ class DirectEndpoint final : public Endpoint {
   DirectEndpoint(Component& component, Uri uri, EndpointOptions options, Channel& channel)
       : Endpoint(component, std::move(uri), std::move(options)), channel_(channel) {}
 
-  std::string exclusiveConsumerKey() const override { return channel_.uri(); }
+  std::string exclusiveConsumerKey() const override { return channelUri(parsedUri().path()); }
 
   Result<std::unique_ptr<Producer>> createProducer() override {
     return std::unique_ptr<Producer>(new DirectProducer(
-        channel_, options().getBool("block"), options().getDuration("timeout"),
-        options().getBool("failIfNoConsumers")));
+        channel_, sync(), channelUri(parsedUri().path()), options().getBool("block"),
+        options().getDuration("timeout"), options().getBool("failIfNoConsumers")));
   }
 
   Result<std::unique_ptr<Consumer>> createConsumer(Processor& processor) override {
-    return std::unique_ptr<Consumer>(new DirectConsumer(channel_, processor));
+    return std::unique_ptr<Consumer>(new DirectConsumer(channel_, sync(), *this, processor));
   }
 
  private:
+  ChannelSync& sync() const noexcept { return static_cast<DirectComponent&>(component()).sync(); }
   Channel& channel_;
 };
 
@@ -149,10 +155,7 @@ Result<std::unique_ptr<Endpoint>> DirectComponent::createEndpoint(const Uri& uri
   }
   std::lock_guard lock(mutex_);
   auto it = channels_.find(uri.path());
-  if (it == channels_.end()) {
-    it = channels_.try_emplace(std::string(uri.path()), sync_).first;
-    it->second.name = it->first;
-  }
+  if (it == channels_.end()) it = channels_.try_emplace(std::string(uri.path())).first;
   return std::unique_ptr<Endpoint>(
       new DirectEndpoint(*this, uri, std::move(options), it->second));
 }

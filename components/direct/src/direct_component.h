@@ -31,15 +31,14 @@ struct ChannelSync {
   std::condition_variable attached;
 };
 
+/// A channel is its consumer only: its name is its key in the component's map, and the lock
+/// and condition are the component's (a context may hold many thousand channels).
 struct Channel {
-  explicit Channel(ChannelSync& s) : sync(s) {}
-  /// "direct://name": the subject of its failures, made when one is reported (a string of its
-  /// own for each channel would be a third of its size, and half again above 15 characters).
-  std::string uri() const { return fmt::format("direct://{}", name); }
-  std::string_view name;  // its key in the component's map (a node does not move)
   std::atomic<Processor*> consumer{nullptr};
-  ChannelSync& sync;
 };
+
+/// "direct://name": the subject of a channel's failures, made when one is reported.
+inline std::string channelUri(std::string_view name) { return fmt::format("direct://{}", name); }
 
 class DirectComponent final : public Component {
  public:
@@ -49,6 +48,8 @@ class DirectComponent final : public Component {
   std::span<const OptionSpec> endpointOptions() const override;
   Result<std::unique_ptr<Endpoint>> createEndpoint(const Uri& uri,
                                                    EndpointOptions options) override;
+  /// The lock and condition every channel's producers and consumers share.
+  ChannelSync& sync() noexcept { return sync_; }
 
  private:
   std::mutex mutex_;  // for channels_

@@ -54,7 +54,7 @@ class EndpointOptions {
   /// True when the URI gave this option (rather than the default applying).
   bool isSet(std::string_view name) const;
   /// Options the table does not name, decoded, sorted by name: only with `lenient`.
-  const std::vector<Uri::Option>& unknownOptions() const noexcept { return unknown_; }
+  const std::vector<Uri::Option>& unknownOptions() const noexcept { return unknown_.get(); }
   /// Whether `name` is one of `specs`' options, as resolve() matches names (ignoring case
   /// and kebab-case dashes).
   static bool names(std::span<const OptionSpec> specs, std::string_view name) noexcept;
@@ -72,7 +72,7 @@ class EndpointOptions {
   Entry entry(std::string_view name) const;
   std::span<const OptionSpec> specs_;
   std::vector<Entry> entries_;  // options given, and text options' defaults
-  std::vector<Uri::Option> unknown_;
+  detail::RareVector<Uri::Option> unknown_;  // only a lenient component's endpoints have any
 };
 
 /// Parses a Camel duration: "1000" (ms), "500ms", "5s", "1m30s", "2h", "1d".

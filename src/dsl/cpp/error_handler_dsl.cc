@@ -107,7 +107,7 @@ DROMEDARY_DEFINE_REDELIVERY_OPTIONS(RouteDefinition)
 // --- RouteDefinition: onException ------------------------------------------------------------
 
 RouteDefinition& RouteDefinition::errorHandler(ErrorHandlerDefinition handler) {
-  model_->errorHandler = handler.modelForEngine();
+  model_->more().errorHandler = handler.modelForEngine();
   return *this;
 }
 
@@ -119,7 +119,7 @@ RouteDefinition& RouteDefinition::onException(std::vector<std::string> exception
   auto clause = std::make_shared<detail::OnExceptionModel>();
   clause->exceptions = std::move(exception_types);
   clause->where = model_->where;
-  model_->onExceptions.push_back(clause);
+  model_->more().onExceptions.push_back(clause);
   scopes_.push_back({Scope::OnException, &clause->body});
   scopes_.back().onException = clause.get();
   return *this;
@@ -288,7 +288,7 @@ RouteDefinition& RouteDefinition::onCompletion() {
   }
   auto oc = std::make_shared<detail::OnCompletionModel>();
   oc->where = model_->where;
-  model_->onCompletions.push_back(oc);
+  model_->more().onCompletions.push_back(oc);
   scopes_.push_back({Scope::OnCompletion, &oc->body});
   scopes_.back().onCompletion = oc.get();
   return *this;

@@ -27,7 +27,7 @@ RouteDefinition& RouteDefinition::intercept() {
     return *this;
   }
   auto m = interceptOf(detail::InterceptKind::Intercept, {}, model_->where);
-  model_->intercepts.push_back(m);
+  model_->more().intercepts.push_back(m);
   scopes_.push_back({Scope::Intercept, &m->body});
   scopes_.back().intercept = m.get();
   return *this;

@@ -21,7 +21,7 @@ std::unique_ptr<detail::RouteModel> RouteDefinition::takeModelForEngine() noexce
   return std::move(model_);
 }
 
-void RouteDefinition::misuse(std::string message) { model_->misuse.push_back(std::move(message)); }
+void RouteDefinition::misuse(std::string message) { model_->more().misuse.push_back(std::move(message)); }
 
 BlockModel* RouteDefinition::currentBlock() {
   Scope& top = scopes_.back();
@@ -53,12 +53,12 @@ RouteDefinition& RouteDefinition::trace(bool enabled) {
 }
 
 RouteDefinition& RouteDefinition::fromVariableReceive(std::string name) {
-  model_->variableReceive = std::move(name);
+  model_->more().variableReceive = std::move(name);
   return *this;
 }
 
 RouteDefinition& RouteDefinition::nodePrefixId(std::string prefix) {
-  model_->nodePrefixId = std::move(prefix);
+  model_->more().nodePrefixId = std::move(prefix);
   return *this;
 }
 
@@ -73,7 +73,7 @@ RouteDefinition& RouteDefinition::autoStartup(bool auto_startup) {
 }
 
 RouteDefinition& RouteDefinition::description(std::string text) {
-  model_->description = std::move(text);
+  model_->more().description = std::move(text);
   return *this;
 }
 

@@ -77,9 +77,10 @@ TemplateNode::TemplateNode(std::vector<ExprPtr> parts) {
       new (part) Part{nullptr, nullptr, text + offset, static_cast<uint32_t>(t.size()), true, false};
       offset += static_cast<uint32_t>(t.size());
     } else {
+      // A header read is kept as its (interned) key alone: its node goes.
       const bool direct = isDirect(*e);
       const HeaderKey* header = headerKeyOf(*e);
-      new (part) Part{std::move(e), header, nullptr, 0, false, direct};
+      new (part) Part{header ? nullptr : std::move(e), header, nullptr, 0, false, direct};
     }
     ++count_;
   }
@@ -136,7 +137,7 @@ bool TemplateNode::appendText(Exchange& ex, std::string& text) const noexcept {
 bool TemplateNode::rendersBeside(const HeaderKey& target) const noexcept {
   for (const Part& part : *this) {
     if (part.literal) continue;
-    const HeaderKey* key = headerKeyOf(*part.expression);
+    const HeaderKey* key = part.header;
     if (!key || key->hash() == target.hash()) return false;
   }
   return true;

@@ -68,7 +68,7 @@ class TemplateNode final : public TextExpression {
 
  private:
   struct Part {
-    ExprPtr expression;       ///< null for a literal text part
+    ExprPtr expression;       ///< null for a literal text part and a header read
     const HeaderKey* header;  ///< a header read's key: looked up without a call through it
     const char* text;         ///< a literal text part: its bytes, after the parts (textSize
     uint32_t textSize;        ///< of them; not a string_view, so that a part stays 32 bytes)

@@ -148,8 +148,10 @@ class ComparePredicate final : public Predicate {
 // does, so the result is always theirs.
 class LiteralComparePredicate final : public Predicate {
  public:
+  // A header read is kept as its (interned) key alone: its node goes.
   LiteralComparePredicate(BinaryOp op, ExprPtr left, const Value& literal)
-      : op_(op), left_(std::move(left)), header_(headerKeyOf(*left_)), literal_(literal) {
+      : op_(op), header_(headerKeyOf(*left)), literal_(literal) {
+    if (!header_) left_ = std::move(left);
     if (literal_.isString()) {
       std::string_view text = literal_.getString();
       literal_digits_ = !text.empty() && text.find_first_not_of("0123456789") == text.npos;
@@ -206,8 +208,8 @@ class LiteralComparePredicate final : public Predicate {
   }
 
   BinaryOp op_;
-  ExprPtr left_;
-  const HeaderKey* header_;  // left_'s, when it reads a header
+  ExprPtr left_;              // null when it reads a header
+  const HeaderKey* header_;  // the header it reads, if it does
   Value literal_;
   bool literal_digits_ = false;
 };
