@@ -28,6 +28,14 @@ include(GNUInstallDirs)
 set(DROMEDARY_MODULE_DIR ${CMAKE_INSTALL_LIBDIR}/dromedary)
 add_custom_target(dromedary_modules)
 
+# The registration function of each component: registerFooComponent for foo.
+function(dromedary_register_function name out)
+  string(SUBSTRING ${name} 0 1 first)
+  string(TOUPPER ${first} first)
+  string(SUBSTRING ${name} 1 -1 rest)
+  set(${out} register${first}${rest}Component PARENT_SCOPE)
+endfunction()
+
 function(dromedary_add_component name)
   cmake_parse_arguments(ARG "MODULE" "EAGER_REGISTER"
                         "SOURCES;DEPS;TESTS;SCHEMES;BEAN_TYPES;EAGER_SOURCES;MODULE_LINK" ${ARGN})
@@ -90,17 +98,16 @@ macro(dromedary_add_component_module name target)
   # The module: the objects and the third-party libraries; the core's symbols come from the
   # program that loads it. Its entry point names the build, so that a module from another
   # build is refused rather than run against a core it was not compiled with.
-  string(SUBSTRING ${name} 0 1 first)
-  string(TOUPPER ${first} first)
-  string(SUBSTRING ${name} 1 -1 rest)
-  set(register_function register${first}${rest}Component)
+  dromedary_register_function(${name} register_function)
   configure_file(${PROJECT_SOURCE_DIR}/cmake/module_entry.cc.in
                  ${CMAKE_CURRENT_BINARY_DIR}/module_entry.cc @ONLY)
   set(module dromedary-${name})
-  add_library(${module} MODULE $<TARGET_OBJECTS:${objects}> ${CMAKE_CURRENT_BINARY_DIR}/module_entry.cc)
+  add_library(${module} MODULE $<TARGET_OBJECTS:${objects}>
+                               ${CMAKE_CURRENT_BINARY_DIR}/module_entry.cc)
   set_target_properties(${module} PROPERTIES PREFIX "" POSITION_INDEPENDENT_CODE ON
                         LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/${DROMEDARY_MODULE_DIR})
-  target_include_directories(${module} PRIVATE $<TARGET_PROPERTY:dromedary_core,INTERFACE_INCLUDE_DIRECTORIES>)
+  target_include_directories(${module} PRIVATE
+                             $<TARGET_PROPERTY:dromedary_core,INTERFACE_INCLUDE_DIRECTORIES>)
   target_compile_definitions(${module} PRIVATE DROMEDARY_BUILD_ID="${DROMEDARY_BUILD_ID}")
   set(module_deps "")
   foreach(dep IN LISTS ARG_DEPS)

@@ -143,7 +143,8 @@ Result<std::unique_ptr<Step>> RecipientListModel::compile(RouteCompiler& compile
   // The block each recipient's sub-exchange runs: one send step.
   detail::Route& route = compiler.route();
   auto send = std::make_unique<SendToRecipientStep>();
-  (void)detail::nameStep(route, *send, id.empty() ? std::string("recipientList-send") : id + "-send");
+  (void)detail::nameStep(route, *send,
+                         id.empty() ? std::string("recipientList-send") : id + "-send");
   auto block = std::make_unique<detail::Block>();
   block->steps.push_back(send.get());
   block->route = &route;

@@ -182,12 +182,12 @@ Result<std::vector<const ExceptionType*>> resolveExceptionTypes(
 Result<void> compileErrorHandling(RouteCompiler& compiler, Route& route) {
   Context& context = compiler.context();
   ContextImpl& impl = context.implForEngine();
-  const RouteModel& model = *route.model;
+  const RouteModel::Extras& model = route.model->extras();  // what error handling reads of it
   const size_t body_steps = route.steps.size();
 
   const std::shared_ptr<const ErrorHandlerModel>& configured =
-      model.extras().errorHandler ? model.extras().errorHandler
-      : model.extras().builderErrorHandler ? model.extras().builderErrorHandler
+      model.errorHandler          ? model.errorHandler
+      : model.builderErrorHandler ? model.builderErrorHandler
                                   : impl.errorHandler;
   static const ErrorHandlerModel kDefault;
   const ErrorHandlerModel* ehm = configured ? configured.get() : &kDefault;
@@ -196,7 +196,7 @@ Result<void> compileErrorHandling(RouteCompiler& compiler, Route& route) {
   // copy serves every route configured with the same model (most routes: the default one).
   const bool shareable = ehm->kind != ErrorHandlerDefinition::Kind::None &&
                          ehm->kind != ErrorHandlerDefinition::Kind::DeadLetterChannel &&
-                         model.extras().onExceptions.empty() && model.extras().builderOnExceptions.empty();
+                         model.onExceptions.empty() && model.builderOnExceptions.empty();
   auto& shared = impl.sharedErrorHandler;
   std::unique_lock shared_lock(shared.mutex, std::defer_lock);
   if (shareable) {
@@ -235,8 +235,8 @@ Result<void> compileErrorHandling(RouteCompiler& compiler, Route& route) {
       h->deadLetterBlock = *block;
     }
     std::vector<const OnExceptionModel*> clauses;
-    for (const auto& c : model.extras().onExceptions) clauses.push_back(c.get());
-    for (const auto& c : model.extras().builderOnExceptions) clauses.push_back(c.get());
+    for (const auto& c : model.onExceptions) clauses.push_back(c.get());
+    for (const auto& c : model.builderOnExceptions) clauses.push_back(c.get());
     for (const OnExceptionModel* c : clauses) {
       CompiledClause& cc = h->clauses.emplace_back();
       auto types = resolveExceptionTypes(context, c->exceptions, "onException");
@@ -286,8 +286,7 @@ Result<void> compileErrorHandling(RouteCompiler& compiler, Route& route) {
   // Route-scoped onCompletion, else the builder's.
   if (route.rare) route.rare->onCompletions.clear();
   const auto& completions =
-      model.extras().onCompletions.empty() ? model.extras().builderOnCompletions
-                                           : model.extras().onCompletions;
+      model.onCompletions.empty() ? model.builderOnCompletions : model.onCompletions;
   for (const auto& oc : completions) {
     auto c = std::make_unique<CompiledOnCompletion>();
     c->onCompleteOnly = oc->onCompleteOnly;

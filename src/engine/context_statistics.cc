@@ -80,7 +80,8 @@ void listProcessors(const Route& route, const detail::Block& block, uint32_t dep
     uint32_t branch = 0;
     for (const auto& child : route.blocks) {
       if (child->parent != step) continue;
-      Place inner{std::string(step->id()), branch, std::string(route.branchLabel(*step, branch)), place.clause};
+      Place inner{std::string(step->id()), branch, std::string(route.branchLabel(*step, branch)),
+                  place.clause};
       listProcessors(route, *child, depth + 1, inner, out);
       ++branch;
     }

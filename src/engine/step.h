@@ -29,10 +29,9 @@ using SourcePlace = dromedary::SourcePlace;
 /// written. Models are several times the size of what runs; a context with many routes keeps
 /// only this of them (32 bytes a step).
 struct StepOrigin {
-  /// Its route's `labels`, one string for all its steps' labels rather than one each; null
-  /// for a step the engine put in itself (an intercept's, a doTry's doFinally entry), which
-  /// no model describes.
-  /// It also holds the step's id (Step::id), for every step its route named.
+  /// Its route's `labels`, one string for all its steps' labels and ids rather than one
+  /// each; null for a step its route neither described nor named (most steps the engine puts
+  /// in itself: a doTry's doFinally entry, which name themselves by engineId()).
   const std::string* labels = nullptr;
   SourcePlace where;
   uint32_t labelAt = 0;            // where its label starts in `labels`

@@ -21,7 +21,9 @@ std::unique_ptr<detail::RouteModel> RouteDefinition::takeModelForEngine() noexce
   return std::move(model_);
 }
 
-void RouteDefinition::misuse(std::string message) { model_->more().misuse.push_back(std::move(message)); }
+void RouteDefinition::misuse(std::string message) {
+  model_->more().misuse.push_back(std::move(message));
+}
 
 BlockModel* RouteDefinition::currentBlock() {
   Scope& top = scopes_.back();
