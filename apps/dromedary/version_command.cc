@@ -7,6 +7,8 @@
 
 #include <dromedary/dromedary.h>
 
+#include "component_modules.h"
+
 namespace dromedary::cli {
 
 int printVersion(bool json) {
@@ -29,6 +31,15 @@ int printVersion(bool json) {
   out["components"] = context.componentSchemes();
   out["languages"] = context.languageNames();
   out["dataFormats"] = context.dataFormatNames();
+  // Each component module, its schemes, and the file it would load from (null: not found).
+  nlohmann::ordered_json modules = nlohmann::ordered_json::object();
+  for (const modules::ComponentModuleSpec& spec : modules::builtinModules()) {
+    std::string file = modules::findModuleFile(spec.name);
+    nlohmann::ordered_json& m = modules[std::string(spec.name)];
+    m["schemes"] = std::vector<std::string>(spec.schemes.begin(), spec.schemes.end());
+    m["file"] = file.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(file);
+  }
+  out["modules"] = modules;
   std::printf("%s\n", out.dump(2).c_str());
   return 0;
 }

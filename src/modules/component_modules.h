@@ -41,4 +41,8 @@ Result<void> loadModuleOf(Component& component);
 /// then the program's own (BIN/../LIBDIR/dromedary).
 std::vector<std::string> moduleFolders();
 
+/// The file of the module `name` in the first of moduleFolders() that has it (not loaded);
+/// empty when none has.
+std::string findModuleFile(std::string_view name);
+
 }  // namespace dromedary::modules

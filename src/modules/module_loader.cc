@@ -57,6 +57,14 @@ std::vector<std::string> moduleFolders() {
   return folders;
 }
 
+std::string findModuleFile(std::string_view name) {
+  for (const std::string& folder : moduleFolders()) {
+    std::string path = fmt::format("{}/dromedary-{}.so", folder, name);
+    if (access(path.c_str(), F_OK) == 0) return path;
+  }
+  return {};
+}
+
 namespace detail {
 
 Result<RegisterFunction> openModule(std::string_view name) {
@@ -65,30 +73,27 @@ Result<RegisterFunction> openModule(std::string_view name) {
   std::lock_guard lock(mutex);
   if (auto it = opened.find(name); it != opened.end()) return it->second;
 
-  std::vector<std::string> folders = moduleFolders();
-  for (const std::string& folder : folders) {
-    std::string path = fmt::format("{}/dromedary-{}.so", folder, name);
-    if (access(path.c_str(), F_OK) != 0) continue;
-    // RTLD_NOW: a symbol the program does not provide is an error here, not a crash later.
-    // Never closed: the module's code runs until the process ends.
-    void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!handle) return moduleError(name, fmt::format("could not be loaded: {}", dlerror()));
-    auto build = reinterpret_cast<const char* (*)()>(dlsym(handle, "dromedary_module_build"));
-    auto entry = reinterpret_cast<RegisterFunction>(dlsym(handle, "dromedary_module_register"));
-    if (!build || !entry) return moduleError(name, fmt::format("({}) is not a module", path));
-    if (build() != kBuildId) {
-      return moduleError(
-          name, fmt::format("({}) comes from another build ({}) than this program ({}): "
-                            "build both again (cmake --build BUILD_DIR)",
-                            path, build(), kBuildId));
-    }
-    opened.emplace(name, entry);
-    return entry;
+  std::string path = findModuleFile(name);
+  if (path.empty()) {
+    return moduleError(name, fmt::format("is in none of the module folders ({}); build it with "
+                                         "`cmake --build BUILD_DIR --target dromedary_modules`, "
+                                         "or name its folder in DROMEDARY_MODULE_PATH",
+                                         fmt::join(moduleFolders(), ", ")));
   }
-  return moduleError(name, fmt::format("is in none of the module folders ({}); build it with "
-                                       "`cmake --build BUILD_DIR --target dromedary_modules`, "
-                                       "or name its folder in DROMEDARY_MODULE_PATH",
-                                       fmt::join(folders, ", ")));
+  // RTLD_NOW: a symbol the program does not provide is an error here, not a crash later.
+  // Never closed: the module's code runs until the process ends.
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) return moduleError(name, fmt::format("could not be loaded: {}", dlerror()));
+  auto build = reinterpret_cast<const char* (*)()>(dlsym(handle, "dromedary_module_build"));
+  auto entry = reinterpret_cast<RegisterFunction>(dlsym(handle, "dromedary_module_register"));
+  if (!build || !entry) return moduleError(name, fmt::format("({}) is not a module", path));
+  if (build() != kBuildId) {
+    return moduleError(name, fmt::format("({}) comes from another build ({}) than this program "
+                                         "({}): build both again (cmake --build BUILD_DIR)",
+                                         path, build(), kBuildId));
+  }
+  opened.emplace(name, entry);
+  return entry;
 }
 
 }  // namespace detail

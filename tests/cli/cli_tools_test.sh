@@ -24,6 +24,8 @@ for key in ("version", "commit", "compiler", "buildType", "system", "components"
     assert key in v, key
 assert "timer" in v["components"] and "kafka" in v["components"], v["components"]
 assert "simple" in v["languages"]
+assert v["modules"]["kafka"]["schemes"] == ["kafka"], v["modules"]
+assert v["modules"]["kafka"]["file"].endswith("/dromedary-kafka.so"), v["modules"]
 ' "$tmp/v.json"
 check "version --json has version, commit, compiler, build type and components" $?
 
