@@ -3,10 +3,15 @@
 // declaration against what its component registers, and the errors of a module that cannot
 // be used. Loading real modules is the dromedary program's (tests/cli/cli_modules_test.sh):
 // they link to the core the program exports.
+#include <dlfcn.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <set>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -168,6 +173,66 @@ TEST(ComponentModulesTest, AModuleOfAnotherBuildIsRefusedNamingBothBuilds) {
   ASSERT_FALSE(endpoint);
   EXPECT_THAT(endpoint.error().message, HasSubstr("comes from another build (another build) "
                                                   "than this program"));
+}
+
+// A module of this build (tests/modules/fake_module.cc, dromedary-fake.so beside this test,
+// which exports the core as the program does): loaded on first use, once, however many
+// threads need it at once; its component makes the endpoints, with its own options.
+constexpr std::string_view kFakeSchemes[] = {"fake"};
+constexpr std::string_view kFakeBeans[] = {"com.acme.Fake"};
+constexpr ComponentModuleSpec kFake{"fake", kFakeSchemes, kFakeBeans};
+
+int fakeModuleRegistrations() {
+  void* handle = dlopen(DROMEDARY_TEST_MODULE_DIR "/dromedary-fake.so", RTLD_NOW | RTLD_NOLOAD);
+  if (!handle) return 0;  // not loaded
+  auto count = reinterpret_cast<int (*)()>(dlsym(handle, "fake_module_registrations"));
+  int n = count ? count() : -1;
+  dlclose(handle);  // the reference RTLD_NOLOAD took
+  return n;
+}
+
+class FakeModuleTest : public ::testing::Test {
+ protected:
+  void SetUp() override { setenv("DROMEDARY_MODULE_PATH", DROMEDARY_TEST_MODULE_DIR, 1); }
+  void TearDown() override { unsetenv("DROMEDARY_MODULE_PATH"); }
+};
+
+TEST_F(FakeModuleTest, ItsComponentMakesTheEndpointsWithItsOwnOptions) {
+  Context context;
+  addComponentModule(context, kFake);
+  auto made = context.endpoint("fake:a?size=3");
+  ASSERT_FALSE(made);
+  EXPECT_EQ(made.error().message, "made by the fake module: fake:a?size=3 size 3");
+  auto bad = context.endpoint("fake:a?sise=3");
+  ASSERT_FALSE(bad);
+  EXPECT_THAT(bad.error().message, HasSubstr("unknown option 'sise'"));
+  EXPECT_EQ(context.component("fake")->endpointOptions().size(), 1u);
+}
+
+TEST_F(FakeModuleTest, ItsBeanTypesAreTheModulesFactories) {
+  Context context;
+  addComponentModule(context, kFake);
+  auto made = (*context.beanFactory("com.acme.Fake"))(
+      context, Context::BeanDefinition{"b", "com.acme.Fake", {}});
+  ASSERT_FALSE(made);
+  EXPECT_EQ(made.error().message, "fake bean b");
+}
+
+TEST_F(FakeModuleTest, ManyThreadsUsingItFirstAtOnceRegisterItOncePerContext) {
+  const int before = fakeModuleRegistrations();
+  Context context;
+  addComponentModule(context, kFake);
+  std::vector<std::thread> threads;
+  std::atomic<int> delegated{0};
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&, t] {
+      auto made = context.endpoint("fake:t" + std::to_string(t));
+      if (!made && made.error().message.starts_with("made by the fake module")) ++delegated;
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(delegated.load(), 8);
+  EXPECT_EQ(fakeModuleRegistrations(), before + 1);
 }
 
 }  // namespace
