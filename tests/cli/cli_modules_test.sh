@@ -82,6 +82,27 @@ DROMEDARY_MODULE_PATH="$modules_dir" "$tmp/alone/bin/dromedary" validate "$tmp/k
   > "$tmp/out" 2>&1
 check "DROMEDARY_MODULE_PATH names the modules' folder" $?
 
+# The modules' exception types are the program's own: a clause naming them compiles without
+# any module (routes written for Camel's error handling of http, sql and kafka).
+cat > "$tmp/onexception.yaml" <<'YAML'
+- routeConfiguration:
+    onException:
+      - onException:
+          exception:
+            - org.apache.camel.http.base.HttpOperationFailedException
+            - java.sql.SQLException
+            - org.apache.kafka.common.KafkaException
+          handled: {constant: true}
+          steps:
+            - log: "failed: ${exception.message}"
+- from:
+    uri: timer:tick?period=50
+    steps:
+      - log: "tick"
+YAML
+"$tmp/alone/bin/dromedary" validate "$tmp/onexception.yaml" > "$tmp/out" 2>&1
+check "onException names the modules' exception types without their modules" $?
+
 # Every example that uses a module validates (each loads its module).
 "$bin" validate "$src/examples/kafka" "$src/examples/sql" "$src/examples/http-client" \
   > "$tmp/out" 2>&1
