@@ -255,4 +255,38 @@ TEST(ContextTest, TheFirstSecondConsumerInRouteOrderIsReported) {
       << compiled.error().message;
 }
 
+// A step's id is kept in its route's labels with a 16-bit length: a longer one is refused,
+// naming the step, rather than cut.
+TEST(ContextTest, AStepIdLongerThan65535CharactersIsRefused) {
+  Context context;
+  registerBuiltinComponents(context);
+  ASSERT_TRUE(context.addRoutes([&](RouteBuilder& r) {
+    r.from("direct:long").routeId("long").to("mock:a").id(std::string(70000, 'x'));
+  }));
+  auto compiled = context.compileRoutes();
+  ASSERT_FALSE(compiled);
+  EXPECT_NE(compiled.error().message.find("has 70000 characters: at most 65535 (in route "
+                                          "'long', step to[mock:a])"),
+            std::string::npos)
+      << compiled.error().message.substr(0, 300);
+}
+
+// The ids of steps, given or generated, read back as they were named once the route compiled.
+TEST(ContextTest, StepIdsGivenAndGeneratedReadBackFromTheRoutesLabels) {
+  Context context;
+  registerBuiltinComponents(context);
+  ASSERT_TRUE(context.addRoutes([&](RouteBuilder& r) {
+    r.from("direct:ids").routeId("ids").to("mock:a").id("first").log("x").to("mock:b");
+  }));
+  ASSERT_TRUE(context.compileRoutes());
+  auto stats = context.routeStatistics("ids");
+  ASSERT_TRUE(stats);
+  std::vector<std::string> ids;
+  for (const auto& p : stats->processors) ids.push_back(p.id);
+  ASSERT_EQ(ids.size(), 3u);
+  EXPECT_EQ(ids[0], "first");
+  EXPECT_EQ(ids[1].rfind("log", 0), 0u) << ids[1];
+  EXPECT_EQ(ids[2].rfind("to", 0), 0u) << ids[2];
+}
+
 }  // namespace dromedary
