@@ -4,10 +4,13 @@
 // be used. Loading real modules is the dromedary program's (tests/cli/cli_modules_test.sh):
 // they link to the core the program exports.
 #include <dlfcn.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <set>
 #include <string>
 #include <thread>
@@ -173,6 +176,46 @@ TEST(ComponentModulesTest, AModuleOfAnotherBuildIsRefusedNamingBothBuilds) {
   ASSERT_FALSE(endpoint);
   EXPECT_THAT(endpoint.error().message, HasSubstr("comes from another build (another build) "
                                                   "than this program"));
+}
+
+// A file of the module's name that is not a loadable object, and a shared library without a
+// module's entry points, are refused saying so.
+class BrokenModuleTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    folder_ = std::filesystem::temp_directory_path() /
+              ("dromedary-broken-modules-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(folder_);
+    setenv("DROMEDARY_MODULE_PATH", folder_.c_str(), 1);
+  }
+  void TearDown() override {
+    unsetenv("DROMEDARY_MODULE_PATH");
+    std::filesystem::remove_all(folder_);
+  }
+  // Why an endpoint of the module `name`'s one scheme, `name`, could not be made.
+  static std::string endpointError(const std::string& name) {
+    const std::string_view schemes[] = {name};
+    const ComponentModuleSpec spec{name, schemes, {}};  // outlives the context that uses it
+    Context context;
+    addComponentModule(context, spec);
+    auto made = context.endpoint(name + ":x");
+    return made ? std::string() : made.error().message;
+  }
+  std::filesystem::path folder_;
+};
+
+TEST_F(BrokenModuleTest, AFileThatIsNotALoadableObjectIsRefused) {
+  std::ofstream(folder_ / "dromedary-garbled.so") << "not an ELF object";
+  EXPECT_THAT(endpointError("garbled"),
+              HasSubstr("component 'garbled': the module dromedary-garbled.so could not be "
+                        "loaded: "));
+}
+
+TEST_F(BrokenModuleTest, ASharedLibraryWithoutAModulesEntryPointsIsRefused) {
+  Dl_info info{};
+  ASSERT_NE(dladdr(reinterpret_cast<void*>(&::dlopen), &info), 0);  // libc's (or libdl's) file
+  std::filesystem::create_symlink(info.dli_fname, folder_ / "dromedary-plain.so");
+  EXPECT_THAT(endpointError("plain"), HasSubstr("dromedary-plain.so) is not a module"));
 }
 
 // A module of this build (tests/modules/fake_module.cc, dromedary-fake.so beside this test,
