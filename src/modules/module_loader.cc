@@ -13,13 +13,15 @@
 #include <vector>
 
 #include "component_modules.h"
+#include "dromedary_build_id.h"
 
 namespace dromedary::modules {
 
 namespace {
 
-// Both set by CMake: the build (version, commit, compiler, build type) and the modules' folder
-// relative to the one above the program's.
+// The build (dromedary_build_id.h: version, compiler, build type and flags, and a hash of the
+// headers modules share with the program) and the modules' folder relative to the one above
+// the program's (set by CMake).
 constexpr std::string_view kBuildId = DROMEDARY_BUILD_ID;
 constexpr std::string_view kModuleDir = DROMEDARY_MODULE_DIR;
 

@@ -8,6 +8,8 @@
 #include <dromedary/engine/context.h>
 #include <dromedary/spi/component.h>
 
+#include "dromedary_build_id.h"
+
 namespace {
 
 std::atomic<int> registrations{0};
