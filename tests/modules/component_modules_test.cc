@@ -261,6 +261,26 @@ TEST_F(FakeModuleTest, ItsBeanTypesAreTheModulesFactories) {
   EXPECT_EQ(made.error().message, "fake bean b");
 }
 
+// A declaration that names a scheme or bean type its module does not register (the CMake
+// lists out of step with the code) fails the use, naming the module and what it lacks.
+constexpr std::string_view kWrongSchemes[] = {"fake", "missing"};
+constexpr std::string_view kWrongBeans[] = {"com.acme.Missing"};
+constexpr ComponentModuleSpec kWrong{"fake", kWrongSchemes, kWrongBeans};
+
+TEST_F(FakeModuleTest, ASchemeOrBeanTypeItsModuleDoesNotRegisterFailsNamingBoth) {
+  Context context;
+  addComponentModule(context, kWrong);
+  auto made = context.endpoint("missing:x");
+  ASSERT_FALSE(made);
+  EXPECT_THAT(made.error().message,
+              HasSubstr("the module dromedary-fake.so registers no component 'missing'"));
+  auto bean = (*context.beanFactory("com.acme.Missing"))(
+      context, Context::BeanDefinition{"b", "com.acme.Missing", {}});
+  ASSERT_FALSE(bean);
+  EXPECT_THAT(bean.error().message,
+              HasSubstr("the module dromedary-fake.so registers no bean type 'com.acme.Missing'"));
+}
+
 TEST_F(FakeModuleTest, ManyThreadsUsingItFirstAtOnceRegisterItOncePerContext) {
   const int before = fakeModuleRegistrations();
   Context context;
