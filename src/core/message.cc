@@ -23,7 +23,7 @@ void assignValue(Value& to, const Value& from) {
   switch (from.type()) {
     case ValueType::String:
       if (std::string* text = to.mutableString()) {
-        text->assign(from.getString());
+        detail::assignText(*text, from.getString());
         return;
       }
       break;
@@ -107,9 +107,29 @@ Value& Headers::slot(std::string_view name, uint32_t hash) {
 }
 
 std::string& Headers::textSlot(const HeaderKey& key) {
-  Value* v = find(key.name(), key.hash());
-  if (!v) v = &append(key.name(), key.hash()).value;  // spare entries hold empty text or null
-  if (std::string* s = v->mutableString()) return *s;
+  // One pass over the live entries, then the spare entry after them taken in place (the same
+  // as find() then append(), without their calls and second version step).
+  ++version_;
+  const uint32_t hash = key.hash();
+  const std::string_view name = key.name();
+  Value* v = nullptr;
+  for (uint32_t i = 0; i < size_; ++i) {
+    Entry& e = entries_[i];
+    if (e.hash == hash && sameName(e.name, name)) {
+      v = &e.value;
+      break;
+    }
+  }
+  if (!v) {
+    Entry& e = size_ < entries_.size() ? entries_[size_] : entries_.emplace_back();
+    if (e.hash != hash || !sameSpelling(e.name, name)) {
+      e.name.assign(name.data(), name.size());
+      e.hash = hash;
+    }
+    ++size_;
+    v = &e.value;  // a spare entry's: its last text, or null
+  }
+  if (std::string* s = v->mutableString()) [[likely]] return *s;
   return v->resetString();
 }
 
@@ -123,13 +143,10 @@ void Headers::truncate(uint32_t size) noexcept {
   ++version_;
   for (uint32_t i = size; i < size_; ++i) {
     // Spare entries keep nothing alive; a number or flag holds nothing to let go of; text
-    // (most values) is emptied here, keeping its capacity.
+    // (most values) keeps its buffer and its last text, which whoever takes the entry
+    // assigns over (detail::assignText: inline when not longer).
     Value& v = entries_[i].value;
-    if (std::string* text = v.mutableString()) {
-      text->clear();
-    } else if (v.type() > ValueType::Double) {
-      v.clearForReuse();
-    }
+    if (v.type() > ValueType::String) v.clearForReuse();
   }
   size_ = size;
 }

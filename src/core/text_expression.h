@@ -18,6 +18,12 @@ class TextExpression : public Expression {
   /// Appends the text to `out`. On failure records the error on `exchange` and returns
   /// false (`out` then holds a part of the text).
   virtual bool appendText(Exchange& exchange, std::string& out) const noexcept = 0;
+  /// Makes `out` the text (whatever it held before: a header's last text, kept so that a
+  /// text no longer than it is copied inline, detail::assignText). On failure as appendText.
+  virtual bool assignText(Exchange& exchange, std::string& out) const noexcept {
+    out.clear();
+    return appendText(exchange, out);
+  }
   /// Whether appendText may write straight into the text of header or property `target`:
   /// it reads neither `target` nor anything that can fail, so no part sees the text it is
   /// replacing and a failure cannot leave it half written. False unless known.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <dromedary/core/value.h>
+
 #include <dromedary/core/file_body.h>
+#include <dromedary/core/short_text.h>
 
 #include <memory>
 
@@ -168,7 +170,7 @@ const Value* Value::mapGet(std::string_view key) const noexcept {
 
 void Value::setString(std::string_view s) {
   if (auto* str = std::get_if<4>(&v_)) {
-    str->assign(s.data(), s.size());
+    detail::assignText(*str, s);
     return;
   }
   // Not emplace<4>(s): a construction that may throw makes libstdc++'s emplace build a

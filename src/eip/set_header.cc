@@ -55,9 +55,8 @@ class SetHeaderStep final : public Step {
   Status setText(Exchange& ex) noexcept {
     if (in_place_) {
       try {
-        std::string& out = target(ex).textSlot(name_);
-        out.clear();
-        return text_->appendText(ex, out) ? Status::Continue : Status::Fail;
+        return text_->assignText(ex, target(ex).textSlot(name_)) ? Status::Continue
+                                                                   : Status::Fail;
       } catch (...) {
         ex.setException(std::current_exception());
         return Status::Fail;
@@ -67,7 +66,7 @@ class SetHeaderStep final : public Step {
     std::string& text = buffer->resetString();
     if (!text_->appendText(ex, text)) return Status::Fail;
     try {
-      target(ex).textSlot(name_).assign(text);
+      detail::assignText(target(ex).textSlot(name_), text);
     } catch (...) {
       ex.setException(std::current_exception());
       return Status::Fail;

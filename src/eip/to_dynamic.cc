@@ -115,7 +115,7 @@ class SplitSendStep final : public Step {
             if (parts[i].empty()) {
               headers.remove(keys_[i]);
             } else {
-              headers.textSlot(keys_[i]).assign(parts[i]);
+              detail::assignText(headers.textSlot(keys_[i]), parts[i]);
             }
           }
           detail::ExecState& st = detail::exec(ex);

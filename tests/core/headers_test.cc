@@ -166,9 +166,45 @@ TEST(HeadersTest, ASpareEntrysTextKeepsItsCapacityForTheNextTextSlot) {
   const char* buffer = h.get(key)->getString().data();
   h.clear();
   std::string& text = h.textSlot(key);
-  EXPECT_TRUE(text.empty());
+  EXPECT_EQ(text, std::string(100, 'x')) << "a spare entry keeps its last text, to be assigned";
   text.assign(80, 'y');
   EXPECT_EQ(h.get(key)->getString().data(), buffer);
+}
+
+// Removed, cleared and truncated entries keep their last text (a copy no longer than it is
+// then inline): what they held never shows through, whatever the new text's length.
+TEST(HeadersTest, AReusedEntryHoldsExactlyItsNewText) {
+  Headers h;
+  for (size_t last : {0u, 1u, 3u, 4u, 7u, 8u, 15u, 16u, 17u, 40u}) {
+    for (size_t next : {0u, 1u, 2u, 5u, 8u, 9u, 16u, 20u, 40u}) {
+      h.set("a", std::string(last, 'o'));
+      h.set("b", 1);
+      h.clear();
+      const std::string text(next, 'n');
+      h = Headers{{"a", text}};
+      ASSERT_EQ(h.size(), 1u);
+      EXPECT_EQ(h.get("a")->getString(), text) << last << " then " << next;
+      h.remove("a");
+      h.textSlot(HeaderKey("a")).assign(next, 'm');
+      EXPECT_EQ(h.get("a")->getString(), std::string(next, 'm')) << last << " then " << next;
+    }
+  }
+}
+
+TEST(ShortTextTest, AssignTextCopiesEveryLengthAndFromInsideItself) {
+  for (size_t before = 0; before <= 40; ++before) {
+    for (size_t n = 0; n <= 40; ++n) {
+      std::string from;
+      for (size_t i = 0; i < n; ++i) from.push_back(static_cast<char>('a' + i % 26));
+      std::string to(before, '#');
+      detail::assignText(to, from);
+      ASSERT_EQ(to, from) << before << " then " << n;
+      // From a part of itself (the tail, overlapping its head), as a header set from itself.
+      std::string self = std::string(before, '#') + from;
+      detail::assignText(self, std::string_view(self).substr(before));
+      ASSERT_EQ(self, from) << "from inside, " << before << " then " << n;
+    }
+  }
 }
 
 TEST(HeadersTest, SettingAnotherHeadersEntryCopiesItsNameAndValue) {

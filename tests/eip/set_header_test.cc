@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "support/route_harness.h"
 
 namespace dromedary {
@@ -74,6 +76,38 @@ TEST(SetHeaderTest, ATemplateOfOtherHeadersReplacesWhatTheHeaderHeld) {
     EXPECT_EQ(*ex->message().getHeader("tier"), Value("premium-gold"));
     EXPECT_EQ(*ex->message().getHeader("fixed"), Value("standard"));
     EXPECT_EQ(*ex->getProperty("seen"), Value("gold/premium-gold"));
+  }
+}
+
+// A pooled exchange's header entries keep their last text (Headers::truncate), and a template
+// of text parts is copied over it at once: whatever the last text's length, the header holds
+// exactly the new text; a part that is not text (absent, a number) renders as before.
+TEST(SetHeaderTest, ATemplateOverAReusedHeadersLastTextGivesExactlyTheNewText) {
+  RouteHarness h;
+  h.start([](RouteBuilder& b) {
+    b.from("direct:in")
+        .setHeader("tier", simple("premium-${header.kind}!"))
+        .setHeader("fixed", constant("std"))
+        .to("mock:out");
+  });
+  const std::vector<Value> kinds = {Value("platinum and a text past the inline size"),
+                                    Value("x"),
+                                    Value(""),
+                                    Value(),
+                                    Value(42),
+                                    Value("gold"),
+                                    Value("a much longer kind than any of the ones before it")};
+  for (const Value& kind : kinds) {
+    Headers headers{{"fixed", "a longer text than the constant"}};
+    if (!kind.isNull()) headers.set("kind", kind);
+    ASSERT_TRUE(h.producer.sendBodyAndHeaders("direct:in", "x", headers));
+  }
+  const auto& received = h.mock("mock:out").receivedExchanges();
+  ASSERT_EQ(received.size(), kinds.size());
+  for (size_t i = 0; i < kinds.size(); ++i) {
+    const std::string kind = kinds[i].isNull() ? "" : kinds[i].toString();
+    EXPECT_EQ(*received[i]->message().getHeader("tier"), Value("premium-" + kind + "!")) << i;
+    EXPECT_EQ(*received[i]->message().getHeader("fixed"), Value("std")) << i;
   }
 }
 

@@ -2,6 +2,9 @@
 // Simple predicates: every operator of Camel's documentation, its coercion rules, && and ||.
 #include <fmt/format.h>
 
+#include <cstdint>
+#include <limits>
+
 #include "support/route_harness.h"
 #include "support/simple_fixture.h"
 
@@ -296,6 +299,8 @@ TEST_F(SimplePredicateTest, ComparisonsWithALiteralAnswerAsTheGeneralComparisonD
   const std::vector<Value> lefts = {
       Value("500"), Value("0500"), Value("abc"), Value(""), Value(" 500 "), Value(500),
       Value(1000), Value(-3), Value(500.0), Value(499.5), Value(true), Value(),
+      Value(std::numeric_limits<int64_t>::max()), Value(std::numeric_limits<int64_t>::min()),
+      Value(999), Value(1001), Value(0),
       Value(Bytes(std::string_view("500"))), Value(ValueList{Value(1)})};
   struct Literal {
     std::string text;  // as written in the expression
@@ -303,7 +308,9 @@ TEST_F(SimplePredicateTest, ComparisonsWithALiteralAnswerAsTheGeneralComparisonD
   };
   const std::vector<Literal> literals = {{"'500'", Value("500")}, {"'abc'", Value("abc")},
                                          {"500", Value(500)},     {"1000", Value(1000)},
-                                         {"'0500'", Value("0500")}, {"-3", Value(-3)}};
+                                         {"'0500'", Value("0500")}, {"-3", Value(-3)},
+                                         {"9223372036854775807", Value(INT64_MAX)},
+                                         {"-9223372036854775808", Value(INT64_MIN)}};
   for (const char* op : {"==", "!=", ">", ">=", "<", "<="}) {
     for (const Literal& literal : literals) {
       message().setHeader("lit", literal.value);

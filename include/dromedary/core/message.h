@@ -6,8 +6,9 @@
 /// Headers is a small flat vector of (name, Value) with case-insensitive names, as Camel's
 /// headers are: `set("Foo", 1)` then `get("foo")` finds it, and the name keeps the case it
 /// was first set with for output. Entries keep insertion order. A cleared or removed entry
-/// keeps its string capacity for the next use, so a pooled exchange sets the same headers
-/// again without allocating. Copying is a flat element-wise copy, never a re-hash.
+/// keeps its string, capacity and last text, for the next use: a pooled exchange sets the
+/// same headers again without allocating, and text no longer than the last is copied inline
+/// (detail::assignText). Copying is a flat element-wise copy, never a re-hash.
 /// The same type holds exchange properties.
 ///
 /// Each entry keeps a hash of its name that ignores case, so a lookup compares one number per
@@ -23,6 +24,7 @@
 #include <utility>
 #include <vector>
 
+#include <dromedary/core/short_text.h>
 #include <dromedary/core/value.h>
 
 namespace dromedary {
@@ -31,42 +33,6 @@ namespace dromedary {
 bool equalsIgnoreCase(std::string_view a, std::string_view b) noexcept;
 
 namespace detail {
-// A little-endian load of a word (uint64_t or uint32_t), usable in constant expressions.
-template <class W>
-constexpr W loadWord(const char* p) noexcept {
-  if (std::is_constant_evaluated()) {
-    W w = 0;
-    for (size_t i = 0; i < sizeof(W); ++i) w |= W{static_cast<unsigned char>(p[i])} << (8 * i);
-    return w;
-  }
-  W w;
-  std::memcpy(&w, p, sizeof w);
-  return w;
-}
-// Byte-equal texts, compared inline by words (the last word overlapping the one before):
-// names and most compared values are short, and a call to memcmp costs more. Long texts go
-// to memcmp.
-inline bool sameBytes(std::string_view a, std::string_view b) noexcept {
-  const size_t n = a.size();
-  if (n != b.size()) return false;
-  const char* x = a.data();
-  const char* y = b.data();
-  if (n >= 8) {
-    if (n > 64) return std::memcmp(x, y, n) == 0;
-    for (size_t i = 0; i + 8 < n; i += 8) {
-      if (loadWord<uint64_t>(x + i) != loadWord<uint64_t>(y + i)) return false;
-    }
-    return loadWord<uint64_t>(x + n - 8) == loadWord<uint64_t>(y + n - 8);
-  }
-  if (n >= 4) {
-    return loadWord<uint32_t>(x) == loadWord<uint32_t>(y) &&
-           loadWord<uint32_t>(x + n - 4) == loadWord<uint32_t>(y + n - 4);
-  }
-  for (size_t i = 0; i < n; ++i) {
-    if (x[i] != y[i]) return false;
-  }
-  return true;
-}
 constexpr uint64_t mixNameWord(uint64_t h, uint64_t word) noexcept {
   // OR-ing 0x20 into every byte maps A-Z onto a-z (and a few other characters onto others:
   // the hash only has to agree for names equal without case; names are compared after it).
@@ -176,9 +142,9 @@ class Headers {
     }
     return slot(key.name(), key.hash());
   }
-  /// The value for `key` made text, created when absent, for the caller to fill: its text
-  /// when it was text already, else empty. A new entry reuses the
-  /// string a removed one left, with its capacity.
+  /// The value for `key` made text, created when absent, for the caller to assign or clear:
+  /// its text when it was text already; a new entry's is the string a removed one left, with
+  /// its capacity and its last text (so that detail::assignText can copy inline).
   std::string& textSlot(const HeaderKey& key);
   /// A new entry for `name`, without looking for an existing one: for callers that know it
   /// is absent (else the name would be listed twice). Its value is what a removed entry left

@@ -45,6 +45,15 @@ class ConstantTextExpression final : public TextExpression {
     }
     return true;
   }
+  bool assignText(Exchange& ex, std::string& out) const noexcept override {
+    try {
+      detail::assignText(out, value_.getString());
+    } catch (...) {
+      ex.setException(std::current_exception());
+      return false;
+    }
+    return true;
+  }
   bool rendersBeside(const HeaderKey&) const noexcept override { return true; }
 
  private:

@@ -132,6 +132,53 @@ bool TemplateNode::appendText(Exchange& ex, std::string& text) const noexcept {
   return true;
 }
 
+bool TemplateNode::assignText(Exchange& ex, std::string& text) const noexcept {
+  // Literals and text headers (most templates: `premium-${header.kind}`): every part's text
+  // is found first, then `text` is sized once and the parts copied in, inline where the
+  // string held as much before (a header's last text). Any other part renders through
+  // appendText.
+  constexpr uint32_t kMaxParts = 8;
+  if (count_ > kMaxParts) return TextExpression::assignText(ex, text);
+  struct View {  // not std::string_view: an array of those is zeroed first
+    const char* data;
+    size_t size;
+  };
+  View views[kMaxParts];
+  size_t total = 0;
+  for (uint32_t i = 0; i < count_; ++i) {
+    const Part& part = parts_[i];
+    if (part.literal) {
+      views[i] = {part.text, part.textSize};
+    } else if (part.header) {
+      const Value& v = headerOrProperty(ex, *part.header);
+      if (!v.isString()) return TextExpression::assignText(ex, text);
+      const std::string& header_text = v.getString();
+      views[i] = {header_text.data(), header_text.size()};
+    } else {
+      return TextExpression::assignText(ex, text);
+    }
+    total += views[i].size;
+  }
+  // A header part may be `text` itself (a template that does not render beside its target,
+  // into a scratch buffer it does not read): only then copy through appendText.
+  for (uint32_t i = 0; i < count_; ++i) {
+    if (views[i].data == text.data()) return TextExpression::assignText(ex, text);
+  }
+  try {
+    if (total > text.size()) text.resize(total);  // once, past what it held
+  } catch (...) {
+    ex.setException(std::current_exception());
+    return false;
+  }
+  char* out = text.data();
+  for (uint32_t i = 0; i < count_; ++i) {
+    detail::moveBytes(out, views[i].data, views[i].size);
+    out += views[i].size;
+  }
+  text.resize(total);  // not longer: inline
+  return true;
+}
+
 // Literals and header reads only (a header read never fails), none of `target`: a hash that
 // agrees is taken as the same name.
 bool TemplateNode::rendersBeside(const HeaderKey& target) const noexcept {

@@ -64,6 +64,7 @@ class TemplateNode final : public TextExpression {
   TemplateNode& operator=(const TemplateNode&) = delete;
   const Value* evaluate(Exchange& ex, Value& scratch) const noexcept override;
   bool appendText(Exchange& ex, std::string& out) const noexcept override;
+  bool assignText(Exchange& ex, std::string& out) const noexcept override;
   bool rendersBeside(const HeaderKey& target) const noexcept override;
 
  private:

@@ -2,6 +2,7 @@
 #include "language/simple/operators.h"
 
 #include <charconv>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -156,6 +157,30 @@ class LiteralComparePredicate final : public Predicate {
       std::string_view text = literal_.getString();
       literal_digits_ = !text.empty() && text.find_first_not_of("0123456789") == text.npos;
     }
+    if (!header_) return;
+    negate_ = op_ == BinaryOp::Ne;
+    if (literal_.isString()) {
+      fast_ = Fast::HeaderText;  // handles() admits text under == and != only
+      return;
+    }
+    // An integer: the ones that match make the range [low_, high_] (negated for !=).
+    const int64_t y = literal_.getInt();
+    constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+    constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+    fast_ = Fast::HeaderInt;
+    switch (op_) {
+      case BinaryOp::Gt:
+        if (y == kMax) fast_ = Fast::None;  // nothing is greater: left to the general path
+        low_ = y + (y == kMax ? 0 : 1), high_ = kMax;
+        break;
+      case BinaryOp::Ge: low_ = y, high_ = kMax; break;
+      case BinaryOp::Lt:
+        if (y == kMin) fast_ = Fast::None;
+        low_ = kMin, high_ = y - (y == kMin ? 0 : 1);
+        break;
+      case BinaryOp::Le: low_ = kMin, high_ = y; break;
+      default: low_ = y, high_ = y; break;  // == and !=
+    }
   }
 
   /// Whether `op` against `literal` is one of the shapes this predicate speeds up.
@@ -168,6 +193,29 @@ class LiteralComparePredicate final : public Predicate {
   }
 
   bool matches(Exchange& ex) const noexcept override {
+    // The usual cases in a few instructions, with no registers to save: a text header against
+    // a text literal, an integer header against an integer literal. Anything else (an absent
+    // header read from a property, another type, coercion) takes the general path.
+    if (fast_ == Fast::HeaderText) {
+      const Value* a = ex.message().getHeader(*header_);
+      if (a && a->isString()) [[likely]] {
+        if (detail::sameBytes(a->getString(), literal_.getString())) return !negate_;
+        if (!literal_digits_) return negate_;
+      }
+    } else if (fast_ == Fast::HeaderInt) {
+      const Value* a = ex.message().getHeader(*header_);
+      if (a && a->isInt()) [[likely]] {
+        const int64_t x = a->getInt();
+        return (x >= low_ && x <= high_) != negate_;
+      }
+    }
+    return general(ex);
+  }
+
+ private:
+  enum class Fast : uint8_t { None, HeaderText, HeaderInt };
+
+  [[gnu::noinline]] bool general(Exchange& ex) const noexcept {
     // A header (most comparisons) is looked up here, without a call through its node.
     const Value* a = header_ ? &headerOrProperty(ex, *header_)
                              : left_->evaluate(ex, unusedScratch());
@@ -195,7 +243,6 @@ class LiteralComparePredicate final : public Predicate {
     }
   }
 
- private:
   bool equals(const Value& a) const noexcept {
     if (literal_.isString() && a.isString()) [[likely]] {
       // Two texts are equal when they are the same text, or both digits of the same number.
@@ -208,10 +255,14 @@ class LiteralComparePredicate final : public Predicate {
   }
 
   BinaryOp op_;
+  Fast fast_ = Fast::None;
+  bool negate_ = false;  // !=, for the fast paths
+  bool literal_digits_ = false;
   ExprPtr left_;              // null when it reads a header
   const HeaderKey* header_;  // the header it reads, if it does
   Value literal_;
-  bool literal_digits_ = false;
+  int64_t low_ = 0;  // Fast::HeaderInt: the integers that match, [low_, high_]
+  int64_t high_ = 0;
 };
 
 // Right sides that are prepared once when constant (regex, in, range, is) share this shape:
