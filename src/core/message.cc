@@ -170,8 +170,11 @@ bool Headers::operator==(const Headers& other) const noexcept {
   return true;
 }
 
-void Message::adoptSpareString() noexcept {
-  if (!body_.isString() && spare_.capacity() > 15) body_ = Value(std::move(spare_));
+// Out of line: a short body (no spare buffer past the inline size) pays only the test.
+[[gnu::noinline]] void Message::adoptSpareString() noexcept {
+  // The spare buffer keeps its last text: a body no longer than it is copied over it inline
+  // (Value::setString).
+  body_.adoptString(std::move(spare_));
 }
 
 void Message::setBodyOther(const Value& body) {
@@ -183,7 +186,7 @@ void Message::setBodyOther(const Value& body) {
     return;
   }
   if (body.isString()) {  // the body is not text yet: take the spare buffer, then copy in
-    adoptSpareString();
+    if (!body_.isString() && spare_.capacity() > 15) adoptSpareString();
     body_.setString(body.getString());
     return;
   }
@@ -191,7 +194,7 @@ void Message::setBodyOther(const Value& body) {
 }
 
 void Message::setBody(std::string_view body) {
-  adoptSpareString();
+  if (!body_.isString() && spare_.capacity() > 15) adoptSpareString();
   body_.setString(body);
 }
 
@@ -202,8 +205,7 @@ void Message::clear() noexcept {
   // a large body's buffer held tens of MiB for nothing (12 KB bodies through a broker).
   if (std::string* s = body_.mutableString();
       s && s->capacity() > spare_.capacity() && s->capacity() <= kMaxSpareBody) {
-    s->clear();
-    spare_.swap(*s);
+    spare_.swap(*s);  // with its text, which the next body is copied over
   }
   body_.reset();
 }

@@ -190,6 +190,16 @@ void Value::setString(std::string_view s) {
   v_.emplace<4>(std::move(text));
 }
 
+void Value::adoptString(std::string&& s) noexcept {
+  // As setString: a null value is replaced by a variant built in its place (the generic
+  // move-assignment visits both sides).
+  if (v_.index() == 0) {
+    std::construct_at(&v_, std::in_place_index<4>, std::move(s));
+    return;
+  }
+  v_.emplace<4>(std::move(s));
+}
+
 std::string& Value::resetString() {
   if (auto* str = std::get_if<4>(&v_)) {
     str->clear();

@@ -191,6 +191,21 @@ TEST(HeadersTest, AReusedEntryHoldsExactlyItsNewText) {
   }
 }
 
+TEST(ShortTextTest, SameBytesFindsADifferenceInAnyByteAtEveryLength) {
+  for (size_t n = 0; n <= 80; ++n) {
+    std::string a;
+    for (size_t i = 0; i < n; ++i) a.push_back(static_cast<char>('a' + i % 26));
+    const std::string same = a;  // another buffer
+    EXPECT_TRUE(detail::sameBytes(a, same)) << n;
+    for (size_t i = 0; i < n; ++i) {
+      std::string b = a;
+      b[i] = '#';
+      EXPECT_FALSE(detail::sameBytes(a, b)) << n << " at " << i;
+    }
+    EXPECT_FALSE(detail::sameBytes(a, a + "z")) << n;
+  }
+}
+
 TEST(ShortTextTest, AssignTextCopiesEveryLengthAndFromInsideItself) {
   for (size_t before = 0; before <= 40; ++before) {
     for (size_t n = 0; n <= 40; ++n) {
@@ -250,6 +265,32 @@ TEST(MessageTest, AClearedSmallBodysBufferServesTheNextBodyAndALargeOneIsFreed) 
   // pinned tens of MiB in the exchange pools): the next body gets a buffer of its own size.
   m.setBody(std::string_view("next"));
   EXPECT_LE(m.body().getString().capacity(), Message::kMaxSpareBody);
+}
+
+// A cleared message's spare buffer keeps its last text, and the next text body is copied over
+// it: shorter, equal or longer, set as a view or as a value, the body is exactly the new text.
+// A copy of the message has its headers and body only.
+TEST(MessageTest, ABodyOverTheSpareBuffersLastTextIsExactlyTheNewText) {
+  Message m;
+  const std::string last(1000, 'a');
+  for (size_t n : {0u, 5u, 16u, 17u, 999u, 1000u, 1001u, 3000u}) {
+    m.setBody(std::string_view(last));
+    m.clear();
+    const std::string next(n, 'n');
+    m.setBody(std::string_view(next));
+    ASSERT_EQ(m.body().getString(), next) << n;
+    m.clear();
+    m.setBody(Value(next));
+    ASSERT_EQ(m.body().getString(), next) << n;
+    m.clear();
+  }
+  m.setBody(std::string_view(last));
+  m.clear();
+  m.setBody(7);
+  const Message copy = m;
+  EXPECT_EQ(copy.body(), Value(7));
+  m.setBody(std::string_view("x"));
+  EXPECT_EQ(m.body().getString(), "x");
 }
 
 // setBody(const Value&) of text over text: a shorter or equal text is copied inline, a

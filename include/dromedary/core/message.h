@@ -248,6 +248,17 @@ class Message {
   /// small bodies then cost no allocation, and a pool of messages holds no large buffers.
   static constexpr size_t kMaxSpareBody = 4096;
 
+  Message() = default;
+  /// A copy has the headers and the body; the spare buffer (with its last text) stays here.
+  Message(const Message& other) : headers_(other.headers_), body_(other.body_) {}
+  Message& operator=(const Message& other) {
+    headers_ = other.headers_;
+    body_ = other.body_;
+    return *this;
+  }
+  Message(Message&&) noexcept = default;
+  Message& operator=(Message&&) noexcept = default;
+
   Headers& headers() noexcept { return headers_; }
   const Headers& headers() const noexcept { return headers_; }
   const Value* getHeader(std::string_view name) const noexcept { return headers_.get(name); }
@@ -292,7 +303,7 @@ class Message {
   void clear() noexcept;
 
  private:
-  void adoptSpareString() noexcept;
+  void adoptSpareString() noexcept;  // body_ not text, spare_ past the inline size
   void setBodyOther(const Value& body);
 
   Headers headers_;

@@ -167,6 +167,8 @@ class Value {
   }
   /// Sets a string, reusing this value's string capacity when it already holds one.
   void setString(std::string_view s);
+  /// Makes this the string `s`, moved in with its buffer (and whatever text it holds).
+  void adoptString(std::string&& s) noexcept;
   /// Makes this a string and returns it for appending (keeps capacity; clears content).
   std::string& resetString();
   /// The held string for in-place edits, or nullptr when this is not a string.
