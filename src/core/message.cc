@@ -62,7 +62,7 @@ Headers& Headers::operator=(const Headers& other) {
   return *this;
 }
 
-Headers::Entry& Headers::append(std::string_view name, uint32_t hash) {
+Headers::Entry& Headers::appendOther(std::string_view name, uint32_t hash) {
   ++version_;
   if (size_ == entries_.size()) entries_.emplace_back();
   Entry& e = entries_[size_++];

@@ -234,7 +234,20 @@ class Headers {
     std::swap(entries_[a].hash, entries_[b].hash);
   }
   void truncate(uint32_t size) noexcept;
-  Entry& append(std::string_view name, uint32_t hash);
+  Entry& append(std::string_view name, uint32_t hash) {
+    // Inline when the spare entry after the live ones held this very name (a pooled exchange
+    // setting the same headers again: a consumer's record headers).
+    if (size_ < entries_.size()) [[likely]] {
+      Entry& e = entries_[size_];
+      if (e.hash == hash && sameSpelling(e.name, name)) [[likely]] {
+        ++version_;
+        ++size_;
+        return e;
+      }
+    }
+    return appendOther(name, hash);
+  }
+  Entry& appendOther(std::string_view name, uint32_t hash);
 
   std::vector<Entry> entries_;  // [0, size_) live; the rest spare, keeping capacity
   uint32_t size_ = 0;
