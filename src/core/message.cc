@@ -170,8 +170,7 @@ bool Headers::operator==(const Headers& other) const noexcept {
   return true;
 }
 
-// Out of line: a short body (no spare buffer past the inline size) pays only the test.
-[[gnu::noinline]] void Message::adoptSpareString() noexcept {
+void Message::adoptSpareString() noexcept {
   // The spare buffer keeps its last text: a body no longer than it is copied over it inline
   // (Value::setString).
   body_.adoptString(std::move(spare_));
@@ -194,7 +193,24 @@ void Message::setBodyOther(const Value& body) {
 }
 
 void Message::setBody(std::string_view body) {
-  if (!body_.isString() && spare_.capacity() > 15) adoptSpareString();
+  if (!body_.isString() && (spare_.capacity() > 15 || body_.type() > ValueType::String))
+      [[unlikely]] {
+    setTextOverOther(body);
+    return;
+  }
+  body_.setString(body);  // text over text, or a short text over nothing or a number
+}
+
+// Out of line, so that the usual cases above keep a small frame.
+[[gnu::noinline]] void Message::setTextOverOther(std::string_view body) {
+  // Bytes, a list, a map or an object may hold the very text `body` views: copied out
+  // before the old body goes.
+  if (body_.type() > ValueType::String) {
+    Value text{std::string(body)};
+    body_ = std::move(text);
+    return;
+  }
+  adoptSpareString();
   body_.setString(body);
 }
 

@@ -293,6 +293,14 @@ TEST(MessageTest, ABodyOverTheSpareBuffersLastTextIsExactlyTheNewText) {
   EXPECT_EQ(m.body().getString(), "x");
 }
 
+// The text may be a view into the body it replaces (bytes made text): copied out first.
+TEST(MessageTest, ATextBodyFromAViewIntoTheOldBodyIsCopiedBeforeTheOldOneGoes) {
+  Message m;
+  m.setBody(Value(Bytes(std::string_view("bytes that become the text of the body"))));
+  m.setBody(m.body().getBytes().view());
+  EXPECT_EQ(m.body(), Value("bytes that become the text of the body"));
+}
+
 // setBody(const Value&) of text over text: a shorter or equal text is copied inline, a
 // longer one assigned; the message's own body set again is left as it is.
 TEST(MessageTest, TextOverTextKeepsEveryByteWhateverTheLengths) {

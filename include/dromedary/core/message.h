@@ -317,6 +317,7 @@ class Message {
 
  private:
   void adoptSpareString() noexcept;  // body_ not text, spare_ past the inline size
+  void setTextOverOther(std::string_view body);
   void setBodyOther(const Value& body);
 
   Headers headers_;
