@@ -88,7 +88,16 @@ void Headers::set(std::string_view name, uint32_t hash, const Value& value) {
     append(name, hash).value = std::move(copy);
     return;
   }
-  append(name, hash).value = value;
+  Entry& e = append(name, hash);
+  try {
+    e.value = value;
+  } catch (...) {
+    // Not set (no memory): the entry goes back to the spare ones, rather than show what a
+    // removed entry held (its last text, maybe another message's).
+    --size_;
+    ++version_;
+    throw;
+  }
 }
 
 void Headers::set(std::string_view name, uint32_t hash, Value&& value) {

@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <new>
+
+#include "alloc_counter.h"
 
 namespace dromedary {
 namespace {
@@ -189,6 +192,45 @@ TEST(HeadersTest, AReusedEntryHoldsExactlyItsNewText) {
       EXPECT_EQ(h.get("a")->getString(), std::string(next, 'm')) << last << " then " << next;
     }
   }
+}
+
+// A spare entry's last text (another message's, in a pooled exchange) never shows, even when
+// the new value cannot be stored (no memory): set() takes the entry back, a text slot assigned
+// over is left empty.
+TEST(HeadersTest, AFailedSetNeverShowsWhatARemovedEntryHeld) {
+  const HeaderKey key("secret");
+  Headers h;
+  h.set(key, "the last message's text");
+  h.clear();
+  const Value longer{std::string(100, 'n')};  // past the old text and inline buffer: allocates
+  bool threw = false;
+  {
+    testing::FailingAllocations failing;
+    try {
+      h.set(key, longer);
+    } catch (const std::bad_alloc&) {
+      threw = true;
+    }
+  }
+  EXPECT_TRUE(threw);
+  EXPECT_EQ(h.get(key), nullptr);
+  EXPECT_EQ(h.size(), 0u);
+  h.set(key, longer);
+  EXPECT_EQ(*h.get(key), longer);
+  h.clear();
+  const std::string value(1000, 'v');  // past the entry's buffer (100): allocates
+  threw = false;
+  {
+    testing::FailingAllocations failing;
+    try {
+      detail::assignText(h.textSlot(key), value);
+    } catch (const std::bad_alloc&) {
+      threw = true;
+    }
+  }
+  EXPECT_TRUE(threw);
+  ASSERT_NE(h.get(key), nullptr);
+  EXPECT_EQ(h.get(key)->getString(), "") << "empty, not the last message's text";
 }
 
 TEST(ShortTextTest, SameBytesFindsADifferenceInAnyByteAtEveryLength) {

@@ -148,7 +148,8 @@ class Headers {
   std::string& textSlot(const HeaderKey& key);
   /// A new entry for `name`, without looking for an existing one: for callers that know it
   /// is absent (else the name would be listed twice). Its value is what a removed entry left
-  /// there: assign it.
+  /// there, maybe that entry's last text: assign it (Value::setString leaves it empty if it
+  /// fails; should another assignment fail, remove the entry).
   Value& addUnchecked(std::string_view name) {
     return append(name, headerNameHash(name)).value;
   }

@@ -75,6 +75,16 @@ inline void moveBytes(char* to, const char* from, size_t n) noexcept {
     std::memmove(to, from, n);
   }
 }
+// assignText's longer case: the library's assign. Should it fail (no memory), `to` is left
+// empty, never holding the text it had: that may be a removed header's, of another message.
+[[gnu::noinline]] inline void assignLongerText(std::string& to, std::string_view from) {
+  try {
+    to.assign(from.data(), from.size());
+  } catch (...) {
+    to.clear();
+    throw;
+  }
+}
 // `to = from`, keeping `to`'s buffer. When `from` is not longer than what `to` holds (a
 // reused string keeps its last text: Headers' spare entries do), it runs inline: the library's
 // assign() is a call and a memcpy call. `from` may be a part of `to`.
@@ -85,7 +95,7 @@ inline void assignText(std::string& to, std::string_view from) {
     to.resize(n);  // not longer: inline (it only sets the length)
     return;
   }
-  to.assign(from.data(), n);
+  assignLongerText(to, from);
 }
 }  // namespace detail
 

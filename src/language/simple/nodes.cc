@@ -167,6 +167,7 @@ bool TemplateNode::assignText(Exchange& ex, std::string& text) const noexcept {
   try {
     if (total > text.size()) text.resize(total);  // once, past what it held
   } catch (...) {
+    text.clear();  // not the text it held: that may be a removed header's
     ex.setException(std::current_exception());
     return false;
   }

@@ -193,9 +193,9 @@ class LiteralComparePredicate final : public Predicate {
   }
 
   bool matches(Exchange& ex) const noexcept override {
-    // The usual cases in a few instructions, with no registers to save: a text header against
-    // a text literal, an integer header against an integer literal. Anything else (an absent
-    // header read from a property, another type, coercion) takes the general path.
+    // The usual cases first, in a few instructions: a text header against a text literal, an
+    // integer header against an integer literal. Anything else (an absent header read from a
+    // property, another type, coercion) takes the general path, out of line.
     if (fast_ == Fast::HeaderText) {
       const Value* a = ex.message().getHeader(*header_);
       if (a && a->isString()) [[likely]] {
