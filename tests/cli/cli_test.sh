@@ -245,7 +245,8 @@ cat > "$tmp/slow.yaml" <<'YAML'
 YAML
 "$bin" run "$tmp/slow.yaml" > "$tmp/out" 2>&1 &
 pid=$!
-for _ in $(seq 100); do grep -q "started" "$tmp/out" && break; sleep 0.05; done
+# Up to 30 s for the route to start: a loaded machine (a build beside it) has taken over 5.
+for _ in $(seq 600); do grep -q "started" "$tmp/out" && break; sleep 0.05; done
 kill -s TERM $pid
 wait $pid
 code=$?
