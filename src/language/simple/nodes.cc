@@ -159,8 +159,8 @@ bool TemplateNode::assignText(Exchange& ex, std::string& text) const noexcept {
     }
     total += views[i].size;
   }
-  // A header part may be `text` itself (a template that does not render beside its target,
-  // into a scratch buffer it does not read): only then copy through appendText.
+  // No part can be `text` itself: this runs only where rendersBeside() holds (setHeader's
+  // in-place text). Checked anyway, since such a part would be overwritten while read.
   for (uint32_t i = 0; i < count_; ++i) {
     if (views[i].data == text.data()) return TextExpression::assignText(ex, text);
   }
