@@ -14,13 +14,14 @@
 //                     ... ON CONFLICT per exchange) against the same route on the memory
 //                     repository: the repository's cost per exchange.
 // Reports statements/s and this process's CPU per statement (user + system), the better of two
-// interleaved rounds of each. `--arm route` or `--arm bare` runs only that arm of sql_insert or
-// sql_select_one, once, in a process of its own (for `perf stat` of one arm: on a shared VM
-// the interleaved rounds disturb each other).
+// interleaved rounds of each. `--arm route`, `--arm bare` or `--arm async` (the route driven by
+// processAsync; select only) runs only that arm of sql_insert or sql_select_one, once, in a
+// process of its own (for `perf stat` of one arm: on a shared VM the interleaved rounds
+// disturb each other).
 //
 //   dromedary_sql_bench [--url postgresql://postgres@127.0.0.1:25432/postgres]
 //                       [--statements 20000] [--only insert|select|batch|idempotent]
-//                       [--arm route|bare]
+//                       [--arm route|bare|async]
 #include <libpq-fe.h>
 #include <sys/resource.h>
 
@@ -279,7 +280,9 @@ int main(int argc, char** argv) {
     if (a == "--only") only = argv[i + 1];
     if (a == "--arm") arm = argv[i + 1];
   }
-  if (!arm.empty() && arm != "route" && arm != "bare") die("--arm is route or bare");
+  if (!arm.empty() && arm != "route" && arm != "bare" && arm != "async") {
+    die("--arm is route, bare or async");
+  }
   if (!arm.empty() && only != "insert" && only != "select") {
     die("--arm needs --only insert or --only select");
   }
@@ -311,6 +314,7 @@ int main(int argc, char** argv) {
     std::printf("| %s, %s arm alone | %.0f | | | %.1f | |\n", scenario, arm.c_str(),
                 f.perSecond, f.cpuMicros);
   };
+  if (only == "insert" && arm == "async") die("--arm async is for --only select");
   if (only == "insert" && !arm.empty()) {
     one("sql_insert", arm == "route" ? routeInsert(p, n, next()) : bareInsert(url, n, next()));
     return 0;
@@ -336,20 +340,25 @@ int main(int argc, char** argv) {
   if (only.empty() || only == "select") {
     int64_t rows = n;  // ids 0 .. n-1
     bareInsert(url, rows, 0);
+    auto async = [&] {
+      auto producer =
+          context.endpoint("sql:select name from bench_rows where id = :#id?outputType=SelectOne")
+              .value()->createProducer().value();
+      AsyncDriver d(&context, producer.get());
+      d.fill = [&](Exchange& ex, int64_t i) { ex.message().setHeader("id", Value(i % rows)); };
+      return d.run(n);
+    };
     if (!arm.empty()) {
-      one("sql_select_one", arm == "route" ? routeSelect(p, n, rows) : bareSelect(url, n, rows));
+      one("sql_select_one", arm == "route" ? routeSelect(p, n, rows)
+                            : arm == "async" ? async()
+                                             : bareSelect(url, n, rows));
       return 0;
     }
     Figure r = routeSelect(p, n, rows), b = bareSelect(url, n, rows);
     r = better(r, routeSelect(p, n, rows));
     b = better(b, bareSelect(url, n, rows));
     row("sql_select_one", "statements", r, b);
-    auto producer =
-        context.endpoint("sql:select name from bench_rows where id = :#id?outputType=SelectOne")
-            .value()->createProducer().value();
-    AsyncDriver d(&context, producer.get());
-    d.fill = [&](Exchange& ex, int64_t i) { ex.message().setHeader("id", Value(i % rows)); };
-    Figure a = better(d.run(n), d.run(n));
+    Figure a = better(async(), async());
     row("sql_select_one (async, 4 in flight)", "statements", a, b);
   }
   if (only.empty() || only == "batch") {

@@ -69,6 +69,9 @@ struct Connection {
 // A token per thread, whose address names the thread to `Connection::lastBorrower`.
 thread_local const char kThisThread = 0;
 
+// The pool whose thread this is (null on other threads).
+thread_local const void* tPoolOfThisThread = nullptr;
+
 enum class Progress : uint8_t { Pending, Done, Broken };
 
 // Whether an idle connection is still up. Nothing is due on an idle connection (no LISTEN,
@@ -206,7 +209,19 @@ class PgDatabase final : public Database {
   void execute(const StatementText& statement, ParamSets param_sets,
                QueryCallback& callback, Caller caller) noexcept override {
     if (caller == Caller::WillWait && runHere(statement, param_sets, callback)) return;
-    auto* request = new (std::nothrow) Request{&statement, {}, &callback};
+    // On the pool's thread (the rest of a route its last statement resumed), a finished
+    // request is reused, parameters' memory included, and nothing needs waking: the loop
+    // takes in what came in before it polls again.
+    const bool on_pool_thread = tPoolOfThisThread == this;
+    Request* request = nullptr;
+    if (on_pool_thread && !spare_.empty()) {
+      request = spare_.back().release();
+      spare_.pop_back();
+      request->statement = &statement;
+      request->callback = &callback;
+    } else {
+      request = new (std::nothrow) Request{&statement, {}, &callback};
+    }
     if (!request || !fillExecutions(request->executions, param_sets)) {
       delete request;
       callback.done(SqlError{"", "out of memory"});
@@ -221,7 +236,7 @@ class PgDatabase final : public Database {
       }
       incoming_.push_back(request);
     }
-    wake();
+    if (!on_pool_thread) wake();
   }
 
   Result<std::unique_ptr<Session>> openSession() override {
@@ -323,6 +338,7 @@ class PgDatabase final : public Database {
   // --- The pool's thread ---
 
   void loop() {
+    tPoolOfThisThread = this;
     std::vector<pollfd> fds;
     std::vector<Connection*> polled;
     std::vector<Connection*> assigned;
@@ -487,9 +503,17 @@ class PgDatabase final : public Database {
     c.request = nullptr;
   }
 
-  static void finish(Request* r, QueryOutcome&& outcome) {
+  // On the pool's thread: the request is kept for the next one started there.
+  void finish(Request* r, QueryOutcome&& outcome) {
     QueryCallback* callback = r->callback;
-    delete r;
+    std::unique_ptr<Request> kept(r);
+    if (spare_.size() < kSpareRequests) {
+      try {
+        spare_.push_back(std::move(kept));
+      } catch (...) {  // not kept: `kept` deletes it
+      }
+    }
+    kept.reset();
     callback->done(std::move(outcome));
   }
 
@@ -504,6 +528,9 @@ class PgDatabase final : public Database {
   // one.
   std::list<Connection> connections_;
   std::deque<Request*> waiting_;  // the pool's thread's own
+  // Finished requests, for statements started on the pool's thread; its own.
+  static constexpr size_t kSpareRequests = 64;
+  std::vector<std::unique_ptr<Request>> spare_;
 };
 
 }  // namespace

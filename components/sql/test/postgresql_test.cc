@@ -77,6 +77,22 @@ TEST(PostgreSQLTest, AnExchangeNobodyWaitsForIsParkedAndResumedByTheDataSourcesT
   EXPECT_FALSE(resumed_on.contains(std::this_thread::get_id()));
 }
 
+// A route resumed on the data source's thread that runs a second statement starts it there:
+// the request is reused and the thread, which takes it in before it polls again, is not woken.
+TEST(PostgreSQLTest, AStatementStartedOnTheDataSourcesThreadRunsWithoutWakingIt) {
+  RouteHarness h;
+  ASSERT_TRUE(bindDataSource(h.context, "db", serverUrl(), "", "", 2));
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:two")
+        .to("sql:select 1 as one")
+        .to("sql:select pg_sleep(0.001), 2 as two")
+        .to("sql:select 3 as three")
+        .to("mock:out");
+  });
+  EXPECT_EQ(sendWithoutWaiting(h, "direct:two", 40), 0);
+  EXPECT_EQ(h.mock("mock:out").receivedCount(), 40u);
+}
+
 TEST(PostgreSQLTest, ACallerThatWaitsRunsTheStatementOnItsOwnThreadWhenAConnectionIsIdle) {
   RouteHarness h;
   ASSERT_TRUE(bindDataSource(h.context, "db", serverUrl(), "", "", 1));
