@@ -6,7 +6,10 @@
 //   sql_insert        `direct:in -> sql:insert into bench_rows (id, name) values (:#id, :#name)`
 //                     from 4 threads; bare: 4 threads, a connection each, PQexecPrepared.
 //   sql_select_one    `sql:select name from bench_rows where id = :#id?outputType=SelectOne`,
-//                     by primary key, the same way.
+//                     by primary key, the same way; and its async row: the route driven by
+//                     processAsync, 4 in flight (as a consumer drives it: the data source's one
+//                     thread drives the connections), beside a bare client that drives 4
+//                     connections from one thread with libpq's asynchronous calls.
 //   sql_batch_insert  `sql:insert ...?batch=true` with bodies of 1,000 rows (one pipeline, one
 //                     transaction each), from 4 threads: rows/s beside pgbench's insert rate
 //                     (4 clients, one INSERT per transaction, prepared) on the same server.
@@ -14,20 +17,21 @@
 //                     ... ON CONFLICT per exchange) against the same route on the memory
 //                     repository: the repository's cost per exchange.
 // Reports statements/s and this process's CPU per statement (user + system), the better of two
-// interleaved rounds of each. `--arm route`, `--arm bare` or `--arm async` (the route driven by
-// processAsync; select only) runs only that arm of sql_insert or sql_select_one, once, in a
-// process of its own (for `perf stat` of one arm: on a shared VM the interleaved rounds
-// disturb each other).
+// interleaved rounds of each. `--arm route|bare|async|bare-async` (the last two select only)
+// runs only that arm of sql_insert or sql_select_one, once, in a process of its own (for
+// `perf stat` of one arm: on a shared VM the interleaved rounds disturb each other).
 //
 //   dromedary_sql_bench [--url postgresql://postgres@127.0.0.1:25432/postgres]
 //                       [--statements 20000] [--only insert|select|batch|idempotent]
-//                       [--arm route|bare|async]
+//                       [--arm route|bare|async|bare-async]
 #include <libpq-fe.h>
+#include <poll.h>
 #include <sys/resource.h>
 
 #include <atomic>
 #include <condition_variable>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <chrono>
 #include <cstdio>
@@ -85,6 +89,7 @@ class Bare {
     if (PQstatus(c_) != CONNECTION_OK) die(PQerrorMessage(c_));
   }
   ~Bare() { PQfinish(c_); }
+  PGconn* pg() const noexcept { return c_; }
   void exec(const std::string& sql) {
     PGresult* r = PQexec(c_, sql.c_str());
     ExecStatusType s = PQresultStatus(r);
@@ -139,6 +144,54 @@ Figure bareSelect(const std::string& url, int64_t n, int64_t rows) {
       if (c.run("sel", {id.c_str()}).empty()) die("a row is missing");
     }
   });
+}
+
+// The bare client of the async arm: one thread drives kThreads connections with libpq's
+// asynchronous calls (PQsendQueryPrepared, poll on every socket, PQconsumeInput), as the
+// data source's thread does for exchanges nobody waits for.
+Figure bareAsyncSelect(const std::string& url, int64_t n, int64_t rows) {
+  std::vector<std::unique_ptr<Bare>> connections;
+  for (int t = 0; t < kThreads; ++t) {
+    connections.push_back(std::make_unique<Bare>(url));
+    connections.back()->prepare("sel", "select name from bench_rows where id = $1");
+  }
+  double cpu0 = cpuSeconds();
+  auto t0 = Clock::now();
+  int64_t started = 0, finished = 0;
+  std::vector<std::string> ids(kThreads);
+  auto start = [&](int t) {
+    ids[t] = std::to_string(started++ % rows);
+    const char* values[] = {ids[t].c_str()};
+    if (PQsendQueryPrepared(connections[t]->pg(), "sel", 1, values, nullptr, nullptr, 0) != 1) {
+      die(PQerrorMessage(connections[t]->pg()));
+    }
+  };
+  for (int t = 0; t < kThreads; ++t) start(t);
+  std::vector<pollfd> fds(kThreads);
+  while (finished < n) {
+    for (int t = 0; t < kThreads; ++t) fds[t] = {PQsocket(connections[t]->pg()), POLLIN, 0};
+    if (::poll(fds.data(), fds.size(), -1) < 0) die("poll failed");
+    for (int t = 0; t < kThreads; ++t) {
+      if (!fds[t].revents) continue;
+      PGconn* pg = connections[t]->pg();
+      if (PQconsumeInput(pg) != 1) die(PQerrorMessage(pg));
+      bool done = false;
+      while (!PQisBusy(pg)) {
+        PGresult* r = PQgetResult(pg);
+        if (!r) {
+          done = true;
+          break;
+        }
+        if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1) die("a select failed");
+        PQclear(r);
+      }
+      if (!done) continue;
+      ++finished;
+      if (started < n) start(t);
+    }
+  }
+  double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  return {static_cast<double>(n) / seconds, (cpuSeconds() - cpu0) * 1e6 / static_cast<double>(n)};
 }
 
 // The route driven as a consumer drives it: exchanges started with processAsync, kInFlight at a
@@ -280,8 +333,8 @@ int main(int argc, char** argv) {
     if (a == "--only") only = argv[i + 1];
     if (a == "--arm") arm = argv[i + 1];
   }
-  if (!arm.empty() && arm != "route" && arm != "bare" && arm != "async") {
-    die("--arm is route, bare or async");
+  if (!arm.empty() && arm != "route" && arm != "bare" && arm != "async" && arm != "bare-async") {
+    die("--arm is route, bare, async or bare-async");
   }
   if (!arm.empty() && only != "insert" && only != "select") {
     die("--arm needs --only insert or --only select");
@@ -314,7 +367,9 @@ int main(int argc, char** argv) {
     std::printf("| %s, %s arm alone | %.0f | | | %.1f | |\n", scenario, arm.c_str(),
                 f.perSecond, f.cpuMicros);
   };
-  if (only == "insert" && arm == "async") die("--arm async is for --only select");
+  if (only == "insert" && (arm == "async" || arm == "bare-async")) {
+    die("--arm async and bare-async are for --only select");
+  }
   if (only == "insert" && !arm.empty()) {
     one("sql_insert", arm == "route" ? routeInsert(p, n, next()) : bareInsert(url, n, next()));
     return 0;
@@ -349,9 +404,10 @@ int main(int argc, char** argv) {
       return d.run(n);
     };
     if (!arm.empty()) {
-      one("sql_select_one", arm == "route" ? routeSelect(p, n, rows)
-                            : arm == "async" ? async()
-                                             : bareSelect(url, n, rows));
+      one("sql_select_one", arm == "route"        ? routeSelect(p, n, rows)
+                            : arm == "async"      ? async()
+                            : arm == "bare-async" ? bareAsyncSelect(url, n, rows)
+                                                  : bareSelect(url, n, rows));
       return 0;
     }
     Figure r = routeSelect(p, n, rows), b = bareSelect(url, n, rows);
@@ -359,7 +415,8 @@ int main(int argc, char** argv) {
     b = better(b, bareSelect(url, n, rows));
     row("sql_select_one", "statements", r, b);
     Figure a = better(async(), async());
-    row("sql_select_one (async, 4 in flight)", "statements", a, b);
+    Figure ba = better(bareAsyncSelect(url, n, rows), bareAsyncSelect(url, n, rows));
+    row("sql_select_one (async, 4 in flight, one thread)", "statements", a, ba);
   }
   if (only.empty() || only == "batch") {
     int64_t rows = std::max<int64_t>(n * 10, 40000);
