@@ -64,7 +64,13 @@ Headers& Headers::operator=(const Headers& other) {
 
 Headers::Entry& Headers::appendOther(std::string_view name, uint32_t hash) {
   ++version_;
-  if (size_ == entries_.size()) entries_.emplace_back();
+  if (size_ == entries_.size()) {
+    // A new list starts with room for a few: most messages carry a handful of headers, and
+    // growing one entry at a time moved every entry at the second and third (a new exchange's
+    // kafka.RECORD_META after its key: ~480 instructions).
+    if (entries_.capacity() == 0) entries_.reserve(kFirstCapacity);
+    entries_.emplace_back();
+  }
   Entry& e = entries_[size_++];
   // A spare entry often held this very name (a pooled exchange setting the same headers).
   if (e.hash != hash || !sameSpelling(e.name, name)) {

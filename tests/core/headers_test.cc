@@ -233,6 +233,23 @@ TEST(HeadersTest, AFailedSetNeverShowsWhatARemovedEntryHeld) {
   EXPECT_EQ(h.get(key)->getString(), "") << "empty, not the last message's text";
 }
 
+// A new header list makes room for a few entries at once: the second to fourth header of a
+// new message (a key, then kafka.RECORD_META) do not move the entries before them.
+TEST(HeadersTest, ANewListTakesOneAllocationForItsFirstFourEntries) {
+  Headers h;
+  testing::AllocationScope scope;
+  h.set("a", Value(int64_t{1}));
+  h.set("b", Value("short"));
+  h.set("c", Value(2.5));
+  h.set("d", Value(true));
+  EXPECT_EQ(scope.allocations(), 1u);  // names and values within their inline buffers
+  h.set("e", Value(int64_t{5}));
+  EXPECT_EQ(scope.allocations(), 2u);  // then the vector's usual growth
+  EXPECT_EQ(h.size(), 5u);
+  EXPECT_EQ(*h.get("a"), Value(int64_t{1}));
+  EXPECT_EQ(*h.get("e"), Value(int64_t{5}));
+}
+
 TEST(ShortTextTest, SameBytesFindsADifferenceInAnyByteAtEveryLength) {
   for (size_t n = 0; n <= 80; ++n) {
     std::string a;

@@ -249,6 +249,7 @@ class Headers {
     return appendOther(name, hash);
   }
   Entry& appendOther(std::string_view name, uint32_t hash);
+  static constexpr size_t kFirstCapacity = 4;
 
   std::vector<Entry> entries_;  // [0, size_) live; the rest spare, keeping capacity
   uint32_t size_ = 0;
