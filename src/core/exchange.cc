@@ -3,8 +3,9 @@
 
 #include <concurrentqueue/concurrentqueue.h>
 
+#include "core/coarse_clock.h"
+
 #include <fmt/format.h>
-#include <time.h>
 
 #include <atomic>
 #include <random>
@@ -12,14 +13,9 @@
 
 namespace dromedary {
 
-namespace {
+using detail::coarseNowMillis;
 
-int64_t coarseNowMillis() noexcept {
-  // The coarse clock is a memory read (no syscall): exchanges record creation time cheaply.
-  timespec ts;
-  clock_gettime(CLOCK_REALTIME_COARSE, &ts);
-  return static_cast<int64_t>(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
-}
+namespace {
 
 // Ids come from per-thread blocks of a global sequence: no shared atomic per id.
 uint64_t nextIdNumber() noexcept {
