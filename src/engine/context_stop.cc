@@ -24,11 +24,14 @@ std::chrono::milliseconds since(Clock::time_point t) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t);
 }
 
-// What a stopping route still has to finish: its exchanges in flight and, unless it completes
-// only its current tasks, what its consumer has accepted and not yet started.
+// What a stopping route still has to finish: its exchanges in flight, those whose end its
+// consumer still handles and, unless it completes only its current tasks, what its consumer
+// has accepted and not yet started.
 uint64_t unfinished(const Route& r) {
   uint64_t n = r.counters.inflight();
-  if (r.consumer && r.shutdownRunningTask == ShutdownRunningTask::CompleteAllTasks) {
+  if (!r.consumer) return n;
+  n += r.consumer->completing();
+  if (r.shutdownRunningTask == ShutdownRunningTask::CompleteAllTasks) {
     n += r.consumer->pendingExchanges();
   }
   return n;

@@ -176,6 +176,8 @@ class PollState final : public RepeatingTask {
     return {};
   }
 
+  size_t completing() const noexcept { return completing_.load(std::memory_order_acquire); }
+
  private:
   // On a worker (listing a folder is I/O): list the folder, then feed the files one after
   // another.
@@ -255,6 +257,7 @@ class PollState final : public RepeatingTask {
     }
     current_ = InFlight{std::move(key), std::move(lock_file), c.doneFile, f};
     retain();  // held by the exchange until done()
+    completing_.fetch_add(1, std::memory_order_relaxed);
     processAsync(*ex.release(), processor_, &done, this);
     return true;
   }
@@ -263,6 +266,7 @@ class PollState final : public RepeatingTask {
     auto* self = static_cast<PollState*>(arg);
     self->finish(ex);
     ExchangeRecycler{}(&ex);
+    self->completing_.fetch_sub(1, std::memory_order_release);  // the file is committed
     ++self->index_;
     self->release();  // the exchange's reference (the poll's is still held)
     int expected = kSending;
@@ -562,6 +566,9 @@ class PollState final : public RepeatingTask {
   // the exchange is still in the route), or done() when it came first (kDoneFirst).
   enum : int { kSending, kInRoute, kDoneFirst };
   std::atomic<int> handoff_{kSending};
+  // The file whose exchange is sent and whose move (or delete, or rollback) is not yet done:
+  // a stopping context waits for it (Consumer::completing).
+  std::atomic<size_t> completing_{0};
   std::map<std::string, Seen> changedSeen_;
 };
 
@@ -575,6 +582,7 @@ class FileConsumer final : public Consumer {
   }
   Result<void> start() override { return state_->start(); }
   void stop() noexcept override { state_->stop(); }
+  size_t completing() const noexcept override { return state_->completing(); }
 
  private:
   PollState* state_;

@@ -28,6 +28,25 @@ TEST_F(FileConsumerTest, AConsumedFileGoesToTheDotCamelFolderAfterItsExchange) {
   EXPECT_FALSE(exists("in/a.txt"));
 }
 
+// The move comes after the exchange has left its route (here after a slow onCompletion): a
+// stop that came meanwhile waits for it, so that a stopped context has committed every file
+// it consumed (else a restart consumes it again).
+TEST_F(FileConsumerTest, AStoppedContextHasMovedEveryFileItConsumed) {
+  write("in/a.txt", "hello");
+  harness.start([&](RouteBuilder& b) {
+    b.from(uri("in"))
+        .onCompletion()
+        .process([](Exchange&) { std::this_thread::sleep_for(std::chrono::milliseconds(300)); })
+        .end()
+        .to("mock:out");
+  });
+  harness.mock("mock:out").expectedMessageCount(1);
+  ASSERT_TRUE(harness.mock("mock:out").assertIsSatisfied(std::chrono::seconds(5)));
+  harness.context.stop();
+  EXPECT_TRUE(exists("in/.camel/a.txt"));
+  EXPECT_FALSE(exists("in/a.txt"));
+}
+
 TEST_F(FileConsumerTest, TheFileIsStillInPlaceWhileItsExchangeRuns) {
   write("in/a.txt", "x");
   std::atomic<bool> there{false};

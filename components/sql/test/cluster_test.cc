@@ -74,12 +74,21 @@ class Db {
   PGconn* c_;
 };
 
-fs::path freshDir(const std::string& name) {
-  fs::path dir = fs::temp_directory_path() / fmt::format("dromedary-{}-{}", name, getpid());
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+// A fresh folder for a test's files (routes, properties, the instances' logs), removed after
+// the test unless it failed (its logs are what to look at then). Declared before the test's
+// processes, so that they have stopped when it goes.
+struct ScratchDir {
+  fs::path path;
+  explicit ScratchDir(const std::string& name)
+      : path(fs::temp_directory_path() / fmt::format("dromedary-{}-{}", name, getpid())) {
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~ScratchDir() {
+    std::error_code ec;
+    if (!::testing::Test::HasFailure()) fs::remove_all(path, ec);
+  }
+};
 
 // `dromedary run ROUTES --properties PROPS` as instance NAME (its log in DIR/NAME.log), with
 // more environment variables.
@@ -125,7 +134,8 @@ TEST(ClusterTest, ATransactedSqlConsumerKilledMidBatchLosesNoRow) {
   db.exec("CREATE TABLE kill_orders (id INT PRIMARY KEY, state TEXT NOT NULL DEFAULT 'new')");
   db.exec(fmt::format("INSERT INTO kill_orders (id) SELECT g FROM generate_series(0, {}) g",
                       kRows - 1));
-  fs::path dir = freshDir("sql-kill");
+  ScratchDir scratch("sql-kill");
+  const fs::path& dir = scratch.path;
   fs::path routes = dir / "worker.yaml";
   std::ofstream(routes) << R"yaml(- route:
     id: worker
@@ -187,7 +197,8 @@ TEST(ClusterTest, AMasterRouteFiresInOneInstanceAndMovesToAnotherWhenItsLeaderIs
   // The leaders' table is shared with MasterTest, which may run at the same time on this
   // server: it is not dropped here (that restarted MasterTest's terms at 1 once). This test's
   // term checks compare with the term at the kill, whatever it started at.
-  fs::path dir = freshDir("master");
+  ScratchDir scratch("master");
+  const fs::path& dir = scratch.path;
   fs::path routes = dir / "poller.yaml";
   std::ofstream(routes) << R"yaml(- route:
     id: poller
@@ -285,7 +296,8 @@ TEST(ClusterTest, ThreeInstancesSharingAnIdempotentTableProcessEachIdOnce) {
   db.exec("DROP TABLE IF EXISTS cluster_seen");
   MockKafkaCluster cluster(1);
   cluster.createTopic("orders", 6);
-  fs::path dir = freshDir("idempotent");
+  ScratchDir scratch("idempotent");
+  const fs::path& dir = scratch.path;
   fs::path routes = dir / "workers.yaml";
   std::ofstream(routes) << R"yaml(- beans:
     - name: seen
@@ -366,7 +378,8 @@ TEST(ClusterTest, ThreeInstancesAggregateThroughPostgreSQLAndLoseNothingWhenOneI
   db.exec("CREATE TABLE cluster_members (grp TEXT, member INTEGER, member_of TEXT)");
   MockKafkaCluster cluster(1);
   cluster.createTopic("parts", 6);
-  fs::path dir = freshDir("aggregate");
+  ScratchDir scratch("aggregate");
+  const fs::path& dir = scratch.path;
   fs::path routes = dir / "aggregate.yaml";
   // Kafka delivers at least once: a record read again (its offset not committed when its
   // partition moved, or a1 killed before committing it) is named by its coordinates, which

@@ -100,7 +100,7 @@ TEST(MasterTest, ALeaderThatLosesItsConnectionStopsAndTheOtherTakesOver) {
 
 TEST(MasterTest, TheLeaseNeedsAPostgreSQLDataSource) {
   RouteHarness h;
-  ASSERT_TRUE(bindDataSource(h.context, "db", "jdbc:sqlite:/tmp/dromedary-master-test.db"));
+  ASSERT_TRUE(bindDataSource(h.context, "db", "jdbc:sqlite::memory:"));
   auto added = h.context.addRoutes(
       [](RouteBuilder& b) { b.from("master:ns:timer:t").to("log:x"); });
   auto started = added ? h.context.start() : Result<void>(added.error());

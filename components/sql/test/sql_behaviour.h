@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -53,6 +54,17 @@ class SqlBehaviour : public ::testing::TestWithParam<std::string> {
     exec("DROP TABLE IF EXISTS " + table);
     exec("CREATE TABLE " + table + " (id INTEGER PRIMARY KEY, name VARCHAR(50), amount FLOAT, "
          "state VARCHAR(20))");
+  }
+
+  // A SQLite test's database file goes with it (kept when the test failed, to look into).
+  void TearDown() override {
+    constexpr std::string_view kSqlite = "jdbc:sqlite:";
+    if (!dbUrl.starts_with(kSqlite) || HasFailure()) return;
+    h.context.stop();
+    const std::string path = dbUrl.substr(kSqlite.size());
+    for (const char* suffix : {"", "-journal", "-wal", "-shm"}) {
+      std::remove((path + suffix).c_str());
+    }
   }
 
   bool postgres() const { return db->dialect() == component::sql::Dialect::PostgreSQL; }

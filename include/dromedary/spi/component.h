@@ -68,6 +68,12 @@ class Consumer {
   /// Work accepted but not yet given to the route (a seda: queue's messages). A graceful stop
   /// waits for it with the exchanges in flight.
   virtual size_t pendingExchanges() const noexcept { return 0; }
+  /// Exchanges that have left their route and whose end the consumer still handles (a
+  /// file's move, a row's commit): a stop, graceful or not, waits for them with the
+  /// exchanges in flight, so that what a stopped context consumed is also committed. Counted
+  /// from before the exchange enters its route, so that there is no moment between the two
+  /// counts where neither holds it.
+  virtual size_t completing() const noexcept { return 0; }
   /// The stop's timeout passed with work pending: give it up (nothing more goes into the
   /// route after the exchanges running now) and return how much was left behind.
   virtual size_t abandonPending() noexcept { return 0; }
