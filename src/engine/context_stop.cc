@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -30,7 +31,8 @@ std::chrono::milliseconds since(Clock::time_point t) {
 uint64_t unfinished(const Route& r) {
   uint64_t n = r.counters.inflight();
   if (!r.consumer) return n;
-  n += r.consumer->completing();
+  // A consumer's completing exchanges include those of them still in the route.
+  n = std::max<uint64_t>(n, r.consumer->completing());
   if (r.shutdownRunningTask == ShutdownRunningTask::CompleteAllTasks) {
     n += r.consumer->pendingExchanges();
   }

@@ -27,7 +27,49 @@ SqlConsumer::SqlConsumer(Context& context, const ConsumerConfig& config, Process
       onConsumeFailed_(textOf(config.onConsumeFailed)),
       batchComplete_(textOf(config.onConsumeBatchComplete)) {}
 
-SqlConsumer::~SqlConsumer() { stop(); }
+// One exchange's end, shared by the poll thread that waits for it and the exchange's
+// completion callback, which may come after the consumer has gone (it then recycles the
+// exchange itself).
+struct SqlConsumer::Completion {
+  std::mutex mutex;
+  std::condition_variable cv;
+  bool done = false;
+  bool abandoned = false;
+
+  static void onDone(Exchange& exchange, void* arg) noexcept {
+    auto* held = static_cast<std::shared_ptr<Completion>*>(arg);
+    std::shared_ptr<Completion> c = std::move(*held);
+    delete held;
+    std::unique_lock lock(c->mutex);
+    if (c->abandoned) {
+      lock.unlock();
+      ExchangeRecycler{}(&exchange);
+      return;
+    }
+    c->done = true;
+    c->cv.notify_one();
+  }
+};
+
+// Past a stop's timeout, the row in the route is left to finish alone: the poll thread stops
+// waiting for it, so that the consumer goes now (the shutdown timeout holds), and its row,
+// not marked, is read again by the next poll (here after a restart, or by another instance).
+SqlConsumer::~SqlConsumer() {
+  std::shared_ptr<Completion> current;
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+    abandoning_ = true;
+    current = current_;
+  }
+  wake_.notify_all();
+  if (current) {
+    std::lock_guard lock(current->mutex);
+    current->abandoned = !current->done;
+    current->cv.notify_one();
+  }
+  if (thread_.joinable()) thread_.join();
+}
 
 Result<void> SqlConsumer::start() {
   // Bad SQL fails the route's start, as the producer's does.
@@ -35,6 +77,8 @@ Result<void> SqlConsumer::start() {
   for (const StatementText* text : {select_.get(), onConsume_.get(), onConsumeFailed_.get()}) {
     if (text) DROMEDARY_TRY_VOID(checkStatement(*config_.database, *text, what));
   }
+  // A restart after stop(): the previous poll finishes its row first.
+  if (thread_.joinable()) thread_.join();
   {
     std::lock_guard lock(mutex_);
     stopping_ = false;
@@ -49,7 +93,6 @@ void SqlConsumer::stop() noexcept {
     stopping_ = true;
   }
   wake_.notify_all();
-  if (thread_.joinable()) thread_.join();
 }
 
 std::string SqlConsumer::healthProblem() const {
@@ -77,9 +120,32 @@ void SqlConsumer::run() {
   }
 }
 
-bool SqlConsumer::process(ExchangePtr& exchange) {
-  processAndWait(*exchange, processor_);
-  return !exchange->failed();
+SqlConsumer::Outcome SqlConsumer::process(ExchangePtr& exchange) {
+  auto c = std::make_shared<Completion>();
+  auto* held = new std::shared_ptr<Completion>(c);
+  {
+    std::lock_guard lock(mutex_);
+    if (abandoning_) {
+      delete held;
+      return Outcome::Abandoned;
+    }
+    current_ = c;
+  }
+  Exchange* ex = exchange.release();
+  processAsync(*ex, processor_, &Completion::onDone, held);
+  bool done;
+  {
+    std::unique_lock lock(c->mutex);
+    c->cv.wait(lock, [&] { return c->done || c->abandoned; });
+    done = c->done;
+  }
+  {
+    std::lock_guard lock(mutex_);
+    current_.reset();
+  }
+  if (!done) return Outcome::Abandoned;
+  exchange.reset(ex);
+  return ex->failed() ? Outcome::Failed : Outcome::Completed;
 }
 
 bool SqlConsumer::afterRow(const ParsedQuery& statement, const StatementText& text,
@@ -109,6 +175,12 @@ bool SqlConsumer::afterRow(const ParsedQuery& statement, const StatementText& te
 }
 
 std::optional<size_t> SqlConsumer::poll() {
+  // A stopping context waits for the poll under way: its row, onConsume and commit.
+  polling_.store(true, std::memory_order_relaxed);
+  struct PollEnd {
+    std::atomic<bool>& polling;
+    ~PollEnd() { polling.store(false, std::memory_order_release); }
+  } poll_end{polling_};
   auto fail = [&](const std::string& why) -> std::optional<size_t> {
     log_.log(LoggingLevel::Warn, fmt::format("sql consumer {}: {}", config_.uri, why));
     std::lock_guard lock(mutex_);
@@ -148,17 +220,18 @@ std::optional<size_t> SqlConsumer::poll() {
     rows.resize(static_cast<size_t>(config_.maxMessagesPerPoll));
   }
   const int64_t total = static_cast<int64_t>(rows.size());
+  bool abandoned = false;
   if (rows.empty()) {
     if (config_.sendEmptyMessageWhenIdle || (config_.routeEmptyResultSet && !config_.useIterator)) {
       ExchangePtr exchange = context_.createExchange();
       if (!config_.sendEmptyMessageWhenIdle) exchange->message().setBody(Value(ValueList()));
-      process(exchange);
+      abandoned = process(exchange) == Outcome::Abandoned;
     }
   } else if (!config_.useIterator) {
     ExchangePtr exchange = context_.createExchange();
     exchange->message().setHeader("CamelSqlRowCount", Value(total));
     exchange->message().setBody(Value(std::move(rows)));
-    process(exchange);
+    abandoned = process(exchange) == Outcome::Abandoned;
   } else {
     for (int64_t i = 0; i < total; ++i) {
       {
@@ -172,8 +245,12 @@ std::optional<size_t> SqlConsumer::poll() {
       exchange->setProperty("CamelBatchComplete", Value(i + 1 == total));
       exchange->message().setHeader("CamelSqlRowCount", Value(total));
       exchange->message().setBody(row);
-      bool ok = process(exchange);
-      if (ok) {
+      const Outcome outcome = process(exchange);
+      if (outcome == Outcome::Abandoned) {
+        abandoned = true;
+        break;
+      }
+      if (outcome == Outcome::Completed) {
         if (onConsume_ && !afterRow(*config_.onConsume, *onConsume_, *exchange, row, true) &&
             config_.breakBatchOnConsumeFail) {
           break;
@@ -188,6 +265,10 @@ std::optional<size_t> SqlConsumer::poll() {
         if (config_.transacted) break;
       }
     }
+  }
+  if (abandoned) {  // the consumer is going: no batch end, and nothing of it committed
+    if (config_.transacted) session_->run("ROLLBACK");
+    return static_cast<size_t>(total);
   }
   if (batchComplete_ && total > 0) {
     QueryOutcome done = session_->run(config_.onConsumeBatchComplete->statementSql());

@@ -9,6 +9,7 @@
 // exchanges completed); a failed exchange stops the batch, and its row, not marked, is read
 // again by a later poll.
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <memory>
@@ -47,14 +48,25 @@ class SqlConsumer final : public Consumer {
   SqlConsumer(Context& context, const ConsumerConfig& config, Processor& processor);
   ~SqlConsumer() override;
   Result<void> start() override;
+  /// Takes no more rows; the row in the route finishes, and its onConsume and the poll's
+  /// commit run (the context waits for them: completing()).
   void stop() noexcept override;
+  /// A poll under way (it ends after the row in the route, once stopped).
+  size_t completing() const noexcept override {
+    return polling_.load(std::memory_order_acquire) ? 1 : 0;
+  }
   std::string healthProblem() const override;
 
  private:
+  struct Completion;
+  enum class Outcome : uint8_t { Completed, Failed, Abandoned };
+
   void run();
   /// One poll; the number of rows it routed, or nullopt when the database failed.
   std::optional<size_t> poll();
-  bool process(ExchangePtr& exchange);
+  /// Routes `exchange` and waits for it; Abandoned when the consumer went first (the
+  /// context's stop timed out): the exchange finishes alone, and its row is not marked.
+  Outcome process(ExchangePtr& exchange);
   /// Runs an onConsume-style statement with the row's values; false when it failed or its
   /// update count is not the expected one (logged).
   bool afterRow(const ParsedQuery& statement, const StatementText& text, Exchange& exchange,
@@ -71,6 +83,9 @@ class SqlConsumer final : public Consumer {
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   bool stopping_ = false;
+  bool abandoning_ = false;              // under mutex_: the consumer is going
+  std::shared_ptr<Completion> current_;  // under mutex_: the exchange in the route
+  std::atomic<bool> polling_{false};
   std::string problem_;  // under mutex_
 };
 

@@ -68,11 +68,11 @@ class Consumer {
   /// Work accepted but not yet given to the route (a seda: queue's messages). A graceful stop
   /// waits for it with the exchanges in flight.
   virtual size_t pendingExchanges() const noexcept { return 0; }
-  /// Exchanges that have left their route and whose end the consumer still handles (a
-  /// file's move, a row's commit): a stop, graceful or not, waits for them with the
-  /// exchanges in flight, so that what a stopped context consumed is also committed. Counted
-  /// from before the exchange enters its route, so that there is no moment between the two
-  /// counts where neither holds it.
+  /// The consumer's exchanges from their hand-off to the route until the consumer has handled
+  /// their end (a file's move, a row's onConsume and commit): those still in the route and
+  /// those that have left it. A stop waits for them as for the route's exchanges in flight
+  /// (it counts the larger of the two), so that what a stopped context consumed is also
+  /// committed.
   virtual size_t completing() const noexcept { return 0; }
   /// The stop's timeout passed with work pending: give it up (nothing more goes into the
   /// route after the exchanges running now) and return how much was left behind.
