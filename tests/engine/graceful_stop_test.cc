@@ -135,6 +135,30 @@ TEST(GracefulStopTest, ASlowQueueIsLeftAtTheTimeoutAndReportedByRoute) {
   EXPECT_GT(report.abandoned[0].second, 10u);
 }
 
+// An exchange that outlasts the timeout does not hold the stop: the seda: thread on it stops
+// waiting, and the exchange ends alone (a waiting request-reply producer is still answered).
+TEST(GracefulStopTest, AnExchangeOutlastingTheTimeoutDoesNotHoldTheStop) {
+  RouteHarness h;
+  h.context.setShutdownTimeout(300ms);
+  std::atomic<bool> in_route{false};
+  h.start([&](RouteBuilder& b) {
+    b.from("seda:q")
+        .routeId("stuck")
+        .process([&](Exchange&) { in_route = true; })
+        .delay(constant(Value(int64_t{10000})))
+        .to("mock:done");
+  });
+  ASSERT_TRUE(h.producer.sendBody("seda:q", "x"));
+  for (int i = 0; i < 500 && !in_route; ++i) std::this_thread::sleep_for(10ms);
+  ASSERT_TRUE(in_route);
+  auto begin = std::chrono::steady_clock::now();
+  StopReport report = h.context.stop();
+  EXPECT_LT(std::chrono::steady_clock::now() - begin, 300ms + 2s) << "not the delay's 10 s";
+  EXPECT_FALSE(report.graceful);
+  ASSERT_EQ(report.forced.size(), 1u);
+  EXPECT_EQ(report.forced[0].first, "stuck");
+}
+
 // Camel's shutdownRunningTask=CompleteCurrentTaskOnly: the exchange running finishes, what is
 // queued is left at once.
 TEST(GracefulStopTest, CompleteCurrentTaskOnlyLeavesTheQueueAtOnce) {

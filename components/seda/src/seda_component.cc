@@ -30,6 +30,7 @@
 #include <dromedary/core/logging.h>
 #include <dromedary/engine/context.h>
 #include <dromedary/spi/component.h>
+#include <dromedary/spi/consumer_waits.h>
 
 namespace dromedary {
 namespace component::seda {
@@ -147,14 +148,16 @@ class Subscription {
     purge_ = purge;
     stopping_.store(false);
     abandoned_.store(false);
+    waits_.reset();
     attached_.store(true, std::memory_order_release);
     for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { consume(); });
   }
 
   // Stopping in steps, as the context's shutdown goes: no longer attached (producers see no
   // consumer), the threads go on with what is queued and end once it is empty; abandon() ends
-  // them after the message each is on, leaving the rest queued; halt() abandons and waits for
-  // them.
+  // them after the message each is on, leaving the rest queued; halt() (the consumer goes,
+  // past the stop's timeout if need be) gives up the messages they are on, which end alone,
+  // and waits for the threads.
   void requestStop() noexcept {
     attached_.store(false, std::memory_order_release);
     stopping_.store(true);
@@ -168,6 +171,7 @@ class Subscription {
   }
   void halt() noexcept {
     abandoned_.store(true);
+    waits_.abandon();
     for (std::thread& t : threads_) t.join();
     threads_.clear();
   }
@@ -178,6 +182,12 @@ class Subscription {
 
  private:
   void consume() {
+    ConsumerWaits::Slot* slot = waits_.join();
+    consumeWith(*slot);
+    waits_.leave(slot);
+  }
+
+  void consumeWith(ConsumerWaits::Slot& slot) {
     moodycamel::ConsumerToken token(queue_);
     Item item;
     while (!abandoned_.load()) {
@@ -197,9 +207,16 @@ class Subscription {
         settle(item);
         continue;
       }
-      processAndWait(*item.exchange, *route_);
-      settle(item);
+      switch (waits_.process(slot, *item.exchange, *route_, &settleAbandoned, item.reply)) {
+        case ConsumerWaits::Outcome::Abandoned: return;  // it ends alone: settleAbandoned
+        case ConsumerWaits::Outcome::Refused: giveBack(item); return;
+        default: settle(item);
+      }
     }
+  }
+
+  static void settleAbandoned(Exchange& exchange, void* reply) noexcept {
+    settle(Item{&exchange, static_cast<PendingReply*>(reply)});
   }
 
   // Items taken from the queue after the consumer was halted (a suspension, an abandoned
@@ -220,7 +237,7 @@ class Subscription {
   }
 
   // The consumer is done with an item: hand the result to a waiting producer, recycle the copy.
-  void settle(Item item) noexcept {
+  static void settle(Item item) noexcept {
     answer(item);
     ExchangeRecycler{}(item.exchange);
   }
@@ -260,6 +277,7 @@ class Subscription {
   bool purge_ = false;
   Processor* route_ = nullptr;
   std::vector<std::thread> threads_;
+  ConsumerWaits waits_;
 };
 
 // One named queue: up to kMaxSubscribers consuming routes. The list is read by producers

@@ -27,47 +27,12 @@ SqlConsumer::SqlConsumer(Context& context, const ConsumerConfig& config, Process
       onConsumeFailed_(textOf(config.onConsumeFailed)),
       batchComplete_(textOf(config.onConsumeBatchComplete)) {}
 
-// One exchange's end, shared by the poll thread that waits for it and the exchange's
-// completion callback, which may come after the consumer has gone (it then recycles the
-// exchange itself).
-struct SqlConsumer::Completion {
-  std::mutex mutex;
-  std::condition_variable cv;
-  bool done = false;
-  bool abandoned = false;
-
-  static void onDone(Exchange& exchange, void* arg) noexcept {
-    auto* held = static_cast<std::shared_ptr<Completion>*>(arg);
-    std::shared_ptr<Completion> c = std::move(*held);
-    delete held;
-    std::unique_lock lock(c->mutex);
-    if (c->abandoned) {
-      lock.unlock();
-      ExchangeRecycler{}(&exchange);
-      return;
-    }
-    c->done = true;
-    c->cv.notify_one();
-  }
-};
-
 // Past a stop's timeout, the row in the route is left to finish alone: the poll thread stops
 // waiting for it, so that the consumer goes now (the shutdown timeout holds), and its row,
 // not marked, is read again by the next poll (here after a restart, or by another instance).
 SqlConsumer::~SqlConsumer() {
-  std::shared_ptr<Completion> current;
-  {
-    std::lock_guard lock(mutex_);
-    stopping_ = true;
-    abandoning_ = true;
-    current = current_;
-  }
-  wake_.notify_all();
-  if (current) {
-    std::lock_guard lock(current->mutex);
-    current->abandoned = !current->done;
-    current->cv.notify_one();
-  }
+  stop();
+  waits_.abandon();
   if (thread_.joinable()) thread_.join();
 }
 
@@ -83,7 +48,12 @@ Result<void> SqlConsumer::start() {
     std::lock_guard lock(mutex_);
     stopping_ = false;
   }
-  thread_ = std::thread([this] { run(); });
+  waits_.reset();
+  thread_ = std::thread([this] {
+    slot_ = waits_.join();
+    run();
+    waits_.leave(slot_);
+  });
   return {};
 }
 
@@ -121,31 +91,16 @@ void SqlConsumer::run() {
 }
 
 SqlConsumer::Outcome SqlConsumer::process(ExchangePtr& exchange) {
-  auto c = std::make_shared<Completion>();
-  auto* held = new std::shared_ptr<Completion>(c);
-  {
-    std::lock_guard lock(mutex_);
-    if (abandoning_) {
-      delete held;
-      return Outcome::Abandoned;
-    }
-    current_ = c;
-  }
   Exchange* ex = exchange.release();
-  processAsync(*ex, processor_, &Completion::onDone, held);
-  bool done;
-  {
-    std::unique_lock lock(c->mutex);
-    c->cv.wait(lock, [&] { return c->done || c->abandoned; });
-    done = c->done;
-  }
-  {
-    std::lock_guard lock(mutex_);
-    current_.reset();
-  }
-  if (!done) return Outcome::Abandoned;
+  auto recycle = [](Exchange& abandoned, void*) noexcept { ExchangeRecycler{}(&abandoned); };
+  const ConsumerWaits::Outcome outcome = waits_.process(*slot_, *ex, processor_, recycle, nullptr);
+  if (outcome == ConsumerWaits::Outcome::Abandoned) return Outcome::Abandoned;
   exchange.reset(ex);
-  return ex->failed() ? Outcome::Failed : Outcome::Completed;
+  switch (outcome) {
+    case ConsumerWaits::Outcome::Completed: return Outcome::Completed;
+    case ConsumerWaits::Outcome::Failed: return Outcome::Failed;
+    default: return Outcome::Abandoned;  // refused: not routed, the consumer is going
+  }
 }
 
 bool SqlConsumer::afterRow(const ParsedQuery& statement, const StatementText& text,

@@ -20,6 +20,7 @@
 
 #include <dromedary/core/logging.h>
 #include <dromedary/spi/component.h>
+#include <dromedary/spi/consumer_waits.h>
 
 #include "database.h"
 #include "sql_query.h"
@@ -58,7 +59,6 @@ class SqlConsumer final : public Consumer {
   std::string healthProblem() const override;
 
  private:
-  struct Completion;
   enum class Outcome : uint8_t { Completed, Failed, Abandoned };
 
   void run();
@@ -83,8 +83,8 @@ class SqlConsumer final : public Consumer {
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   bool stopping_ = false;
-  bool abandoning_ = false;              // under mutex_: the consumer is going
-  std::shared_ptr<Completion> current_;  // under mutex_: the exchange in the route
+  ConsumerWaits waits_;
+  ConsumerWaits::Slot* slot_ = nullptr;  // the poll thread's
   std::atomic<bool> polling_{false};
   std::string problem_;  // under mutex_
 };
