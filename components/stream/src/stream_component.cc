@@ -21,6 +21,7 @@
 #include <dromedary/core/logging.h>
 #include <dromedary/engine/context.h>
 #include <dromedary/spi/component.h>
+#include <dromedary/spi/consumer_waits.h>
 
 namespace dromedary {
 namespace component::stream {
@@ -100,14 +101,20 @@ class LineConsumer : public Consumer {
       : context_(context), processor_(processor), s_(std::move(s)) {}
 
   Result<void> start() override {
+    // A restart after stop(): the previous thread finishes its line first.
+    if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id()) thread_.join();
     stopping_ = false;
-    thread_ = std::thread([this] { run(); });
+    waits_.reset();
+    thread_ = std::thread([this] {
+      ConsumerWaits::Slot* slot = waits_.join();
+      run(*slot);
+      waits_.leave(slot);
+    });
     return {};
   }
-  void stop() noexcept override {
-    stopping_ = true;
-    if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id()) thread_.join();
-  }
+  /// Reads no more; the line in the route finishes (the context waits for it: completing()).
+  void stop() noexcept override { stopping_ = true; }
+  size_t completing() const noexcept override { return routing_.load() ? 1 : 0; }
 
  protected:
   enum class Fill { Data, Idle, End };
@@ -127,6 +134,15 @@ class LineConsumer : public Consumer {
                                                                 std::chrono::steady_clock::now())));
     }
     return !stopping_;
+  }
+
+  // The consumer goes: its thread stops waiting for a line still in the route (past the
+  // stop's timeout), which ends alone, and is joined. Called by the final classes' destructors,
+  // before their part of the object (what fill() uses) goes.
+  void halt() noexcept {
+    stopping_ = true;
+    waits_.abandon();
+    if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id()) thread_.join();
   }
 
   Context& context_;
@@ -166,7 +182,7 @@ class LineConsumer : public Consumer {
     writeAll(1, s_.prompt);
   }
 
-  void run() {
+  void run(ConsumerWaits::Slot& slot) {
     std::string line;
     bool first = true;
     while (!stopping_) {
@@ -183,7 +199,15 @@ class LineConsumer : public Consumer {
       if (lines == 0) break;  // the end of input: Camel's consumer stops reading
       ExchangePtr ex = context_.createExchange();
       ex->message().setBody(Value(std::move(body)));
-      processAndWait(*ex, processor_);
+      routing_.store(true);
+      auto recycle = [](Exchange& abandoned, void*) noexcept { ExchangeRecycler{}(&abandoned); };
+      const auto outcome = waits_.process(slot, *ex, processor_, recycle, nullptr);
+      routing_.store(false);
+      if (outcome == ConsumerWaits::Outcome::Abandoned) {
+        (void)ex.release();  // it ends alone, and is recycled then
+        break;
+      }
+      if (outcome == ConsumerWaits::Outcome::Refused) break;
       if (ex->failed()) {
         Logger log = Logger::get("dromedary.stream");
         if (log.enabled(LoggingLevel::Warn)) {
@@ -196,13 +220,15 @@ class LineConsumer : public Consumer {
   }
 
   std::thread thread_;
+  ConsumerWaits waits_;
+  std::atomic<bool> routing_{false};  // a line's exchange is in the route
   bool eof_ = false;
 };
 
 class StdinConsumer final : public LineConsumer {
  public:
   using LineConsumer::LineConsumer;
-  ~StdinConsumer() override { stop(); }
+  ~StdinConsumer() override { halt(); }
 
  protected:
   std::string_view name() const override { return "stream:in"; }
@@ -233,7 +259,7 @@ class HttpStreamConsumer final : public LineConsumer {
       : LineConsumer(context, processor, std::move(s)), url_(std::move(url)),
         connectTimeout_(connect_timeout), multi_(curl_multi_init()) {}
   ~HttpStreamConsumer() override {
-    stop();
+    halt();
     endTransfer();
     curl_multi_cleanup(multi_);
   }

@@ -41,6 +41,31 @@ check "groupLines joins lines; stream:err writes to standard error (got $code)" 
 
 printf '' | timeout 20 "$bin" validate "$tmp/echo.yaml" > /dev/null 2>&1
 check "the route file validates" $?
+
+# A line whose exchange outlasts the shutdown timeout does not hold the stop: SIGTERM during
+# a 20 s delay ends the process after the 1 s timeout (exit 1: the stop was forced).
+cat > "$tmp/slow.yaml" <<'YAML'
+- from:
+    uri: stream:in
+    steps:
+      - delay: {constant: 20000}
+      - to: stream:out
+YAML
+printf 'camel.main.shutdownTimeout=1\n' > "$tmp/slow.properties"
+mkfifo "$tmp/slow.in"
+(printf 'one\n'; exec sleep 30) > "$tmp/slow.in" &
+writer_pid=$!
+timeout 40 "$bin" run "$tmp/slow.yaml" --properties "$tmp/slow.properties" \
+  < "$tmp/slow.in" > "$tmp/out" 2>&1 &
+run_pid=$!  # timeout's: it passes the signal on to dromedary
+sleep 2
+start=$(date +%s)
+kill -TERM "$run_pid"
+wait "$run_pid"
+took=$(( $(date +%s) - start ))
+kill "$writer_pid" 2>/dev/null; wait "$writer_pid" 2>/dev/null
+[ "$took" -le 6 ] && grep -q "Timeout occurred during graceful shutdown" "$tmp/out"
+check "a line outlasting the shutdown timeout does not hold the stop (took ${took}s)" $?
 cat > "$tmp/bad.yaml" <<'YAML'
 - from:
     uri: stream:sideways
