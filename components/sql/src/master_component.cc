@@ -69,9 +69,25 @@ class MasterConsumer final : public Consumer {
         settings_(settings),
         namespace_(std::move(ns)),
         log_(Logger::get("dromedary.master")) {}
-  ~MasterConsumer() override { stop(); }
+  // The context has drained the route (or given up waiting): the lease goes only now, so that
+  // the next leader starts after this one's last exchange, never beside it.
+  ~MasterConsumer() override {
+    {
+      std::lock_guard lock(mutex_);
+      stopped_ = true;
+      stopping_ = true;
+    }
+    wake_.notify_all();
+    if (thread_.joinable()) thread_.join();
+  }
 
   Result<void> start() override {
+    {
+      std::lock_guard lock(mutex_);
+      stopped_ = false;
+      if (consumer_) return consumer_->start();  // resumed while still leading
+    }
+    if (thread_.joinable()) thread_.join();  // a follower's, which ended at stop()
     {
       std::lock_guard lock(mutex_);
       stopping_ = false;
@@ -80,13 +96,33 @@ class MasterConsumer final : public Consumer {
     return {};
   }
 
+  // Takes no more work: a leader's consumer stops taking work but the lease is kept (and
+  // checked) while what it took finishes; a follower stops trying for the lease.
   void stop() noexcept override {
     {
       std::lock_guard lock(mutex_);
+      stopped_ = true;
+      if (consumer_) {
+        consumer_->stop();
+        return;
+      }
       stopping_ = true;
     }
     wake_.notify_all();
-    if (thread_.joinable()) thread_.join();
+  }
+
+  // What the leader's consumer still has: the context's stop waits for it.
+  size_t completing() const noexcept override {
+    std::lock_guard lock(mutex_);
+    return consumer_ ? consumer_->completing() : 0;
+  }
+  size_t pendingExchanges() const noexcept override {
+    std::lock_guard lock(mutex_);
+    return consumer_ ? consumer_->pendingExchanges() : 0;
+  }
+  size_t abandonPending() noexcept override {
+    std::lock_guard lock(mutex_);
+    return consumer_ ? consumer_->abandonPending() : 0;
   }
 
   std::string healthProblem() const override {
@@ -124,6 +160,10 @@ class MasterConsumer final : public Consumer {
           resign("lost its database connection");
         }
         continue;
+      }
+      {
+        std::lock_guard lock(mutex_);
+        if (stopped_) break;  // stopped: never leads anew
       }
       if (!session_) {
         auto opened = settings_.database->openSession();
@@ -185,6 +225,7 @@ class MasterConsumer final : public Consumer {
       leading_ = true;
       term_ = term;
       since_ = since;
+      if (stopped_) consumer_->stop();  // stop() came while it started
     }
     log_.log(LoggingLevel::Info,
              fmt::format("{} is the leader of '{}' (term {}): consuming from {}", settings_.member,
@@ -213,7 +254,8 @@ class MasterConsumer final : public Consumer {
   std::thread thread_;
   mutable std::mutex mutex_;
   std::condition_variable wake_;
-  bool stopping_ = false;
+  bool stopping_ = false;  // the run thread ends
+  bool stopped_ = false;   // no new work: stop() came (the lease is kept while leading)
   bool leading_ = false;
   int64_t term_ = 0;
   std::string since_;

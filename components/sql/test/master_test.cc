@@ -25,17 +25,17 @@ using namespace std::chrono_literals;
 // counts the instances firing at once, `overlaps` how often two did.
 struct Instance {
   Instance(const std::string& member, const std::string& ns, std::atomic<int>& active,
-           std::atomic<int>& overlaps) {
+           std::atomic<int>& overlaps, std::chrono::milliseconds work = 2ms) {
     h.context.properties().set("camel.cluster.postgresql.id", member);
     h.context.properties().set("camel.cluster.postgresql.acquireLockInterval", "100");
     EXPECT_TRUE(bindDataSource(h.context, "db", serverUrl() + "?application_name=" + member));
-    h.start([&, ns](RouteBuilder& b) {
+    h.start([&, ns, work](RouteBuilder& b) {
       b.from("master:" + ns + ":timer:tick?period=20&delay=0")
           .routeId("poller")
-          .process([&](Exchange&) {
+          .process([&, work](Exchange&) {
             if (++active > 1) ++overlaps;
             ++fires;
-            std::this_thread::sleep_for(2ms);
+            std::this_thread::sleep_for(work);
             --active;
           });
     });
@@ -80,6 +80,20 @@ TEST(MasterTest, OneOfTwoInstancesConsumesAndTheOtherTakesOverWhenItStops) {
   ASSERT_TRUE(waitFor([&] { return follower.fires >= 5; }, 10s)) << "no takeover";
   EXPECT_EQ(follower.role(), "leader");
   EXPECT_EQ(std::stoll(follower.term()), std::stoll(first_term) + 1);
+  EXPECT_EQ(overlaps.load(), 0);
+}
+
+// The lease is held until the stopping leader's exchanges have finished: the next leader
+// does not start while one of them still runs.
+TEST(MasterTest, AStoppingLeaderKeepsTheLeaseUntilItsExchangeHasFinished) {
+  std::atomic<int> active{0}, overlaps{0};
+  Instance a("member-e", "drain-ns", active, overlaps, 600ms);
+  ASSERT_TRUE(waitFor([&] { return a.fires >= 1; }, 10s));
+  Instance b("member-f", "drain-ns", active, overlaps, 600ms);
+  ASSERT_TRUE(waitFor([&] { return active.load() == 1; }, 5s));  // a fire is under way
+  std::thread stopper([&] { a.h.context.stop(); });
+  ASSERT_TRUE(waitFor([&] { return b.fires >= 1; }, 10s)) << "no takeover";
+  stopper.join();
   EXPECT_EQ(overlaps.load(), 0);
 }
 
