@@ -326,12 +326,31 @@ int main(int argc, char** argv) {
   int64_t n = 20000;
   std::string only;
   std::string arm;  // empty: both, interleaved
-  for (int i = 1; i + 1 < argc; i += 2) {
+  const std::string usage =
+      "usage: dromedary_sql_bench [--url URL] [--statements N] "
+      "[--only insert|select|batch|idempotent] [--arm route|bare|async|bare-async]";
+  for (int i = 1; i < argc; i += 2) {
     std::string a = argv[i];
-    if (a == "--url") url = argv[i + 1];
-    if (a == "--statements") n = std::atoll(argv[i + 1]);
-    if (a == "--only") only = argv[i + 1];
-    if (a == "--arm") arm = argv[i + 1];
+    if (a == "--help") {
+      std::printf("%s\n", usage.c_str());
+      return 0;
+    }
+    if (i + 1 >= argc) die(a + " needs a value; " + usage);
+    if (a == "--url") {
+      url = argv[i + 1];
+    } else if (a == "--statements") {
+      n = std::atoll(argv[i + 1]);
+      if (n <= 0) die("--statements is a positive number, not '" + std::string(argv[i + 1]) + "'");
+    } else if (a == "--only") {
+      only = argv[i + 1];
+      if (only != "insert" && only != "select" && only != "batch" && only != "idempotent") {
+        die("--only is insert, select, batch or idempotent, not '" + only + "'");
+      }
+    } else if (a == "--arm") {
+      arm = argv[i + 1];
+    } else {
+      die("unknown option '" + a + "'; " + usage);
+    }
   }
   if (!arm.empty() && arm != "route" && arm != "bare" && arm != "async" && arm != "bare-async") {
     die("--arm is route, bare, async or bare-async");
