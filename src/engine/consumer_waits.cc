@@ -54,6 +54,8 @@ struct ConsumerWaits::Slot {
 
 ConsumerWaits::~ConsumerWaits() = default;
 
+void ConsumerWaits::recycle(Exchange& exchange, void*) noexcept { ExchangeRecycler{}(&exchange); }
+
 ConsumerWaits::Slot* ConsumerWaits::join() {
   auto* slot = new Slot();
   std::lock_guard lock(mutex_);

@@ -92,8 +92,8 @@ void SqlConsumer::run() {
 
 SqlConsumer::Outcome SqlConsumer::process(ExchangePtr& exchange) {
   Exchange* ex = exchange.release();
-  auto recycle = [](Exchange& abandoned, void*) noexcept { ExchangeRecycler{}(&abandoned); };
-  const ConsumerWaits::Outcome outcome = waits_.process(*slot_, *ex, processor_, recycle, nullptr);
+  const ConsumerWaits::Outcome outcome =
+      waits_.process(*slot_, *ex, processor_, &ConsumerWaits::recycle, nullptr);
   if (outcome == ConsumerWaits::Outcome::Abandoned) return Outcome::Abandoned;
   exchange.reset(ex);
   switch (outcome) {

@@ -200,8 +200,7 @@ class LineConsumer : public Consumer {
       ExchangePtr ex = context_.createExchange();
       ex->message().setBody(Value(std::move(body)));
       routing_.store(true);
-      auto recycle = [](Exchange& abandoned, void*) noexcept { ExchangeRecycler{}(&abandoned); };
-      const auto outcome = waits_.process(slot, *ex, processor_, recycle, nullptr);
+      const auto outcome = waits_.process(slot, *ex, processor_, &ConsumerWaits::recycle, nullptr);
       routing_.store(false);
       if (outcome == ConsumerWaits::Outcome::Abandoned) {
         (void)ex.release();  // it ends alone, and is recycled then

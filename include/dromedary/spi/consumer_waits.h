@@ -16,7 +16,7 @@
 ///   // on each of its threads:
 ///   ConsumerWaits::Slot* slot = waits.join();
 ///   while (...) {
-///     auto outcome = waits.process(*slot, exchange, route, &recycleIt, nullptr);
+///     auto outcome = waits.process(*slot, exchange, route, &ConsumerWaits::recycle, nullptr);
 ///     if (outcome == ConsumerWaits::Outcome::Abandoned) break;  // no longer ours
 ///     ...
 ///   }
@@ -45,6 +45,8 @@ class ConsumerWaits {
   /// Called at the end of an exchange whose wait was given up, on whichever thread ends it;
   /// the exchange is its to recycle or hand on.
   using WhenAbandoned = void (*)(Exchange& exchange, void* arg) noexcept;
+  /// A WhenAbandoned that gives the exchange back to its pool (nothing waits for its result).
+  static void recycle(Exchange& exchange, void* arg) noexcept;
   /// A thread's place to wait (opaque).
   struct Slot;
 
