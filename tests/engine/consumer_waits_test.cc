@@ -27,9 +27,7 @@ class ConsumerWaitsTest : public ::testing::Test {
       b.from("direct:slow").delay(constant(Value(int64_t{1000}))).setBody(constant("done"));
       b.from("direct:fails").process([](Exchange&) { throw std::runtime_error("no"); });
     });
-    slot = waits.join();
   }
-  void TearDown() override { waits.leave(slot); }
 
   // The processor a consumer would be given: here the route's entry through its endpoint.
   Producer& route(const std::string& uri) {
@@ -49,7 +47,8 @@ class ConsumerWaitsTest : public ::testing::Test {
   RouteHarness h;
   std::vector<std::unique_ptr<Producer>> producers;
   ConsumerWaits waits;
-  ConsumerWaits::Slot* slot = nullptr;
+  ConsumerWaits::Member member{waits};
+  ConsumerWaits::Slot* slot = &member.slot();
 };
 
 TEST_F(ConsumerWaitsTest, AnExchangeThatEndsAtOnceIsTheCallersAgain) {

@@ -182,9 +182,8 @@ class Subscription {
 
  private:
   void consume() {
-    ConsumerWaits::Slot* slot = waits_.join();
-    consumeWith(*slot);
-    waits_.leave(slot);
+    ConsumerWaits::Member member(waits_);
+    consumeWith(member.slot());
   }
 
   void consumeWith(ConsumerWaits::Slot& slot) {
@@ -209,7 +208,12 @@ class Subscription {
       }
       switch (waits_.process(slot, *item.exchange, *route_, &settleAbandoned, item.reply)) {
         case ConsumerWaits::Outcome::Abandoned: return;  // it ends alone: settleAbandoned
-        case ConsumerWaits::Outcome::Refused: giveBack(item); return;
+        case ConsumerWaits::Outcome::Refused:  // halted since the check above: not routed
+          // Its place in the queue, freed above, is taken back. Should a producer have taken
+          // it in this instant, the queue may hold one more than its size from now on.
+          slots_.tryWait();
+          giveBack(item);
+          return;
         default: settle(item);
       }
     }

@@ -50,9 +50,9 @@ Result<void> SqlConsumer::start() {
   }
   waits_.reset();
   thread_ = std::thread([this] {
-    slot_ = waits_.join();
+    ConsumerWaits::Member member(waits_);
+    slot_ = &member.slot();
     run();
-    waits_.leave(slot_);
   });
   return {};
 }

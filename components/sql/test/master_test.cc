@@ -97,6 +97,25 @@ TEST(MasterTest, AStoppingLeaderKeepsTheLeaseUntilItsExchangeHasFinished) {
   EXPECT_EQ(overlaps.load(), 0);
 }
 
+// As Camel's MasterConsumer: a suspended leader keeps the lease (its delegate is suspended);
+// resumed, it consumes again, and the other member never led meanwhile.
+TEST(MasterTest, ASuspendedLeaderKeepsTheLeaseAndConsumesAgainWhenResumed) {
+  std::atomic<int> active{0}, overlaps{0};
+  Instance a("member-g", "suspend-ns", active, overlaps);
+  ASSERT_TRUE(waitFor([&] { return a.fires >= 3; }, 10s));
+  Instance b("member-h", "suspend-ns", active, overlaps);
+  ASSERT_TRUE(a.h.context.suspendRoute("poller"));
+  const int fired = a.fires;
+  std::this_thread::sleep_for(600ms);  // several of the other's lock attempts (100 ms apart)
+  EXPECT_EQ(a.fires.load(), fired);
+  EXPECT_EQ(b.fires.load(), 0) << "the lease stayed with the suspended leader";
+  ASSERT_TRUE(a.h.context.resumeRoute("poller"));
+  ASSERT_TRUE(waitFor([&] { return a.fires >= fired + 3; }, 10s)) << "not consuming again";
+  EXPECT_EQ(a.role(), "leader");
+  EXPECT_EQ(b.fires.load(), 0);
+  EXPECT_EQ(overlaps.load(), 0);
+}
+
 TEST(MasterTest, ALeaderThatLosesItsConnectionStopsAndTheOtherTakesOver) {
   std::atomic<int> active{0}, overlaps{0};
   Instance a("member-c", "drop-ns", active, overlaps);

@@ -106,9 +106,8 @@ class LineConsumer : public Consumer {
     stopping_ = false;
     waits_.reset();
     thread_ = std::thread([this] {
-      ConsumerWaits::Slot* slot = waits_.join();
-      run(*slot);
-      waits_.leave(slot);
+      ConsumerWaits::Member member(waits_);
+      run(member.slot());
     });
     return {};
   }

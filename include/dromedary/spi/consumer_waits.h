@@ -14,13 +14,13 @@
 /// Example:
 ///   ConsumerWaits waits;  // the consumer's
 ///   // on each of its threads:
-///   ConsumerWaits::Slot* slot = waits.join();
+///   ConsumerWaits::Member member(waits);
 ///   while (...) {
-///     auto outcome = waits.process(*slot, exchange, route, &ConsumerWaits::recycle, nullptr);
+///     auto outcome = waits.process(member.slot(), exchange, route, &ConsumerWaits::recycle,
+///                                  nullptr);
 ///     if (outcome == ConsumerWaits::Outcome::Abandoned) break;  // no longer ours
 ///     ...
 ///   }
-///   waits.leave(slot);
 ///   // on stop, past the timeout:
 ///   waits.abandon();
 
@@ -59,6 +59,19 @@ class ConsumerWaits {
   /// A slot for the calling thread, until leave().
   Slot* join();
   void leave(Slot* slot) noexcept;
+  /// A thread's slot for as long as this object lives (join() and leave() paired).
+  class Member {
+   public:
+    explicit Member(ConsumerWaits& waits) : waits_(waits), slot_(waits.join()) {}
+    ~Member() { waits_.leave(slot_); }
+    Member(const Member&) = delete;
+    Member& operator=(const Member&) = delete;
+    Slot& slot() const noexcept { return *slot_; }
+
+   private:
+    ConsumerWaits& waits_;
+    Slot* slot_;
+  };
 
   /// Routes `exchange` through `processor` on this thread and waits for its end, also when a
   /// step suspended it.
