@@ -83,10 +83,16 @@ class AmqpConsumer final : public Consumer {
  public:
   AmqpConsumer(Connection& connection, std::shared_ptr<ConsumerGroup> group)
       : connection_(connection), group_(std::move(group)) {}
-  ~AmqpConsumer() override { stop(); }
+  // What a stop left open closes now: links that waited for an exchange still running past
+  // the stop's timeout are not waited for (the timeout holds; the broker delivers it again).
+  ~AmqpConsumer() override {
+    stop();
+    if (!started_before_ || group_->released.load()) return;
+    connection_.removeConsumer(group_, /*wait=*/completing() == 0);
+  }
   Result<void> start() override {
     if (running_) return {};
-    if (group_->stopped) {  // a restart: a fresh group (the old one may still settle)
+    if (started_before_) {  // a restart: a fresh group (the old one may still settle)
       auto fresh = std::make_shared<ConsumerGroup>();
       fresh->spec = group_->spec;
       fresh->context = group_->context;
@@ -101,6 +107,7 @@ class AmqpConsumer final : public Consumer {
     // broker that is down does not hold the start up for longer.
     connection_.addConsumer(group_, std::chrono::seconds(5));
     running_ = true;
+    started_before_ = true;
     if (!group_->refusal.empty()) {
       std::string reason = group_->refusal;
       stop();
@@ -110,10 +117,23 @@ class AmqpConsumer final : public Consumer {
     }
     return {};
   }
+  // Camel's graceful stop: no new message goes into the route, and the exchanges in it keep
+  // their link until they end, so that each is acknowledged (a closed link's late settle
+  // would go nowhere, and the broker would deliver the message again).
   void stop() noexcept override {
     if (!running_) return;
     running_ = false;
-    connection_.removeConsumer(group_);
+    connection_.stopIntake(group_);
+  }
+  // From the route's exit to the acknowledgement, on the connection's thread.
+  size_t completing() const noexcept override {
+    return running_ ? 0 : static_cast<size_t>(std::max(0, group_->unsettled.load()));
+  }
+  // Past the stop's timeout: the links close now; the broker delivers again what is unsettled.
+  size_t abandonPending() noexcept override {
+    const size_t left = completing();
+    if (left > 0) connection_.removeConsumer(group_, /*wait=*/false);
+    return left;
   }
   std::string healthProblem() const override {
     if (!connection_.isOpen()) {
@@ -134,6 +154,7 @@ class AmqpConsumer final : public Consumer {
   Connection& connection_;
   std::shared_ptr<ConsumerGroup> group_;
   bool running_ = false;
+  bool started_before_ = false;
 };
 
 class AmqpComponent;

@@ -83,10 +83,16 @@ void Connection::run(const Command& c) noexcept {
       if (open_) openConsumer(*consumers_.back());
       break;
     }
+    case Op::StopIntake:
     case Op::RemoveConsumer: {
-      auto* holder = static_cast<const std::shared_ptr<ConsumerGroup>*>(c.target);
-      stopConsumer(*holder);
-      delete holder;
+      auto* command = static_cast<const GroupCommand*>(c.target);
+      command->group->stopped.push_back(command->done);
+      if (c.op == Op::StopIntake) {
+        stopConsumerIntake(command->group);
+      } else {
+        stopConsumer(command->group);
+      }
+      delete command;
       break;
     }
     case Op::Connect: connectNow(); break;
@@ -132,12 +138,20 @@ void Connection::addConsumer(const std::shared_ptr<ConsumerGroup>& group,
   started.wait_for(wait);
 }
 
-void Connection::removeConsumer(const std::shared_ptr<ConsumerGroup>& group) {
-  auto stopped = std::make_shared<std::promise<void>>();
-  std::future<void> f = stopped->get_future();
-  group->stopped = stopped;
-  post({Op::RemoveConsumer, nullptr, new std::shared_ptr<ConsumerGroup>(group), 0});
+void Connection::stopIntake(const std::shared_ptr<ConsumerGroup>& group) {
+  // Kept by the Proton thread and set once the intake has stopped: at once when exchanges are
+  // in flight, else once the links are closed.
+  auto done = std::make_shared<std::promise<void>>();
+  std::future<void> f = done->get_future();
+  post({Op::StopIntake, nullptr, new GroupCommand{group, done}, 0});
   f.wait_for(std::chrono::seconds(10));
+}
+
+void Connection::removeConsumer(const std::shared_ptr<ConsumerGroup>& group, bool wait) {
+  auto done = std::make_shared<std::promise<void>>();
+  std::future<void> f = done->get_future();
+  post({Op::RemoveConsumer, nullptr, new GroupCommand{group, done}, 0});
+  if (wait) f.wait_for(std::chrono::seconds(10));
 }
 
 void Connection::connectNow() {

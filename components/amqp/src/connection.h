@@ -107,13 +107,24 @@ struct ConsumerGroup {
   std::vector<std::unique_ptr<ConsumerLink>> links;  // Proton thread
   int inflight = 0;                                   // Proton thread
   bool stopping = false;                              // Proton thread
+  // Its links closed and the group retired (written on the Proton thread, read by any).
+  std::atomic<bool> released{false};
+  // Once its intake stopped: its exchanges not yet settled (Consumer::completing, any thread).
+  std::atomic<int> unsettled{0};
   std::atomic<int> attached{0};  // links the broker has opened and not ended (health)
   bool startedSignalled = false;  // Proton thread
   // Why the broker refused a link before the group started (empty: it did not). Written on
   // the Proton thread before `started` is set; read by the starting thread after.
   std::string refusal;
   std::promise<void> started;
-  std::shared_ptr<std::promise<void>> stopped;
+  // Proton thread: the threads waiting for the links to close (stopIntake, removeConsumer).
+  std::vector<std::shared_ptr<std::promise<void>>> stopped;
+};
+
+/// What StopIntake and RemoveConsumer carry: the group, and the promise its caller waits on.
+struct GroupCommand {
+  std::shared_ptr<ConsumerGroup> group;
+  std::shared_ptr<std::promise<void>> done;
 };
 
 class Connection final : public proton::messaging_handler {
@@ -128,8 +139,14 @@ class Connection final : public proton::messaging_handler {
   bool send(Exchange& exchange, const ProducerSpec& spec) noexcept;
   /// Starts consuming; returns once every link is attached or `wait` has passed.
   void addConsumer(const std::shared_ptr<ConsumerGroup>& group, std::chrono::milliseconds wait);
-  /// Stops consuming: links closed, unprocessed prefetched messages released; returns when done.
-  void removeConsumer(const std::shared_ptr<ConsumerGroup>& group);
+  /// A graceful stop's first step: no message goes into the route from now on (those
+  /// prefetched and not started are released to the broker), while the exchanges in the route
+  /// keep their link, so that their end is acknowledged; the links close once the last one is
+  /// settled. Returns once applied (and, with nothing in flight, once the links are closed).
+  void stopIntake(const std::shared_ptr<ConsumerGroup>& group);
+  /// Stops consuming at once: links closed (what is unsettled the broker delivers again),
+  /// prefetched messages released; with `wait`, returns when done.
+  void removeConsumer(const std::shared_ptr<ConsumerGroup>& group, bool wait = true);
   /// Connects (on the Proton thread); reconnects by itself after that.
   void start();
   /// Closes the connection; exchanges still waiting fail. Blocks until done.
@@ -151,7 +168,7 @@ class Connection final : public proton::messaging_handler {
   void setWorkQueue(proton::work_queue* queue) noexcept;
 
  private:
-  enum class Op : uint8_t { Send, Settle, AddConsumer, RemoveConsumer, Connect, Close };
+  enum class Op : uint8_t { Send, Settle, AddConsumer, StopIntake, RemoveConsumer, Connect, Close };
   struct Command {
     Op op;
     Exchange* exchange;
@@ -248,6 +265,7 @@ class Connection final : public proton::messaging_handler {
   // Consumers (consumers.cc).
   void openConsumer(ConsumerGroup& group);
   void stopConsumer(const std::shared_ptr<ConsumerGroup>& group);
+  void stopConsumerIntake(const std::shared_ptr<ConsumerGroup>& group);
   void sendReply(ConsumerLink& link, Exchange& exchange) noexcept;
   void releaseGroupIfDone(ConsumerGroup& group);
 
@@ -338,6 +356,7 @@ class ConsumerLink final : public proton::messaging_handler {
   void done() noexcept;    // the current exchange settled: start the next one
   bool attached() const noexcept { return attached_; }
   bool closing() const noexcept { return closing_; }  // closed by us, the broker not yet
+  bool busy() const noexcept { return current_ != nullptr; }  // an exchange in the route
 
   proton::delivery& currentDelivery() noexcept { return current_delivery_; }
   const std::string& replyTo() const noexcept { return reply_to_; }
@@ -375,6 +394,9 @@ class ConsumerLink final : public proton::messaging_handler {
     proton::message_id correlation;
   };
   std::deque<Waiting> backlog_;
+  // Arrived after the group's intake stopped: left unsettled, released when the link closes
+  // (released at once, the broker would send them straight back on the credit left).
+  std::vector<proton::delivery> held_;
   bool dispatching_ = false;  // runInline: the loop of dispatch() is running
   bool finishedInline_ = false;  // runInline: the exchange completed inside processAsync
   // The message being processed; written on the Proton thread before the exchange goes to a

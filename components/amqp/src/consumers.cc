@@ -62,6 +62,7 @@ void ConsumerLink::refused(const std::string& reason) noexcept {
   attached_ = false;
   countAttached(false);
   closing_ = false;
+  held_.clear();
   dropBacklog(false);  // their deliveries ended with the session: the broker redelivers
   receiver_ = proton::receiver();
   if (!group_.startedSignalled) {
@@ -115,8 +116,12 @@ void ConsumerLink::on_receiver_open(proton::receiver& r) {
 }
 
 void ConsumerLink::on_message(proton::delivery& d, proton::message& m) {
-  if (group_.stopping || !attached_) {
+  if (!attached_) {
     d.release();
+    return;
+  }
+  if (group_.stopping) {  // the intake stopped; the link stays for the exchanges running
+    held_.push_back(d);
     return;
   }
   Exchange* exchange = group_.context->createExchange().release();
@@ -193,7 +198,8 @@ void ConsumerLink::onDone(Exchange& exchange, void* arg) noexcept {
 
 void ConsumerLink::done() noexcept {
   current_ = nullptr;
-  if (backlog_.empty()) return;
+  // Stopping: what waits is released when the link closes, not started.
+  if (backlog_.empty() || group_.stopping) return;
   Waiting next = std::move(backlog_.front());
   backlog_.pop_front();
   current_delivery_ = next.delivery;
@@ -239,12 +245,15 @@ void ConsumerLink::detach() noexcept {
   attached_ = false;
   countAttached(false);
   closing_ = false;
+  held_.clear();
   dropBacklog(false);
   receiver_ = proton::receiver();
 }
 
 void ConsumerLink::close() noexcept {
   if (attached_) {
+    for (proton::delivery& d : held_) d.release();
+    held_.clear();
     dropBacklog(true);
     // A durable subscription outlives its route, as a JMS durable subscriber outlives its
     // consumer: the link is detached, not closed, so that the broker keeps it (a closed
@@ -258,6 +267,7 @@ void ConsumerLink::close() noexcept {
     countAttached(false);
     closing_ = true;  // until the broker's detach comes back
   } else {
+    held_.clear();
     dropBacklog(false);
   }
 }
@@ -285,18 +295,46 @@ void Connection::stopConsumer(const std::shared_ptr<ConsumerGroup>& group) {
   releaseGroupIfDone(*group);
 }
 
+namespace {
+// The exchanges the group's links have in the route.
+int busyLinks(const ConsumerGroup& group) noexcept {
+  int n = 0;
+  for (const auto& link : group.links) n += link->busy() ? 1 : 0;
+  return n;
+}
+}  // namespace
+
+void Connection::stopConsumerIntake(const std::shared_ptr<ConsumerGroup>& group) {
+  group->stopping = true;  // nothing more starts (ConsumerLink::done, on_message)
+  const int busy = busyLinks(*group);
+  group->unsettled.store(busy);
+  if (busy == 0) {
+    stopConsumer(group);  // nothing to acknowledge: the links close now
+    return;
+  }
+  // The exchanges in the route keep their links until settled (settleConsumed closes them
+  // after the last); the caller goes on meanwhile, and its stop waits through completing().
+  for (auto& done : group->stopped) done->set_value();
+  group->stopped.clear();
+}
+
 void Connection::releaseGroupIfDone(ConsumerGroup& group) {
   if (!group.stopping || group.inflight > 0) return;
   for (auto& link : group.links) {
     if (link->closing()) return;  // wait for the broker's detach
   }
-  for (auto it = consumers_.begin(); it != consumers_.end(); ++it) {
-    if (it->get() != &group) continue;
-    retired_.push_back(*it);
-    consumers_.erase(it);
-    if (retired_.back()->stopped) retired_.back()->stopped->set_value();
-    return;
+  if (!group.released.load()) {
+    group.released.store(true);
+    for (auto it = consumers_.begin(); it != consumers_.end(); ++it) {
+      if (it->get() != &group) continue;
+      retired_.push_back(*it);
+      consumers_.erase(it);
+      break;
+    }
   }
+  // Also a later removeConsumer's (a consumer destroyed after its intake stopped).
+  for (auto& done : group.stopped) done->set_value();
+  group.stopped.clear();
 }
 
 void Connection::settleConsumed(ConsumerLink& link, Exchange& exchange,
@@ -320,6 +358,17 @@ void Connection::settleConsumed(ConsumerLink& link, Exchange& exchange,
   // Else the link it came on is gone: the broker redelivers the message.
   ExchangeRecycler{}(&exchange);  // back to this thread's pool, where the next one comes from
   link.done();
+  if (group.stopping) {
+    const int busy = busyLinks(group);
+    group.unsettled.store(busy);
+    // A graceful stop waited for this one: with the last settled, the links close (and
+    // release what waited behind it).
+    if (busy == 0) {
+      for (auto& l : group.links) {
+        if (l->attached()) l->close();
+      }
+    }
+  }
   releaseGroupIfDone(group);
 }
 

@@ -171,6 +171,98 @@ TEST(AmqpBrokerTest, AFailedConsumerExchangeIsNotAcknowledgedAndComesBack) {
   EXPECT_EQ(s.externalRedeliveries, 1u) << "the second delivery was the broker's redelivery";
 }
 
+// A graceful stop waits for the exchange in the route and acknowledges it: the broker does not
+// deliver it again to the next consumer (it was processed). Before, the stop closed the link at
+// once, the late acknowledgement went nowhere and the message came back.
+TEST(AmqpBrokerTest, AGracefulStopAcknowledgesTheExchangeItWaitedFor) {
+  std::string q = uniqueQueue("graceful");
+  {
+    BrokerHarness first;
+    std::atomic<bool> entered{false};
+    first.start([&](RouteBuilder& b) {
+      b.from("amqp:queue:" + q)
+          .process([&](Exchange&) { entered = true; })
+          .delay(800ms)
+          .to("mock:first");
+    });
+    ASSERT_TRUE(first.producer.sendBody("amqp:queue:" + q, Value("in flight at the stop")));
+    for (int i = 0; i < 300 && !entered; ++i) std::this_thread::sleep_for(10ms);
+    ASSERT_TRUE(entered);
+    // Two more, prefetched behind it: not started by a stopping consumer, and not lost.
+    ASSERT_TRUE(first.producer.sendBody("amqp:queue:" + q, Value("waiting 1")));
+    ASSERT_TRUE(first.producer.sendBody("amqp:queue:" + q, Value("waiting 2")));
+    StopReport report = first.context.stop();
+    EXPECT_TRUE(report.graceful);
+    EXPECT_EQ(first.mock("mock:first").receivedBodies(),
+              std::vector<Value>{Value("in flight at the stop")});
+  }
+  BrokerHarness second;
+  second.start([&](RouteBuilder& b) { b.from("amqp:queue:" + q).to("mock:second"); });
+  ASSERT_TRUE(second.producer.sendBody("amqp:queue:" + q, Value("after")));
+  second.mock("mock:second").expectedBodiesReceivedInAnyOrder(
+      {Value("waiting 1"), Value("waiting 2"), Value("after")});
+  auto ok = second.mock("mock:second").assertIsSatisfied(15s);
+  EXPECT_TRUE(ok) << ok.error().toString();
+}
+
+// Past the shutdown timeout the stop goes without the exchange: its link closes and the broker
+// delivers the message again (at-least-once), to the next consumer.
+TEST(AmqpBrokerTest, AnExchangeOutlastingTheShutdownTimeoutIsDeliveredAgain) {
+  std::string q = uniqueQueue("outlasting");
+  {
+    BrokerHarness first;
+    first.context.setShutdownTimeout(500ms);
+    std::atomic<bool> entered{false};
+    first.start([&](RouteBuilder& b) {
+      b.from("amqp:queue:" + q)
+          .process([&](Exchange&) { entered = true; })
+          .delay(3000ms)
+          .to("mock:first");
+    });
+    ASSERT_TRUE(first.producer.sendBody("amqp:queue:" + q, Value("slow")));
+    for (int i = 0; i < 300 && !entered; ++i) std::this_thread::sleep_for(10ms);
+    ASSERT_TRUE(entered);
+    const auto begin = std::chrono::steady_clock::now();
+    StopReport report = first.context.stop();
+    EXPECT_FALSE(report.graceful);
+    EXPECT_LT(std::chrono::steady_clock::now() - begin, 2500ms) << "the timeout did not hold";
+  }
+  BrokerHarness second;
+  second.start([&](RouteBuilder& b) { b.from("amqp:queue:" + q).to("mock:second"); });
+  second.mock("mock:second").expectedBodiesReceived({Value("slow")});
+  auto ok = second.mock("mock:second").assertIsSatisfied(15s);
+  EXPECT_TRUE(ok) << ok.error().toString();
+}
+
+// Suspended with an exchange in flight and messages waiting, then resumed: each message is
+// processed once (the one in flight acknowledged at the suspend, the others after the resume).
+TEST(AmqpBrokerTest, ASuspendAndResumeProcessesEachMessageOnce) {
+  BrokerHarness h;
+  std::string q = uniqueQueue("suspend");
+  std::atomic<bool> entered{false};
+  h.start([&](RouteBuilder& b) {
+    b.from("amqp:queue:" + q).routeId("suspended")
+        .process([&](Exchange&) { entered = true; })
+        .delay(300ms)
+        .to("mock:out");
+  });
+  ASSERT_TRUE(h.producer.sendBody("amqp:queue:" + q, Value("m0")));
+  for (int i = 0; i < 300 && !entered; ++i) std::this_thread::sleep_for(10ms);
+  ASSERT_TRUE(entered);
+  ASSERT_TRUE(h.producer.sendBody("amqp:queue:" + q, Value("m1")));
+  ASSERT_TRUE(h.producer.sendBody("amqp:queue:" + q, Value("m2")));
+  auto suspended = h.context.suspendRoute("suspended");
+  ASSERT_TRUE(suspended) << suspended.error().toString();
+  EXPECT_TRUE(suspended->graceful);
+  EXPECT_EQ(h.mock("mock:out").receivedBodies(), std::vector<Value>{Value("m0")});
+  ASSERT_TRUE(h.context.resumeRoute("suspended"));
+  h.mock("mock:out").expectedBodiesReceivedInAnyOrder({Value("m0"), Value("m1"), Value("m2")});
+  auto ok = h.mock("mock:out").assertIsSatisfied(15s);
+  EXPECT_TRUE(ok) << ok.error().toString();
+  std::this_thread::sleep_for(500ms);  // nothing comes twice
+  EXPECT_EQ(h.mock("mock:out").receivedCount(), 3u);
+}
+
 TEST(AmqpBrokerTest, TransferExceptionFailsTheRequesterWithTheRemoteError) {
   BrokerHarness h;
   std::string q = uniqueQueue("transfer");
