@@ -161,6 +161,12 @@ class GroupMember {
     wake();
   }
 
+  // Past the context's shutdown timeout: the thread stops waiting for its exchanges.
+  void abandon() noexcept {
+    abandoned_.store(true);
+    stop();
+  }
+
   std::string healthProblem() const {
     if (!brokersDown_.load(std::memory_order_relaxed)) return {};
     return fmt::format("the Kafka consumer of '{}' cannot reach any broker", settings_.uri);
@@ -339,11 +345,14 @@ class GroupMember {
     };
     while (busy()) {
       auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-      if (left.count() <= 0) {
+      if (left.count() <= 0 || abandoned_.load()) {
         log().log(LoggingLevel::Warn,
-                  fmt::format("Kafka consumer of '{}': exchanges still in flight after {} ms; "
-                              "their records are not committed and will be consumed again",
-                              settings_.uri, settings_.shutdownTimeout.count()));
+                  fmt::format("Kafka consumer of '{}': exchanges still in flight {}; their "
+                              "records are not committed and will be consumed again",
+                              settings_.uri,
+                              abandoned_.load()
+                                  ? std::string("at the context's shutdown timeout")
+                                  : fmt::format("after {} ms", settings_.shutdownTimeout.count())));
         return;
       }
       waitForWork(static_cast<int>(std::min<int64_t>(left.count(), 100)));
@@ -534,6 +543,7 @@ class GroupMember {
   rd_kafka_queue_t* queue_ = nullptr;  // the consumer queue
   std::thread thread_;
   std::atomic<bool> stopping_{false};
+  std::atomic<bool> abandoned_{false};  // the context's stop gave up on its exchanges
   std::atomic<bool> brokersDown_{false};
   std::vector<std::unique_ptr<Partition>> partitions_;
   bool finishedInline_ = false;
@@ -576,6 +586,11 @@ Result<void> KafkaConsumer::start() {
 
 void KafkaConsumer::stop() noexcept {
   for (auto& member : members_) member->stop();
+}
+
+size_t KafkaConsumer::abandonPending() noexcept {
+  for (auto& member : members_) member->abandon();
+  return 0;
 }
 
 std::string KafkaConsumer::healthProblem() const {

@@ -37,6 +37,10 @@ class KafkaConsumer final : public Consumer {
   /// Stops taking records; each member then waits (up to shutdownTimeout) for its exchanges
   /// in flight, commits them and leaves the group (joined when the consumer is destroyed).
   void stop() noexcept override;
+  /// The context's shutdown timeout passed: the members stop waiting for their exchanges
+  /// (their records stay uncommitted, to be consumed again) and leave the group now. Records
+  /// not yet in a route are librdkafka's, not held here: 0.
+  size_t abandonPending() noexcept override;
   std::string healthProblem() const override;
 
  private:

@@ -458,6 +458,35 @@ TEST_F(KafkaTest, StoppingLetsTheExchangeInFlightFinishAndCommitsIt) {
   EXPECT_EQ(committed(cluster.bootstrap(), "drain", "g"), 1);
 }
 
+// camel.main.shutdownTimeout bounds the stop also when an exchange outlasts it: the consumer
+// goes without committing that record (it is consumed again), not after the kafka endpoint's
+// own shutdownTimeout (30 s by default).
+TEST_F(KafkaTest, AnExchangeOutlastingTheContextsShutdownTimeoutDoesNotHoldTheStop) {
+  cluster.createTopic("outlast", 1);
+  RouteHarness h;
+  h.context.setShutdownTimeout(500ms);
+  std::atomic<int> started{0};
+  h.start([&](RouteBuilder& b) {
+    b.from("direct:send").to(uri("outlast"));
+    b.from(consumerUri("outlast", "g"))
+        .process([&](Exchange&) { ++started; })
+        .delay(constant(int64_t{4000}))
+        .to("mock:got");
+  });
+  ASSERT_TRUE(h.producer.sendBody("direct:send", Value("slow")));
+  auto deadline = std::chrono::steady_clock::now() + 20s;
+  while (started.load() == 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(5ms);
+  }
+  ASSERT_EQ(started.load(), 1);
+  const auto begin = std::chrono::steady_clock::now();
+  StopReport report = h.context.stop();
+  EXPECT_LT(std::chrono::steady_clock::now() - begin, 2500ms) << "the timeout did not hold";
+  EXPECT_FALSE(report.graceful);
+  EXPECT_EQ(h.mock("mock:got").receivedCount(), 0u);
+  EXPECT_LT(committed(cluster.bootstrap(), "outlast", "g"), 1) << "an unfinished record committed";
+}
+
 TEST_F(KafkaTest, ABrokerGoingDownMidStreamLosesNothing) {
   cluster.createTopic("resilient", 3, 3);
   RouteHarness h;
