@@ -23,6 +23,12 @@ std::string upper(std::string s) {
   return s;
 }
 
+// Whether `flag` is set within 3 s (a route's first step has run).
+bool becomesTrue(const std::atomic<bool>& flag) {
+  for (int i = 0; i < 300 && !flag; ++i) std::this_thread::sleep_for(10ms);
+  return flag;
+}
+
 void uppercaseBody(Exchange& ex) {
   ex.message().setBody(upper(ex.message().body().as<std::string>()));
 }
@@ -186,8 +192,7 @@ TEST(AmqpBrokerTest, AGracefulStopAcknowledgesTheExchangeItWaitedFor) {
           .to("mock:first");
     });
     ASSERT_TRUE(first.producer.sendBody("amqp:queue:" + q, Value("in flight at the stop")));
-    for (int i = 0; i < 300 && !entered; ++i) std::this_thread::sleep_for(10ms);
-    ASSERT_TRUE(entered);
+    ASSERT_TRUE(becomesTrue(entered));
     // Two more, prefetched behind it: not started by a stopping consumer, and not lost.
     ASSERT_TRUE(first.producer.sendBody("amqp:queue:" + q, Value("waiting 1")));
     ASSERT_TRUE(first.producer.sendBody("amqp:queue:" + q, Value("waiting 2")));
@@ -220,8 +225,7 @@ TEST(AmqpBrokerTest, AnExchangeOutlastingTheShutdownTimeoutIsDeliveredAgain) {
           .to("mock:first");
     });
     ASSERT_TRUE(first.producer.sendBody("amqp:queue:" + q, Value("slow")));
-    for (int i = 0; i < 300 && !entered; ++i) std::this_thread::sleep_for(10ms);
-    ASSERT_TRUE(entered);
+    ASSERT_TRUE(becomesTrue(entered));
     const auto begin = std::chrono::steady_clock::now();
     StopReport report = first.context.stop();
     EXPECT_FALSE(report.graceful);
@@ -247,8 +251,7 @@ TEST(AmqpBrokerTest, ASuspendAndResumeProcessesEachMessageOnce) {
         .to("mock:out");
   });
   ASSERT_TRUE(h.producer.sendBody("amqp:queue:" + q, Value("m0")));
-  for (int i = 0; i < 300 && !entered; ++i) std::this_thread::sleep_for(10ms);
-  ASSERT_TRUE(entered);
+  ASSERT_TRUE(becomesTrue(entered));
   ASSERT_TRUE(h.producer.sendBody("amqp:queue:" + q, Value("m1")));
   ASSERT_TRUE(h.producer.sendBody("amqp:queue:" + q, Value("m2")));
   auto suspended = h.context.suspendRoute("suspended");
