@@ -139,10 +139,11 @@ class Connection final : public proton::messaging_handler {
   bool send(Exchange& exchange, const ProducerSpec& spec) noexcept;
   /// Starts consuming; returns once every link is attached or `wait` has passed.
   void addConsumer(const std::shared_ptr<ConsumerGroup>& group, std::chrono::milliseconds wait);
-  /// A graceful stop's first step: no message goes into the route from now on (those
-  /// prefetched and not started are released to the broker), while the exchanges in the route
-  /// keep their link, so that their end is acknowledged; the links close once the last one is
-  /// settled. Returns once applied (and, with nothing in flight, once the links are closed).
+  /// A graceful stop's first step: no message goes into the route from now on, while the
+  /// exchanges in the route keep their link, so that their end is acknowledged; the links
+  /// close once the last one is settled, and the messages prefetched and not started go back
+  /// to the broker then. Returns once applied (and, with nothing in flight, once the links are
+  /// closed).
   void stopIntake(const std::shared_ptr<ConsumerGroup>& group);
   /// Stops consuming at once: links closed (what is unsettled the broker delivers again),
   /// prefetched messages released; with `wait`, returns when done.
