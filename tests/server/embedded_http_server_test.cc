@@ -13,6 +13,7 @@
 #include <dromedary/support/http_server.h>
 
 #include "support/descriptor_limit.h"
+#include "support/eventually.h"
 #include "support/raw_http.h"
 #include "support/resident_bytes.h"
 
@@ -64,16 +65,6 @@ std::string post(size_t length) {
 }
 
 const std::string kGet = "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
-
-template <class Condition>
-bool eventually(Condition condition, std::chrono::milliseconds timeout = 10s) {
-  auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (!condition()) {
-    if (std::chrono::steady_clock::now() > deadline) return false;
-    std::this_thread::sleep_for(5ms);
-  }
-  return true;
-}
 
 class EmbeddedHttpServerTest : public ::testing::Test {
  protected:

@@ -10,6 +10,7 @@
 #include <dromedary/dsl/route_loader.h>
 
 #include "broker_harness.h"
+#include "support/eventually.h"
 #include "support/busy_workers.h"
 
 namespace dromedary::testing {
@@ -21,12 +22,6 @@ using ::testing::HasSubstr;
 std::string upper(std::string s) {
   for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return s;
-}
-
-// Whether `flag` is set within 3 s (a route's first step has run).
-bool becomesTrue(const std::atomic<bool>& flag) {
-  for (int i = 0; i < 300 && !flag; ++i) std::this_thread::sleep_for(10ms);
-  return flag;
 }
 
 void uppercaseBody(Exchange& ex) {
@@ -192,7 +187,7 @@ TEST(AmqpBrokerTest, AGracefulStopAcknowledgesTheExchangeItWaitedFor) {
           .to("mock:first");
     });
     ASSERT_TRUE(first.producer.sendBody("amqp:queue:" + q, Value("in flight at the stop")));
-    ASSERT_TRUE(becomesTrue(entered));
+    ASSERT_TRUE(eventually([&] { return entered.load(); }, 3s));
     // Two more, prefetched behind it: not started by a stopping consumer, and not lost.
     ASSERT_TRUE(first.producer.sendBody("amqp:queue:" + q, Value("waiting 1")));
     ASSERT_TRUE(first.producer.sendBody("amqp:queue:" + q, Value("waiting 2")));
@@ -225,7 +220,7 @@ TEST(AmqpBrokerTest, AnExchangeOutlastingTheShutdownTimeoutIsDeliveredAgain) {
           .to("mock:first");
     });
     ASSERT_TRUE(first.producer.sendBody("amqp:queue:" + q, Value("slow")));
-    ASSERT_TRUE(becomesTrue(entered));
+    ASSERT_TRUE(eventually([&] { return entered.load(); }, 3s));
     const auto begin = std::chrono::steady_clock::now();
     StopReport report = first.context.stop();
     EXPECT_FALSE(report.graceful);
@@ -251,7 +246,7 @@ TEST(AmqpBrokerTest, ASuspendAndResumeProcessesEachMessageOnce) {
         .to("mock:out");
   });
   ASSERT_TRUE(h.producer.sendBody("amqp:queue:" + q, Value("m0")));
-  ASSERT_TRUE(becomesTrue(entered));
+  ASSERT_TRUE(eventually([&] { return entered.load(); }, 3s));
   ASSERT_TRUE(h.producer.sendBody("amqp:queue:" + q, Value("m1")));
   ASSERT_TRUE(h.producer.sendBody("amqp:queue:" + q, Value("m2")));
   auto suspended = h.context.suspendRoute("suspended");

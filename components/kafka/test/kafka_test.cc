@@ -14,6 +14,7 @@
 #include <dromedary/kafka/kafka.h>
 
 #include "mock_cluster.h"
+#include "support/eventually.h"
 #include "support/log_capture.h"
 #include "support/route_harness.h"
 
@@ -447,10 +448,7 @@ TEST_F(KafkaTest, StoppingLetsTheExchangeInFlightFinishAndCommitsIt) {
         .to("mock:got");
   });
   for (int i = 0; i < 3; ++i) ASSERT_TRUE(h.producer.sendBody("direct:send", Value(std::to_string(i))));
-  auto deadline = std::chrono::steady_clock::now() + 20s;
-  while (started.load() == 0 && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(5ms);
-  }
+  ASSERT_TRUE(eventually([&] { return started.load() > 0; }, 20s));
   ASSERT_EQ(started.load(), 1);
   h.context.stop();
   EXPECT_EQ(h.mock("mock:got").receivedCount(), 1u);  // finished, not cut short
@@ -474,10 +472,7 @@ TEST_F(KafkaTest, AnExchangeOutlastingTheContextsShutdownTimeoutDoesNotHoldTheSt
         .to("mock:got");
   });
   ASSERT_TRUE(h.producer.sendBody("direct:send", Value("slow")));
-  auto deadline = std::chrono::steady_clock::now() + 20s;
-  while (started.load() == 0 && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(5ms);
-  }
+  ASSERT_TRUE(eventually([&] { return started.load() > 0; }, 20s));
   ASSERT_EQ(started.load(), 1);
   const auto begin = std::chrono::steady_clock::now();
   StopReport report = h.context.stop();

@@ -13,6 +13,7 @@
 #include <dromedary/sql/sql.h>
 
 #include "pg_server.h"
+#include "support/eventually.h"
 #include "support/route_harness.h"
 
 namespace dromedary::testing {
@@ -56,20 +57,12 @@ struct Instance {
   std::atomic<int> fires{0};
 };
 
-bool waitFor(const std::function<bool()>& done, std::chrono::milliseconds limit) {
-  auto until = std::chrono::steady_clock::now() + limit;
-  while (!done()) {
-    if (std::chrono::steady_clock::now() > until) return false;
-    std::this_thread::sleep_for(10ms);
-  }
-  return true;
-}
 
 TEST(MasterTest, OneOfTwoInstancesConsumesAndTheOtherTakesOverWhenItStops) {
   std::atomic<int> active{0}, overlaps{0};
   Instance a("member-a", "stop-ns", active, overlaps);
   Instance b("member-b", "stop-ns", active, overlaps);
-  ASSERT_TRUE(waitFor([&] { return a.fires + b.fires >= 10; }, 10s));
+  ASSERT_TRUE(eventually([&] { return a.fires + b.fires >= 10; }, 10s));
   Instance& leader = a.fires > 0 ? a : b;
   Instance& follower = a.fires > 0 ? b : a;
   EXPECT_EQ(follower.fires.load(), 0);
@@ -77,7 +70,7 @@ TEST(MasterTest, OneOfTwoInstancesConsumesAndTheOtherTakesOverWhenItStops) {
   EXPECT_EQ(follower.role(), "follower");
   std::string first_term = leader.term();
   leader.h.context.stop();
-  ASSERT_TRUE(waitFor([&] { return follower.fires >= 5; }, 10s)) << "no takeover";
+  ASSERT_TRUE(eventually([&] { return follower.fires >= 5; }, 10s)) << "no takeover";
   EXPECT_EQ(follower.role(), "leader");
   EXPECT_EQ(std::stoll(follower.term()), std::stoll(first_term) + 1);
   EXPECT_EQ(overlaps.load(), 0);
@@ -88,11 +81,11 @@ TEST(MasterTest, OneOfTwoInstancesConsumesAndTheOtherTakesOverWhenItStops) {
 TEST(MasterTest, AStoppingLeaderKeepsTheLeaseUntilItsExchangeHasFinished) {
   std::atomic<int> active{0}, overlaps{0};
   Instance a("member-e", "drain-ns", active, overlaps, 600ms);
-  ASSERT_TRUE(waitFor([&] { return a.fires >= 1; }, 10s));
+  ASSERT_TRUE(eventually([&] { return a.fires >= 1; }, 10s));
   Instance b("member-f", "drain-ns", active, overlaps, 600ms);
-  ASSERT_TRUE(waitFor([&] { return active.load() == 1; }, 5s));  // a fire is under way
+  ASSERT_TRUE(eventually([&] { return active.load() == 1; }, 5s));  // a fire is under way
   std::thread stopper([&] { a.h.context.stop(); });
-  ASSERT_TRUE(waitFor([&] { return b.fires >= 1; }, 10s)) << "no takeover";
+  ASSERT_TRUE(eventually([&] { return b.fires >= 1; }, 10s)) << "no takeover";
   stopper.join();
   EXPECT_EQ(overlaps.load(), 0);
 }
@@ -102,7 +95,7 @@ TEST(MasterTest, AStoppingLeaderKeepsTheLeaseUntilItsExchangeHasFinished) {
 TEST(MasterTest, ASuspendedLeaderKeepsTheLeaseAndConsumesAgainWhenResumed) {
   std::atomic<int> active{0}, overlaps{0};
   Instance a("member-g", "suspend-ns", active, overlaps);
-  ASSERT_TRUE(waitFor([&] { return a.fires >= 3; }, 10s));
+  ASSERT_TRUE(eventually([&] { return a.fires >= 3; }, 10s));
   Instance b("member-h", "suspend-ns", active, overlaps);
   ASSERT_TRUE(a.h.context.suspendRoute("poller"));
   const int fired = a.fires;
@@ -110,7 +103,7 @@ TEST(MasterTest, ASuspendedLeaderKeepsTheLeaseAndConsumesAgainWhenResumed) {
   EXPECT_EQ(a.fires.load(), fired);
   EXPECT_EQ(b.fires.load(), 0) << "the lease stayed with the suspended leader";
   ASSERT_TRUE(a.h.context.resumeRoute("poller"));
-  ASSERT_TRUE(waitFor([&] { return a.fires >= fired + 3; }, 10s)) << "not consuming again";
+  ASSERT_TRUE(eventually([&] { return a.fires >= fired + 3; }, 10s)) << "not consuming again";
   EXPECT_EQ(a.role(), "leader");
   EXPECT_EQ(b.fires.load(), 0);
   EXPECT_EQ(overlaps.load(), 0);
@@ -119,16 +112,16 @@ TEST(MasterTest, ASuspendedLeaderKeepsTheLeaseAndConsumesAgainWhenResumed) {
 TEST(MasterTest, ALeaderThatLosesItsConnectionStopsAndTheOtherTakesOver) {
   std::atomic<int> active{0}, overlaps{0};
   Instance a("member-c", "drop-ns", active, overlaps);
-  ASSERT_TRUE(waitFor([&] { return a.fires >= 3; }, 10s));
+  ASSERT_TRUE(eventually([&] { return a.fires >= 3; }, 10s));
   Instance b("member-d", "drop-ns", active, overlaps);
   std::this_thread::sleep_for(300ms);
   EXPECT_EQ(b.fires.load(), 0);
   adminExec("select pg_terminate_backend(pid) from pg_stat_activity where application_name = "
             "'member-c'");
-  ASSERT_TRUE(waitFor([&] { return b.fires >= 3; }, 10s)) << "no takeover";
+  ASSERT_TRUE(eventually([&] { return b.fires >= 3; }, 10s)) << "no takeover";
   EXPECT_EQ(overlaps.load(), 0);
   // member-c stopped when its check failed; it stands by now (or leads again later, never both).
-  ASSERT_TRUE(waitFor([&] { return a.role() == "follower"; }, 5s));
+  ASSERT_TRUE(eventually([&] { return a.role() == "follower"; }, 5s));
 }
 
 TEST(MasterTest, TheLeaseNeedsAPostgreSQLDataSource) {
