@@ -4,6 +4,7 @@
 #include <libpq-fe.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <mutex>
 
@@ -111,47 +112,98 @@ int parsePoolSize(std::string_view text, std::string_view where, Result<void>& e
   return n;
 }
 
-// `camel.datasource.NAME.KEY` values for NAME (an empty NAME: `camel.datasource.KEY`).
+// The property families a data source is configured by: Camel's own, and those of the two
+// runtimes Camel users come from, which Camel JBang reads too (its `sql` example configures
+// PostgreSQL with `spring.datasource.*` alone). Keys in order of preference.
+struct PropertyFamily {
+  std::string_view prefix;  // then NAME. (none for the unnamed data source), then a key
+  bool named;               // whether NAME. may follow the prefix
+  // Keys in order of preference; unused places are empty.
+  using Keys = std::array<std::string_view, 4>;
+  Keys url, user, password, pool;
+};
+constexpr std::string_view kCamelPrefix = kPropertyPrefix;
+const PropertyFamily kFamilies[] = {
+    {kCamelPrefix, true, {"url", "jdbcUrl", "jdbc-url"}, {"username", "user"}, {"password"},
+     {"poolSize", "pool-size", "maximumPoolSize", "maxTotal"}},
+    // Spring Boot's single data source (spring.datasource.hikari.* tunes its pool).
+    {"spring.datasource.", false, {"url", "jdbc-url"}, {"username"}, {"password"},
+     {"hikari.maximum-pool-size", "hikari.maximumPoolSize", "dbcp2.max-total"}},
+    // Quarkus: quarkus.datasource.jdbc.url, or quarkus.datasource."NAME".jdbc.url.
+    {"quarkus.datasource.", true, {"jdbc.url"}, {"username"}, {"password"}, {"jdbc.max-size"}},
+};
+
+// `FAMILY.NAME.KEY` values for NAME (an empty NAME: `FAMILY.KEY`) from the first family that
+// gives a URL.
 Result<std::optional<DataSourceConfig>> configFromProperties(Context& context,
                                                              std::string_view name) {
-  std::string prefix = std::string(kPropertyPrefix);
-  if (!name.empty()) prefix += fmt::format("{}.", name);
-  auto get = [&](std::initializer_list<std::string_view> keys) -> Result<std::optional<std::string>> {
-    for (std::string_view key : keys) {
-      if (auto raw = context.properties().get(prefix + std::string(key))) {
-        DROMEDARY_TRY(resolved, context.resolvePlaceholders(*raw));
-        return std::optional<std::string>(std::move(resolved));
+  for (const PropertyFamily& family : kFamilies) {
+    if (!name.empty() && !family.named) continue;
+    // Quarkus quotes names holding dots; both spellings are looked up.
+    std::vector<std::string> prefixes;
+    if (name.empty()) {
+      prefixes.emplace_back(family.prefix);
+    } else {
+      prefixes.push_back(fmt::format("{}{}.", family.prefix, name));
+      if (family.prefix != kCamelPrefix) {
+        prefixes.push_back(fmt::format("{}\"{}\".", family.prefix, name));
       }
     }
-    return std::optional<std::string>();
-  };
-  DROMEDARY_TRY(url, get({"url", "jdbcUrl", "jdbc-url"}));
-  if (!url) return std::optional<DataSourceConfig>();
-  DataSourceConfig config;
-  config.url = *url;
-  DROMEDARY_TRY(user, get({"username", "user"}));
-  DROMEDARY_TRY(password, get({"password"}));
-  DROMEDARY_TRY(pool, get({"poolSize", "pool-size", "maximumPoolSize", "maxTotal"}));
-  if (user) config.username = *user;
-  if (password) config.password = *password;
-  if (pool) {
-    Result<void> bad;
-    config.poolSize = parsePoolSize(*pool, prefix + "poolSize", bad);
-    if (!bad) return bad.error();
+    for (const std::string& prefix : prefixes) {
+      std::string found_key;
+      auto get = [&](const PropertyFamily::Keys& keys) -> Result<std::optional<std::string>> {
+        for (std::string_view key : keys) {
+          if (key.empty()) break;
+          std::string full = prefix + std::string(key);
+          if (auto raw = context.properties().get(full)) {
+            DROMEDARY_TRY(resolved, context.resolvePlaceholders(*raw));
+            found_key = std::move(full);
+            return std::optional<std::string>(std::move(resolved));
+          }
+        }
+        return std::optional<std::string>();
+      };
+      DROMEDARY_TRY(url, get(family.url));
+      if (!url) continue;
+      DataSourceConfig config;
+      config.url = *url;
+      DROMEDARY_TRY(user, get(family.user));
+      DROMEDARY_TRY(password, get(family.password));
+      DROMEDARY_TRY(pool, get(family.pool));
+      if (user) config.username = *user;
+      if (password) config.password = *password;
+      if (pool) {
+        Result<void> bad;
+        config.poolSize = parsePoolSize(*pool, found_key, bad);
+        if (!bad) return bad.error();
+      }
+      return std::optional<DataSourceConfig>(std::move(config));
+    }
   }
-  return std::optional<DataSourceConfig>(std::move(config));
+  return std::optional<DataSourceConfig>();
 }
 
-// The names `camel.datasource.NAME.url` configures.
+// The names the named families' URL properties configure (`camel.datasource.NAME.url`,
+// `quarkus.datasource."NAME".jdbc.url`).
 std::vector<std::string> configuredNames(Context& context) {
   std::vector<std::string> names;
-  for (const auto& [key, value] : context.properties().withPrefix(kPropertyPrefix)) {
-    std::string_view rest = std::string_view(key).substr(kPropertyPrefix.size());
-    size_t dot = rest.rfind('.');
-    if (dot == std::string_view::npos) continue;
-    std::string_view field = rest.substr(dot + 1);
-    if (field == "url" || field == "jdbcUrl" || field == "jdbc-url") {
-      names.emplace_back(rest.substr(0, dot));
+  for (const PropertyFamily& family : kFamilies) {
+    if (!family.named) continue;
+    for (const auto& [key, value] : context.properties().withPrefix(family.prefix)) {
+      std::string_view rest = std::string_view(key).substr(family.prefix.size());
+      for (std::string_view url_key : family.url) {
+        if (url_key.empty()) break;
+        if (rest.size() <= url_key.size() + 1 || !rest.ends_with(url_key) ||
+            rest[rest.size() - url_key.size() - 1] != '.') {
+          continue;
+        }
+        std::string_view name = rest.substr(0, rest.size() - url_key.size() - 1);
+        if (name.size() >= 2 && name.front() == '"' && name.back() == '"') {
+          name = name.substr(1, name.size() - 2);
+        }
+        if (std::find(names.begin(), names.end(), name) == names.end()) names.emplace_back(name);
+        break;
+      }
     }
   }
   return names;
@@ -227,7 +279,8 @@ Result<std::shared_ptr<Database>> lookupDataSource(Context& context, std::string
     DROMEDARY_TRY(unnamed, configFromProperties(context, ""));
     if (unnamed) return openConfigured(context, "dataSource", *unnamed);
     return makeError(ErrorCode::NotFound,
-                     "no data source is configured (set camel.datasource.NAME.url, or "
+                     "no data source is configured (set camel.datasource.NAME.url, "
+                     "spring.datasource.url or quarkus.datasource.jdbc.url, or "
                      "dataSource=#NAME naming a DataSource bean)");
   }
   return makeError(ErrorCode::InvalidOption,

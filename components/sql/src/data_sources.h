@@ -2,7 +2,8 @@
 #pragma once
 
 // Data sources by name, as Camel's registry holds javax.sql.DataSource beans. A data source
-// comes from properties (`camel.datasource.NAME.url`, `.username`, `.password`, `.poolSize`),
+// comes from properties (`camel.datasource.NAME.url`, `.username`, `.password`, `.poolSize`;
+// Spring Boot's `spring.datasource.*` and Quarkus's `quarkus.datasource.[NAME.]jdbc.url`...),
 // from a route file's bean of a known DataSource class (BasicDataSource, HikariDataSource,
 // PGSimpleDataSource, SQLiteDataSource ...), or from code (bindDataSource). It is opened once
 // and kept in the context as a bean of type Database.

@@ -559,6 +559,74 @@ TEST_P(SqlBehaviour, ARouteFilesBeansGiveTheDataSourceAndTheRepository) {
   EXPECT_EQ(out.receivedExchanges()[1]->message().body(), Value("plum"));
 }
 
+// Data sources configured by properties alone, in a context of their own (this suite's
+// context has "db" bound): the name of row 2, or the error, through `options`.
+Result<Value> nameOfRowTwo(const std::string& table,
+                           const std::vector<std::pair<std::string, std::string>>& properties,
+                           const std::string& options = {}) {
+  RouteHarness other;
+  for (const auto& [key, value] : properties) other.context.properties().set(key, value);
+  const std::string uri = "sql:select name from " + table +
+                          " where id = 2?outputType=SelectOne" + (options.empty() ? "" : "&") +
+                          options;
+  auto added = other.context.addRoutes([&](RouteBuilder& b) { b.from("direct:q").to(uri); });
+  if (!added) return added.error();
+  auto started = other.context.start();
+  if (!started) return started.error();
+  return other.producer.requestBody("direct:q", Value("x"));
+}
+
+TEST_P(SqlBehaviour, SpringBootsDataSourcePropertiesGiveTheDataSourceOfEndpointsNamingNone) {
+  seed();
+  // Camel JBang's own sql example configures PostgreSQL this way, and names no data source.
+  auto name = nameOfRowTwo(table, {{"spring.datasource.url", dbUrl},
+                                   {"spring.datasource.driverClassName", "org.postgresql.Driver"},
+                                   {"spring.datasource.hikari.maximum-pool-size", "2"}});
+  ASSERT_TRUE(name) << name.error().toString();
+  EXPECT_EQ(*name, Value("pear"));
+}
+
+TEST_P(SqlBehaviour, QuarkusDataSourcePropertiesGiveTheDefaultAndNamedDataSources) {
+  seed();
+  auto unnamed = nameOfRowTwo(table, {{"quarkus.datasource.db-kind", "postgresql"},
+                                      {"quarkus.datasource.jdbc.url", dbUrl}});
+  ASSERT_TRUE(unnamed) << unnamed.error().toString();
+  EXPECT_EQ(*unnamed, Value("pear"));
+  // A name with a dot is quoted, as Quarkus has it; dataSource names it without the quotes.
+  auto named = nameOfRowTwo(table,
+                            {{"quarkus.datasource.\"orders.eu\".jdbc.url", dbUrl},
+                             {"quarkus.datasource.\"orders.eu\".jdbc.max-size", "2"},
+                             {"quarkus.datasource.audit.jdbc.url", dbUrl}},
+                            "dataSource=#orders.eu");
+  ASSERT_TRUE(named) << named.error().toString();
+  EXPECT_EQ(*named, Value("pear"));
+  // Two named ones and no name: the endpoint must say which, listing both.
+  auto ambiguous = nameOfRowTwo(table, {{"quarkus.datasource.\"orders.eu\".jdbc.url", dbUrl},
+                                        {"quarkus.datasource.audit.jdbc.url", dbUrl}});
+  ASSERT_FALSE(ambiguous);
+  EXPECT_THAT(ambiguous.error().message, HasSubstr("there are 2 data sources"));
+  EXPECT_THAT(ambiguous.error().message, HasSubstr("orders.eu"));
+  EXPECT_THAT(ambiguous.error().message, HasSubstr("audit"));
+}
+
+TEST_P(SqlBehaviour, CamelsDataSourcePropertiesComeBeforeSpringBootsAndABadPoolSizeIsNamed) {
+  seed();
+  auto name = nameOfRowTwo(table, {{"camel.datasource.url", dbUrl},
+                                   {"spring.datasource.url", "jdbc:nowhere:x"}});
+  ASSERT_TRUE(name) << name.error().toString();
+  EXPECT_EQ(*name, Value("pear"));
+  auto bad = nameOfRowTwo(table, {{"spring.datasource.url", dbUrl},
+                                  {"spring.datasource.hikari.maximum-pool-size", "lots"}});
+  ASSERT_FALSE(bad);
+  EXPECT_THAT(bad.error().message,
+              HasSubstr("spring.datasource.hikari.maximum-pool-size must be a whole number"));
+  auto none = nameOfRowTwo(table, {});
+  ASSERT_FALSE(none);
+  EXPECT_THAT(none.error().message,
+              HasSubstr("set camel.datasource.NAME.url, spring.datasource.url or "
+                        "quarkus.datasource.jdbc.url"));
+}
+
 TEST_P(SqlBehaviour, SpringXmlBeansGiveTheDataSourceAndTheRepository) {
   seed();
   std::string xml = fmt::format(R"xml(<beans xmlns="http://www.springframework.org/schema/beans">
