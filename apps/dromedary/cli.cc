@@ -9,7 +9,10 @@ namespace {
 void addLoadOptions(CLI::App& command, RunOptions& options, const char* paths_help) {
   command.add_option("paths", options.paths, paths_help);
   command.add_option("--properties", options.properties,
-                     "a .properties file, loaded before the routes (repeatable)");
+                     "a .properties file, loaded before the routes; its keys win over "
+                     "application.properties' (repeatable)");
+  command.add_option("--prop,--property", options.overrides,
+                     "a property as KEY=VALUE, winning over every file's (repeatable)");
   command.add_option("--profile", options.profile,
                      "the profile (Camel JBang's): application-PROFILE.properties beside the "
                      "route files is loaded after application.properties; default dev");
@@ -47,6 +50,7 @@ void addRun(Cli& cli) {
   cli.run->footer(
       "examples:\n"
       "  dromedary run routes/ --properties app.properties\n"
+      "  dromedary run routes/ --prop camel.main.shutdownTimeout=5\n"
       "  dromedary run --dev orders.yaml   # edit orders.yaml: its routes reload on save\n"
       "Under systemd (Type=notify) it reports readiness once the routes have started.");
 }

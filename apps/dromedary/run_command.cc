@@ -27,13 +27,23 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // What every load of `options` needs in a context: with `fresh` the built-in components and
-// the Kamelet folders too; always the --properties files (read again on each reload).
+// the Kamelet folders too; always the --properties files (read again on each reload) and the
+// --prop values. Both are pinned: what the command line gives wins over the properties files
+// beside the route files, loaded after them (as Camel JBang's command line wins).
 RouteReloader::Setup setupFor(const RunOptions& options) {
   return [&options](Context& context, bool fresh) -> Result<void> {
     if (fresh) registerBuiltinComponents(context);
     context.properties().set("camel.main.profile", options.profile);
     for (const std::string& file : options.properties) {
-      DROMEDARY_TRY_VOID(context.properties().load(file));
+      DROMEDARY_TRY_VOID(context.properties().loadPinned(file));
+    }
+    for (const std::string& entry : options.overrides) {
+      const size_t eq = entry.find('=');
+      if (eq == 0 || eq == std::string::npos) {
+        return makeError(ErrorCode::InvalidOption,
+                         fmt::format("--prop expects KEY=VALUE, not '{}'", entry));
+      }
+      context.properties().pin(entry.substr(0, eq), entry.substr(eq + 1));
     }
     if (fresh) setKameletFolders(context, options.kamelets);
     return {};

@@ -15,7 +15,8 @@ namespace dromedary::cli {
 
 struct RunOptions {
   std::vector<std::string> paths;       ///< route files and directories; none: "."
-  std::vector<std::string> properties;  ///< extra .properties files, loaded first
+  std::vector<std::string> properties;  ///< .properties files, pinned over the routes' own
+  std::vector<std::string> overrides;   ///< KEY=VALUE (--prop), pinned after the files
   std::vector<std::string> kamelets;    ///< folders of Kamelet files, before the shipped ones
   std::string profile = "dev";          ///< application-PROFILE.properties (Camel JBang's)
   uint64_t maxMessages = 0;            ///< 0: no limit

@@ -70,6 +70,12 @@ std::string unescape(std::string_view s) {
 }  // namespace
 
 void Properties::set(std::string key, std::string value) {
+  if (!pinned_.empty() && pinned_.contains(key)) return;
+  values_[std::move(key)] = std::move(value);
+}
+
+void Properties::pin(std::string key, std::string value) {
+  pinned_.insert(key);
   values_[std::move(key)] = std::move(value);
 }
 
@@ -89,7 +95,11 @@ std::optional<std::string> Properties::get(std::string_view key) const {
   return it->second;
 }
 
-Result<void> Properties::load(const std::string& path) {
+Result<void> Properties::load(const std::string& path) { return load(path, false); }
+
+Result<void> Properties::loadPinned(const std::string& path) { return load(path, true); }
+
+Result<void> Properties::load(const std::string& path, bool pinned) {
   std::ifstream in(path);
   if (!in) {
     return makeError(ErrorCode::Io, fmt::format("cannot read properties file '{}': {}", path,
@@ -134,7 +144,11 @@ Result<void> Properties::load(const std::string& path) {
       }
       value = unescape(rest);
     }
-    values_[std::move(key)] = std::move(value);
+    if (pinned) {
+      pin(std::move(key), std::move(value));
+    } else {
+      set(std::move(key), std::move(value));
+    }
     logical.clear();
   }
   return {};

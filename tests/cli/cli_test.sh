@@ -59,6 +59,20 @@ code=$?
 check "run --max-messages exits 0 (got $code)" $?
 grep -q "Hello from Dromedary #1" "$tmp/out"
 check "run reads application.properties beside the routes" $?
+# What the command line gives wins over application.properties: --properties, then --prop.
+printf 'hello.greeting = from a file\nhello.period = 100\n' > "$tmp/override.properties"
+timeout 60 "$bin" run "$src/examples/hello" --max-messages 2 --properties "$tmp/override.properties" \
+  > "$tmp/out" 2>&1
+grep -q "Hello from a file #1" "$tmp/out"
+check "run --properties wins over application.properties" $?
+timeout 60 "$bin" run "$src/examples/hello" --max-messages 2 --properties "$tmp/override.properties" \
+  --prop "hello.greeting=from the command line" > "$tmp/out" 2>&1
+grep -q "Hello from the command line #1" "$tmp/out"
+check "run --prop wins over every properties file" $?
+"$bin" validate "$src/examples/hello" --prop novalue > "$tmp/out" 2>&1
+code=$?
+[ $code -ne 0 ] && grep -q "\-\-prop expects KEY=VALUE, not 'novalue'" "$tmp/out"
+check "a --prop without = is refused (got $code)" $?
 timeout 60 "$bin" run "$src/examples/spring-xml" --max-seconds 0.5 > "$tmp/out" 2>&1
 code=$?
 [ $code -eq 0 ] && grep -q "stopping: --max-seconds 0.5 reached" "$tmp/out"

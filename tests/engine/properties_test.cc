@@ -121,6 +121,24 @@ TEST(PropertiesTest, LoadsAPropertiesFile) {
   EXPECT_EQ(*p.get("escaped"), "tab\there");
 }
 
+TEST(PropertiesTest, APinnedKeyKeepsItsValueThroughLaterSetsAndLoads) {
+  std::string path = ::testing::TempDir() + "/dromedary_pinned.properties";
+  std::ofstream(path) << "queue = from-file\nhost = file-host\n";
+  Properties p;
+  p.pin("queue", "from-command-line");
+  p.set("queue", "set-later");
+  ASSERT_TRUE(p.load(path));
+  EXPECT_EQ(*p.get("queue"), "from-command-line");
+  EXPECT_EQ(*p.get("host"), "file-host");  // not pinned: the file's
+  // A pinned file's keys win over a later file's; pinning again replaces the value.
+  Properties q;
+  ASSERT_TRUE(q.loadPinned(path));
+  q.set("host", "other");
+  EXPECT_EQ(*q.get("host"), "file-host");
+  q.pin("host", "command-line-host");
+  EXPECT_EQ(*q.get("host"), "command-line-host");
+}
+
 TEST(PropertiesTest, MissingFileIsAnError) {
   Properties p;
   auto r = p.load("/nonexistent/app.properties");

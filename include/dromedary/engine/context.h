@@ -27,6 +27,7 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <set>
 #include <memory>
 #include <optional>
 #include <string>
@@ -63,7 +64,12 @@ struct ContextImpl;
 /// Property placeholders: `{{key}}`, `{{key:default}}`, `{{env:NAME}}`, `{{env:NAME:default}}`.
 class Properties {
  public:
+  /// Sets `key`, unless it is pinned.
   void set(std::string key, std::string value);
+  /// Sets `key` and keeps it: later set() and load() leave it as it is. For what the command
+  /// line gives (`dromedary run --prop`, `--properties`), which wins over the route files'
+  /// own application.properties, as Camel JBang's does.
+  void pin(std::string key, std::string value);
   std::optional<std::string> get(std::string_view key) const;
   /// Every key starting with `prefix` and its value (unresolved), in key order: for settings
   /// written as a family (`camel.component.kafka.additionalProperties[NAME]`).
@@ -71,6 +77,8 @@ class Properties {
   /// Loads a Java-style .properties file (`key=value`, `key: value`, `#`/`!` comments,
   /// backslash line continuations and escapes). Later keys replace earlier ones.
   Result<void> load(const std::string& path);
+  /// load(), pinning every key the file sets.
+  Result<void> loadPinned(const std::string& path);
   /// Replaces every placeholder in `text`, recursively (a value may contain placeholders);
   /// fails naming the key and the text when a key is missing, a placeholder is not closed,
   /// or properties refer to each other in a cycle. Camel's forms: `{{key}}`,
@@ -89,7 +97,9 @@ class Properties {
 
  private:
   Result<std::string> resolve(std::string_view text, std::vector<std::string>& chain) const;
+  Result<void> load(const std::string& path, bool pinned);
   std::map<std::string, std::string, std::less<>> values_;
+  std::set<std::string, std::less<>> pinned_;
 };
 
 /// A route's state, as Camel's ServiceStatus: Stopping and Suspending while its exchanges drain.
