@@ -22,6 +22,7 @@
 
 #include "data_sources.h"
 #include "database.h"
+#include "support/eventually.h"
 #include "support/route_harness.h"
 
 namespace dromedary::testing {
@@ -497,6 +498,36 @@ TEST_P(SqlBehaviour, AStopPastItsTimeoutReturnsAndLeavesTheUnfinishedRowUnmarked
   EXPECT_LT(std::chrono::steady_clock::now() - begin, 5s);  // not the delay's 10 s
   EXPECT_FALSE(report.graceful);
   EXPECT_EQ(count("state = 'done'"), 0);
+}
+
+TEST_P(SqlBehaviour, ARouteStoppedPastItsTimeoutStartsAgainWithoutWaitingForItsOldRow) {
+  seed();
+  std::atomic<int> entered{0};
+  h.context.setShutdownTimeout(300ms);
+  h.start([&](RouteBuilder& b) {
+    b.from(q("select * from " + table + " where state = 'new' order by id",
+             "initialDelay=0&delay=20&maxMessagesPerPoll=1&onConsume=update " + table +
+                 " set state = 'done' where id = :#id"))
+        .routeId("rows")
+        .process([&](Exchange& ex) {
+          // The first row's exchange outlasts the stop's timeout by far.
+          ex.message().setHeader("wait", Value(int64_t{++entered == 1 ? 4000 : 0}));
+        })
+        .delay(header("wait"))
+        .to("mock:rows");
+  });
+  ASSERT_TRUE(eventually([&] { return entered.load() >= 1; }));
+  auto stopped = h.context.stopRoute("rows");
+  ASSERT_TRUE(stopped) << stopped.error().toString();
+  EXPECT_FALSE(stopped->graceful);
+  const auto begin = std::chrono::steady_clock::now();
+  auto started = h.context.startRoute("rows");
+  ASSERT_TRUE(started) << started.error().toString();
+  EXPECT_LT(std::chrono::steady_clock::now() - begin, 2s);  // not the old exchange's end
+  // The abandoned row was not marked: the restarted consumer routes it again, then the other
+  // new one (seed(): rows 1 and 2 are new).
+  EXPECT_TRUE(eventually([&] { return count("state = 'done'") == 2; }));
+  EXPECT_EQ(entered.load(), 3);
 }
 
 TEST_P(SqlBehaviour, InstancesSharingTheIdempotentTableAgreeOnDuplicates) {
