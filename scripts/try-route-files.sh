@@ -20,7 +20,12 @@ for root in "$@"; do
   find "$root" -type f \( -name '*.yaml' -o -name '*.yml' -o -name '*.xml' \) \
     -not -path '*/.git/*' -not -path '*/target/*' -not -name 'pom.xml' -printf '%h\n' |
     sort -u | while read -r dir; do
-      out=$(timeout 30 "$bin" validate "$dir" --kamelets "$dir" 2>&1 | grep -v ' INFO ' | head -1)
+      # The verdict line (valid: N routes), else the error: log lines (a WARN that a database
+      # the files name cannot be reached now) are neither.
+      all=$(timeout 30 "$bin" validate "$dir" --kamelets "$dir" 2>&1)
+      out=$(grep -m1 '^valid:' <<< "$all" ||
+        grep -v -E '^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:.]+ +(TRACE|DEBUG|INFO|WARN) |^\s' <<< "$all" |
+        head -1)
       if [[ "$out" == valid:* ]]; then
         echo "OK   $dir: $out"
       elif [[ "$out" == *"no route files in"* ]]; then

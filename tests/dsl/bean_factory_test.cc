@@ -77,5 +77,46 @@ TEST_F(BeanFactoryTest, ABeanOfAnUnknownClassStillSaysItCannotBeCreated) {
   EXPECT_THAT(error, HasSubstr("cannot be created: there are no Java classes here"));
 }
 
+TEST_F(BeanFactoryTest, CamelsAggregationStrategyClassesAreBeansAnAggregateCanName) {
+  // As Camel JBang's smart-log-analyzer example declares its strategy.
+  loadYaml(R"(
+- beans:
+    - name: joined
+      type: "org.apache.camel.processor.aggregate.StringAggregationStrategy"
+      properties:
+        delimiter: "|"
+    - name: latest
+      type: "#class:org.apache.camel.processor.aggregate.UseLatestAggregationStrategy"
+- route:
+    from:
+      uri: direct:in
+      steps:
+        - aggregate:
+            aggregationStrategy: "#joined"
+            correlationExpression: {constant: all}
+            completionSize: 3
+            steps: [{to: mock:joined}]
+)");
+  for (const char* body : {"a", "b", "c"}) ASSERT_TRUE(h.producer.sendBody("direct:in", body));
+  auto& out = h.mock("mock:joined");
+  ASSERT_EQ(out.receivedExchanges().size(), 1u);
+  EXPECT_EQ(out.receivedExchanges()[0]->message().body(), Value("a|b|c"));
+}
+
+TEST_F(BeanFactoryTest, AnAggregationStrategyBeansUnknownPropertyIsNamedWithWhatItTakes) {
+  std::string error = yamlError(R"(
+- beans:
+    - name: joined
+      type: org.apache.camel.processor.aggregate.StringAggregationStrategy
+      properties:
+        separator: ","
+)");
+  EXPECT_THAT(error, HasSubstr("bean 'joined' of type "
+                               "'org.apache.camel.processor.aggregate.StringAggregationStrategy': "
+                               "StringAggregationStrategy has no property 'separator' (it takes: "
+                               "delimiter)"));
+  EXPECT_THAT(error, HasSubstr("routes.yaml:3:13"));
+}
+
 }  // namespace
 }  // namespace dromedary::testing
