@@ -118,5 +118,54 @@ TEST_F(BeanFactoryTest, AnAggregationStrategyBeansUnknownPropertyIsNamedWithWhat
   EXPECT_THAT(error, HasSubstr("routes.yaml:3:13"));
 }
 
+TEST_F(BeanFactoryTest, CamelsXmlRootDeclaresBeansWithPropertiesAndSpringBeansInside) {
+  LoadReport report = loadXml(R"(<camel>
+  <bean name="joined" type="org.apache.camel.processor.aggregate.StringAggregationStrategy">
+    <properties>
+      <property key="delimiter" value="+"/>
+    </properties>
+  </bean>
+  <beans xmlns="http://www.springframework.org/schema/beans">
+    <bean id="pool" class="com.acme.Pool">
+      <property name="url" value="postgresql://db/app"/>
+    </bean>
+    <bean class="org.apache.camel.support.ClassicUuidGenerator"/>
+  </beans>
+  <route>
+    <from uri="direct:in"/>
+    <aggregate aggregationStrategy="#joined" completionSize="2">
+      <correlationExpression><constant>all</constant></correlationExpression>
+      <to uri="mock:joined"/>
+    </aggregate>
+  </route>
+</camel>)");
+  ASSERT_NE(h.context.beanByName<Connection>("pool"), nullptr);
+  EXPECT_EQ(h.context.beanByName<Connection>("pool")->url, "postgresql://db/app");
+  ASSERT_EQ(report.notes.size(), 1u);  // the anonymous Spring bean, ignored
+  EXPECT_THAT(report.notes[0], HasSubstr("ignored <bean>"));
+  for (const char* body : {"x", "y"}) ASSERT_TRUE(h.producer.sendBody("direct:in", body));
+  auto& out = h.mock("mock:joined");
+  ASSERT_EQ(out.receivedExchanges().size(), 1u);
+  EXPECT_EQ(out.receivedExchanges()[0]->message().body(), Value("x+y"));
+}
+
+TEST_F(BeanFactoryTest, ACamelXmlBeanOfAJavaClassOrMadeByJavaIsAnErrorAtItsPlace) {
+  std::string error = xmlError(R"(<camel>
+  <bean name="greeter" type="camel.example.StandaloneGreeter">
+    <properties><property key="message" value="Hello"/></properties>
+  </bean>
+</camel>)");
+  EXPECT_THAT(error, HasSubstr("bean 'greeter' of type 'camel.example.StandaloneGreeter' cannot "
+                               "be created: there are no Java classes here"));
+  EXPECT_THAT(error, HasSubstr("routes.xml:2:9"));
+  error = xmlError(R"(<camel>
+  <bean name="made" type="com.acme.Pool">
+    <constructors><constructor index="0" value="x"/></constructors>
+  </bean>
+</camel>)");
+  EXPECT_THAT(error, HasSubstr("<constructors> in <bean> needs Java"));
+  EXPECT_THAT(error, HasSubstr("routes.xml:3:5"));
+}
+
 }  // namespace
 }  // namespace dromedary::testing

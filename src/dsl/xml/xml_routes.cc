@@ -212,13 +212,17 @@ class XmlReader {
           out_.configurations.push_back(std::move(handler));
         } else if (name == "camelContext" && (cn == "propertyPlaceholder" || cn == "jmxAgent")) {
           ignore(child);
+        } else if (name == "camel" && cn == "bean") {
+          DROMEDARY_TRY_VOID(camelBean(child));
+        } else if (name == "camel" && cn == "beans") {
+          springBeans(child);  // Spring's <beans> inside Camel's root, as Camel JBang reads it
         } else {
           return fileError(at(child), fmt::format("unknown element <{}> in <{}>", cn, name),
                            suggestion(cn, {"route", "routeConfiguration", "onException",
                                            "onCompletion", "intercept", "interceptFrom",
                                            "interceptSendToEndpoint", "errorHandler",
                                            "routeTemplate", "templatedRoute", "rest",
-                                           "restConfiguration"}));
+                                           "restConfiguration", "bean", "beans"}));
         }
       }
       if (!context_wide.onExceptions.empty() || !context_wide.onCompletions.empty() ||
@@ -230,18 +234,13 @@ class XmlReader {
     if (name == "beans" && top) {
       bool found = false;
       for (pugi::xml_node child : node.children()) {
-        if (child.type() != pugi::node_element) continue;
-        if (localName(child) == "camelContext") {
+        if (child.type() == pugi::node_element && localName(child) == "camelContext") {
           found = true;
           DROMEDARY_TRY_VOID(container(child, false));
-        } else if (localName(child) == "bean" && child.attribute("id") &&
-                   child.attribute("class")) {
-          springBean(child);
-        } else {
-          ignore(child);
         }
       }
       if (!found) return fileError(at(node), "<beans> holds no <camelContext>");
+      springBeans(node);
       return {};
     }
     return fileError(at(node), fmt::format("unknown root element <{}>", name),
@@ -566,6 +565,49 @@ class XmlReader {
 
   void ignore(const pugi::xml_node& node) {
     ignored_.push_back(ignoredNote(node.name(), node.attribute("id").value(), at(node)));
+  }
+
+  // Spring's <beans>: its named <bean>s (springBean); anything else is noted as ignored.
+  void springBeans(const pugi::xml_node& node) {
+    for (pugi::xml_node child : node.children()) {
+      if (child.type() != pugi::node_element || localName(child) == "camelContext") continue;
+      if (localName(child) == "bean" && child.attribute("id") && child.attribute("class")) {
+        springBean(child);
+      } else {
+        ignore(child);
+      }
+    }
+  }
+
+  // Camel's own bean of the XML DSL, as a YAML `beans:` entry: <bean name="x" type="...">
+  // <properties><property key="url" value="..."/></properties></bean>. Made by a component's
+  // factory for the type, else the loader says it cannot be.
+  Result<void> camelBean(const pugi::xml_node& node) {
+    BeanSource bean;
+    pugi::xml_attribute name = node.attribute("name");
+    if (!name) return fileError(at(node), "<bean> needs 'name'");
+    bean.name = Scalar{name.value(), at(node, name)};
+    bean.type = node.attribute("type").value();
+    for (pugi::xml_node group : node.children()) {
+      if (group.type() != pugi::node_element) continue;
+      if (localName(group) != "properties") {
+        // constructors, a script, a factory or builder: Java's ways to make the object.
+        return fileError(at(group), fmt::format("<{}> in <bean> needs Java: only <properties> "
+                                                "can be read here",
+                                                localName(group)));
+      }
+      for (pugi::xml_node p : group.children()) {
+        if (p.type() != pugi::node_element) continue;
+        pugi::xml_attribute key = p.attribute("key");
+        pugi::xml_attribute value = p.attribute("value");
+        if (localName(p) != "property" || !key || !value) {
+          return fileError(at(p), "<properties> holds <property key=\"...\" value=\"...\">");
+        }
+        bean.properties.emplace_back(key.value(), Scalar{value.value(), at(p, value)});
+      }
+    }
+    out_.beans.push_back(std::move(bean));
+    return {};
   }
 
   // <bean id="ds" class="..."><property name="url" value="..."/> (or ref="other", as "#other")
