@@ -303,6 +303,21 @@ Result<void> process(Translator& t, RouteDefinition& def, const StepSource& s, c
   return {};
 }
 
+Result<void> bean(Translator& t, RouteDefinition& def, const StepSource& s, const Expr&) {
+  if (const Scalar* type = attribute(s.attributes, "beanType")) {
+    return fileError(type->where,
+                     fmt::format("bean of type '{}' cannot be created: there are no Java "
+                                 "classes here",
+                                 type->value),
+                     "give ref: the name of a C++ processor bound with Context::bindProcessor");
+  }
+  DROMEDARY_TRY(ref, t.text(s, "ref"));
+  std::string method;
+  if (const Scalar* m = attribute(s.attributes, "method")) method = m->value;
+  def.bean(ref, method);
+  return {};
+}
+
 Result<void> wireTap(Translator& t, RouteDefinition& def, const StepSource& s, const Expr&) {
   DROMEDARY_TRY(uri, t.text(s, "uri"));
   def.wireTap(uri);
@@ -362,6 +377,7 @@ constexpr StepTranslation kBasic[] = {
     {"throttle", throttle},
     {"threads", threads},
     {"process", process},
+    {"bean", bean},
     {"wireTap", wireTap},
     {"sort", sort},
     {"sample", sample},

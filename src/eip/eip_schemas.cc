@@ -46,6 +46,7 @@ constexpr const EipSchema* kSchemas[] = {
     &kThrottleSchema,
     &kThreadsSchema,
     &kProcessSchema,
+    &kBeanSchema,
     &kDoTrySchema,
     &kCircuitBreakerSchema,
     &kSplitSchema,

@@ -38,6 +38,7 @@ extern const EipSchema kDelaySchema;
 extern const EipSchema kThrottleSchema;
 extern const EipSchema kThreadsSchema;
 extern const EipSchema kProcessSchema;
+extern const EipSchema kBeanSchema;
 extern const EipSchema kDoTrySchema;
 extern const EipSchema kCircuitBreakerSchema;
 extern const EipSchema kSplitSchema;

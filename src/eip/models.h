@@ -66,8 +66,11 @@ struct ProcessModel final : StepModel {
   std::shared_ptr<Processor> processor;  // owned or shared
   Processor* borrowed = nullptr;         // owned elsewhere
   std::string ref;                       // bound in the context by name (route files)
-  std::string_view kind() const override { return "process"; }
+  bool bean = false;                     // Camel's bean EIP: ref and method name the processor
+  std::string method;                    // bean: the method (NAME.METHOD bound first)
+  std::string_view kind() const override { return bean ? "bean" : "process"; }
   std::string describe() const override {
+    if (bean) return "bean[" + ref + (method.empty() ? "" : "." + method) + "]";
     return ref.empty() ? std::string("process") : "process[ref=" + ref + "]";
   }
   Result<std::unique_ptr<Step>> compile(RouteCompiler& compiler) const override;

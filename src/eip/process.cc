@@ -3,6 +3,8 @@
 // recorded on the exchange) and it may suspend the exchange.
 #include <fmt/format.h>
 
+#include <dromedary/spi/bean_processor.h>
+
 #include "core/text.h"
 #include "eip/models.h"
 #include "engine/compiled_route.h"
@@ -27,7 +29,43 @@ class ProcessStep final : public Step {
 
 }  // namespace
 
+}  // namespace dromedary::eip
+
+namespace dromedary {
+
+Result<std::shared_ptr<Processor>> beanProcessor(const Context& context, std::string_view name,
+                                                 std::string_view method) {
+  if (name.starts_with("#bean:")) name.remove_prefix(6);
+  if (name.starts_with("#")) name.remove_prefix(1);
+  if (name.empty()) return makeError(ErrorCode::InvalidOption, "a bean needs its name (ref)");
+  const std::string qualified = method.empty() ? std::string()
+                                               : fmt::format("{}.{}", name, method);
+  if (!qualified.empty()) {
+    if (auto bound = context.processorByName(qualified)) return bound;
+  }
+  if (auto bound = context.processorByName(name)) return bound;
+  std::vector<std::string> names = context.processorNames();
+  std::vector<std::string_view> views(names.begin(), names.end());
+  std::string looked = qualified.empty() ? fmt::format("'{}'", name)
+                                         : fmt::format("'{}' or '{}'", qualified, name);
+  std::string message = fmt::format(
+      "bean '{}' has no C++ processor bound as {} (Java beans do not run here: bind one with "
+      "Context::bindProcessor)",
+      name, looked);
+  if (!names.empty()) message += fmt::format("; bound names: {}", joinNames(views));
+  return makeError(ErrorCode::NotFound, std::move(message));
+}
+
+}  // namespace dromedary
+
+namespace dromedary::eip {
+
 Result<std::unique_ptr<Step>> ProcessModel::compile(RouteCompiler& compiler) const {
+  if (bean) {
+    auto bound = beanProcessor(compiler.context(), ref, method);
+    if (!bound) return compiler.error(*this, bound.error());
+    return std::unique_ptr<Step>(new ProcessStep(*bound, **bound));
+  }
   if (!ref.empty()) {
     std::shared_ptr<Processor> bound = compiler.context().processorByName(ref);
     if (!bound) {
@@ -57,6 +95,26 @@ extern const EipSchema kProcessSchema{
     .key = "process",
     .description = "Runs a processor bound in the context",
     .attributes = kProcessAttributes,
+    .shorthand = "ref",
+};
+
+// bean: Camel's bean EIP, on processors bound in the context (spi/bean_processor.h).
+namespace {
+constexpr std::string_view kBeanScopes[] = {"Singleton", "Request", "Prototype"};
+constexpr AttributeSchema kBeanAttributes[] = {
+    {"ref", AttributeType::Text, "",
+     "The bean's name (required): the processor bound as NAME.METHOD or NAME"},
+    {"method", AttributeType::Text, "", "The method: the processor bound as NAME.METHOD first"},
+    {"beanType", AttributeType::Text, "", "A Java class: refused, there are no Java classes here"},
+    {"scope", AttributeType::Enum, "Singleton",
+     "Accepted for Camel's files: a bound processor is one object", false, kBeanScopes},
+};
+}  // namespace
+
+extern const EipSchema kBeanSchema{
+    .key = "bean",
+    .description = "Calls a bean's method: the C++ processor bound under the bean's name",
+    .attributes = kBeanAttributes,
     .shorthand = "ref",
 };
 

@@ -115,6 +115,9 @@ class RouteDefinition {
   /// The processor bound to `name` in the context (Context::bindProcessor), looked up when
   /// the route starts.
   RouteDefinition& processRef(std::string name);
+  /// Camel's bean EIP: the processor bound as `name.method` (a bean's method ported to C++),
+  /// else as `name`; without a method, as `name`. Looked up when the route starts.
+  RouteDefinition& bean(std::string name, std::string method = {});
   RouteDefinition& setBody(ExpressionDefinition value);
   RouteDefinition& transform(ExpressionDefinition value);
   RouteDefinition& setHeader(std::string name, ExpressionDefinition value);

@@ -103,6 +103,14 @@ RouteDefinition& RouteDefinition::processRef(std::string name) {
   return add(std::move(step));
 }
 
+RouteDefinition& RouteDefinition::bean(std::string name, std::string method) {
+  auto step = std::make_unique<eip::ProcessModel>();
+  step->ref = std::move(name);
+  step->bean = true;
+  step->method = std::move(method);
+  return add(std::move(step));
+}
+
 RouteDefinition& RouteDefinition::to(std::string uri) {
   auto step = std::make_unique<eip::ToModel>();
   step->uri = std::move(uri);

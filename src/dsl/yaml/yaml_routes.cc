@@ -505,7 +505,7 @@ class YamlReader final : public YamlRouteReader {
         f.where = at(kv.first);
         DROMEDARY_TRY_VOID(stepBody(kv.second, f));
         s.finally.push_back(std::move(f));
-      } else if (isExpressionKey(key)) {
+      } else if (isExpressionKey(key) && !isAttributeOf(s.kind, key)) {
         DROMEDARY_TRY_VOID(expression(kv.first, kv.second, s));
       } else {
         // A misspelt key holding a map is a misspelt key, not a shape mistake.
@@ -528,6 +528,16 @@ class YamlReader final : public YamlRouteReader {
       choice.whens.push_back(std::move(w));
     }
     return {};
+  }
+
+  // An EIP's own attribute named as a language is the attribute (bean's `method`).
+  static bool isAttributeOf(std::string_view eip, std::string_view key) {
+    const eip::EipSchema* schema = eip::findEipSchema(eip);
+    if (!schema) return false;
+    for (const eip::AttributeSchema& a : schema->attributes) {
+      if (a.name == key) return true;
+    }
+    return false;
   }
 
   static bool isExpressionKey(std::string_view key) {

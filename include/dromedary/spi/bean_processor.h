@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+/// Camel's beans, as Dromedary runs them: a route's `bean` step and a `bean:` endpoint call
+/// a bean's method, which here is a C++ processor bound in the context
+/// (Context::bindProcessor) under the bean's name and the method's: `orders.validate`, or the
+/// bean's name alone for a bean with one method or none named.
+
+#include <memory>
+#include <string_view>
+
+#include <dromedary/core/result.h>
+#include <dromedary/spi/processor.h>
+
+namespace dromedary {
+
+class Context;
+
+/// The processor for bean `name` (`#bean:` or `#` before it is dropped) and `method`: bound as
+/// `name.method`, else as `name`; without a method, as `name`. Fails naming what was looked
+/// for and what is bound.
+Result<std::shared_ptr<Processor>> beanProcessor(const Context& context, std::string_view name,
+                                                 std::string_view method);
+
+}  // namespace dromedary
