@@ -12,6 +12,7 @@
 
 #include "core/text.h"
 #include "dsl/kamelet/kamelet_expansion.h"
+#include "eip/aggregation_strategy_beans.h"
 #include "dsl/loaders.h"
 #include "dsl/route_fingerprint.h"
 #include "eip/eip_schema.h"
@@ -225,6 +226,11 @@ Result<std::string> resolveScalar(Context& context, const Scalar& s) {
   return r;
 }
 
+const Context::BeanFactory* beanFactoryFor(const Context& context, std::string_view type) {
+  if (const Context::BeanFactory* factory = context.beanFactory(type)) return factory;
+  return detail::aggregationStrategyBeanFactory(type);
+}
+
 Result<void> makeBean(Context& context, const Context::BeanFactory& factory,
                       const BeanSource& bean) {
   Context::BeanDefinition definition;
@@ -247,7 +253,7 @@ Result<void> addRouteSources(Context& context, FileSources& sources, const LoadO
                              std::vector<LoadedRoute>& loaded) {
   for (const BeanSource& bean : sources.beans) {
     if (context.processorByName(bean.name.value)) continue;
-    if (const Context::BeanFactory* factory = context.beanFactory(bean.type)) {
+    if (const Context::BeanFactory* factory = beanFactoryFor(context, bean.type)) {
       DROMEDARY_TRY_VOID(makeBean(context, *factory, bean));
       continue;
     }

@@ -205,6 +205,9 @@ void substituteTemplateParameters(std::string& text,
 
 /// Makes a bean a component's factory knows (Context::addBeanFactory): its name and properties
 /// resolved, an error placed at the bean's name.
+/// The factory that makes a route file's bean of `type`: a component's (Context::beanFactory),
+/// else the engine's own for Camel's aggregation strategy classes; null when none can.
+const Context::BeanFactory* beanFactoryFor(const Context& context, std::string_view type);
 Result<void> makeBean(Context& context, const Context::BeanFactory& factory,
                       const BeanSource& bean);
 

@@ -120,7 +120,7 @@ Result<LoadReport> add(Context& context, dsl::FileSources& sources, LoadReport r
   // Spring XML beans of classes no component makes (a JMS connection factory ...) are
   // reported and skipped; the others are made with the file's routes.
   std::erase_if(sources.beans, [&](const dsl::BeanSource& bean) {
-    if (bean.springNote.empty() || context.beanFactory(bean.type)) return false;
+    if (bean.springNote.empty() || dsl::beanFactoryFor(context, bean.type)) return false;
     report.notes.push_back(bean.springNote);
     return true;
   });

@@ -50,10 +50,15 @@ Result<void> makeStrategyBean(Context& context, const Context::BeanDefinition& b
 
 }  // namespace
 
-void registerAggregationStrategyBeans(Context& context) {
+const Context::BeanFactory* aggregationStrategyBeanFactory(std::string_view type) {
+  static const Context::BeanFactory factory = makeStrategyBean;
+  if (type.starts_with("#class:")) type.remove_prefix(7);
+  if (!type.starts_with(kPackage)) return nullptr;
+  const std::string_view base = type.substr(kPackage.size());
   for (std::string_view name : AggregationStrategies::classNames()) {
-    context.addBeanFactory(fmt::format("{}{}", kPackage, name), makeStrategyBean);
+    if (name == base) return &factory;
   }
+  return nullptr;
 }
 
 }  // namespace dromedary::detail

@@ -14,7 +14,6 @@
 #include <dromedary/version.h>
 
 #include "core/text.h"
-#include "eip/aggregation_strategy_beans.h"
 #include "engine/expression_spec.h"
 #include "engine/context_impl.h"
 #include "engine/flight_recorder.h"
@@ -48,7 +47,6 @@ Context::Context(std::string name)
   uint64_t n = uid_;
   impl_->name = name.empty() ? fmt::format("dromedary-{}", n) : std::move(name);
   detail::registerBuiltinLanguages(*this);
-  detail::registerAggregationStrategyBeans(*this);
   impl_->streamCaching = StreamCaching::make({}, impl_->name).value();
 }
 

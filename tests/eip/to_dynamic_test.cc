@@ -41,7 +41,7 @@ TEST(ToDynamicTest, UnresolvableUriFailsTheExchange) {
   ASSERT_FALSE(sent);
   EXPECT_EQ(sent.error().message,
             "Cannot resolve endpoint: unknown component 'nosuch' in endpoint 'nosuch:thing'; "
-            "known components: activemq, amqp, cron, direct, file, http, https, jms, kafka, kamelet, log, master, mock, platform-http, rest, scheduler, seda, sjms, sjms2, sql, stream, timer");
+            "known components: activemq, amqp, bean, cron, direct, file, http, https, jms, kafka, kamelet, log, master, mock, platform-http, rest, scheduler, seda, sjms, sjms2, sql, stream, timer");
 }
 
 }  // namespace

@@ -26,7 +26,7 @@ TEST(ContextTest, UnknownComponentNamesItAndTheKnownOnes) {
   Error e = startError(h, [](RouteBuilder& b) { b.from("direct:a").to("nope:x"); });
   EXPECT_EQ(e.code, ErrorCode::UnknownComponent);
   EXPECT_EQ(e.message,
-            "unknown component 'nope' in endpoint 'nope:x'; known components: activemq, amqp, "
+            "unknown component 'nope' in endpoint 'nope:x'; known components: activemq, amqp, bean, "
             "cron, direct, file, http, https, jms, kafka, kamelet, log, master, mock, platform-http, rest, scheduler, seda, sjms, sjms2, sql, stream, timer (in route 'route1', step to[nope:x])");
 }
 

@@ -300,7 +300,7 @@ class Expander {
   Result<void> makeBeans(const KameletSource& k, const std::string& rid, Values& vals) {
     for (const BeanSource& bean : k.beans) {
       if (context_.processorByName(bean.name.value)) continue;
-      const Context::BeanFactory* factory = context_.beanFactory(bean.type);
+      const Context::BeanFactory* factory = beanFactoryFor(context_, bean.type);
       if (!factory) continue;
       BeanSource made = bean;
       made.name.value = fmt::format("{}-{}", rid, bean.name.value);
@@ -334,7 +334,7 @@ class Expander {
     }
     for (const BeanSource& bean : k->beans) {
       if (context_.processorByName(bean.name.value)) continue;
-      if (context_.beanFactory(bean.type)) continue;  // made per use, below
+      if (beanFactoryFor(context_, bean.type)) continue;  // made per use, below
       return fileError(bean.name.where,
                        fmt::format("Kamelet '{}' needs the bean '{}', which cannot be created "
                                    "here (there are no Java classes)",
