@@ -36,6 +36,8 @@ void appendAll(std::vector<T>& to, std::vector<T>&& from) {
 
 void appendSources(FileSources& to, FileSources&& from) {
   appendAll(to.routes, std::move(from.routes));
+  appendAll(to.routeContexts, std::move(from.routeContexts));
+  appendAll(to.routeContextRefs, std::move(from.routeContextRefs));
   appendAll(to.configurations, std::move(from.configurations));
   appendAll(to.beans, std::move(from.beans));
   appendAll(to.templates, std::move(from.templates));
@@ -43,6 +45,38 @@ void appendSources(FileSources& to, FileSources&& from) {
   appendAll(to.rests, std::move(from.rests));
   appendAll(to.restConfigurations, std::move(from.restConfigurations));
   appendAll(to.kamelets, std::move(from.kamelets));
+}
+
+Result<void> includeRouteContexts(FileSources& sources, std::vector<std::string>& notes) {
+  std::vector<bool> used(sources.routeContexts.size(), false);
+  for (const Scalar& ref : sources.routeContextRefs) {
+    size_t i = 0;
+    while (i < sources.routeContexts.size() && sources.routeContexts[i].id.value != ref.value) ++i;
+    if (i == sources.routeContexts.size()) {
+      std::vector<std::string_view> ids;
+      for (const RouteContextSource& c : sources.routeContexts) ids.push_back(c.id.value);
+      return fileError(ref.where, fmt::format("no <routeContext id=\"{}\">", ref.value),
+                       ids.empty() ? std::string("no file of this load declares a routeContext")
+                                   : fmt::format("there are: {}", joinNames(ids)));
+    }
+    if (used[i]) {
+      // Camel would add its routes twice, with the same ids: a start failure there.
+      return fileError(ref.where,
+                       fmt::format("routeContext '{}' is referenced twice", ref.value));
+    }
+    used[i] = true;
+    appendAll(sources.routes, std::move(sources.routeContexts[i].routes));
+  }
+  for (size_t i = 0; i < used.size(); ++i) {
+    if (used[i]) continue;
+    const RouteContextSource& c = sources.routeContexts[i];
+    notes.push_back(fmt::format("routeContext '{}' at {} is not referenced by a "
+                                "<routeContextRef>: its routes are not loaded",
+                                c.id.value, positionText(c.id.where)));
+  }
+  sources.routeContexts.clear();
+  sources.routeContextRefs.clear();
+  return {};
 }
 
 Result<void> refuseNulBytes(std::string_view text, const std::string& file) {

@@ -251,8 +251,17 @@ bool languageTakesOptions(std::string_view language);
 bool isJvmLanguage(std::string_view language);
 
 /// Everything read from a set of route files.
+/// A Spring `<routeContext id>` (in `<beans>`): routes a `<camelContext>` takes in with
+/// `<routeContextRef ref>`, maybe from another file of the load.
+struct RouteContextSource {
+  Scalar id;
+  std::vector<RouteSource> routes;
+};
+
 struct FileSources {
   std::vector<RouteSource> routes;
+  std::vector<RouteContextSource> routeContexts;
+  std::vector<Scalar> routeContextRefs;  ///< each `<routeContextRef ref>`, where it is
   std::vector<RouteConfigurationSource> configurations;
   std::vector<BeanSource> beans;
   std::vector<RouteTemplateSource> templates;
@@ -264,6 +273,11 @@ struct FileSources {
 
 /// Moves everything read in `from` to the end of `to`'s lists.
 void appendSources(FileSources& to, FileSources&& from);
+
+/// The routes of each `<routeContext>` a `<routeContextRef>` names, moved into the load's
+/// routes, once all its files are read; a ref to no routeContext fails at the ref, listing
+/// those there are. A routeContext no ref names adds no route, and a note says so.
+Result<void> includeRouteContexts(FileSources& sources, std::vector<std::string>& notes);
 
 /// The load's rest verbs as routes from platform-http (rest_sources.cc), after checking every
 /// key of the rests and the restConfiguration, and giving the latter's host and port to the

@@ -1,5 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // Camel's XML DSL and Spring XML's <camelContext>, and the load errors word for word.
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <gmock/gmock.h>
+
 #include <dromedary/dsl/route_loader.h>
 
 #include "support/route_file_fixture.h"
@@ -40,6 +47,72 @@ TEST_F(XmlRoutesTest, SpringCamelContextInsideBeansSkipsOtherBeans) {
   h.mock("mock:echo").expectedHeaderReceived("handled", Value("true"));
   ASSERT_TRUE(h.producer.sendBody("direct:echo", "x"));
   EXPECT_TRUE(h.mock("mock:echo").assertIsSatisfied());
+}
+
+// Spring's way to split routes over files: <routeContext id> in one file's <beans>, taken
+// in by a <routeContextRef ref> of another file's <camelContext>.
+class SpringRouteContextTest : public XmlRoutesTest {
+ protected:
+  std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) /
+                              ("route-context-" + std::to_string(::getpid()));
+  void write(const std::string& name, const std::string& text) {
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / name) << text;
+  }
+  ~SpringRouteContextTest() override { std::filesystem::remove_all(dir); }
+};
+
+TEST_F(SpringRouteContextTest, ARouteContextRefTakesInTheRoutesOfAnotherFilesRouteContext) {
+  write("a-context.xml", R"(<beans xmlns="http://www.springframework.org/schema/beans">
+  <camelContext xmlns="http://camel.apache.org/schema/spring">
+    <routeContextRef ref="orders"/>
+    <route id="main"><from uri="direct:main"/><to uri="direct:order"/></route>
+  </camelContext>
+</beans>)");
+  write("b-routes.xml", R"(<beans xmlns="http://www.springframework.org/schema/beans">
+  <routeContext id="orders" xmlns="http://camel.apache.org/schema/spring">
+    <route id="order"><from uri="direct:order"/><to uri="mock:orders"/></route>
+  </routeContext>
+  <routeContext id="unused" xmlns="http://camel.apache.org/schema/spring">
+    <route id="spare"><from uri="direct:spare"/><to uri="mock:spare"/></route>
+  </routeContext>
+</beans>)");
+  auto loaded = loadRoutes(h.context, {dir.string()});
+  ASSERT_TRUE(loaded) << loaded.error().toString();
+  EXPECT_EQ(loaded->routes, 2u);  // main and order; not spare
+  bool noted = false;
+  for (const std::string& note : loaded->notes) {
+    noted = noted || note.find("routeContext 'unused' at ") != std::string::npos;
+  }
+  EXPECT_TRUE(noted);
+  ASSERT_TRUE(h.context.start());
+  ASSERT_TRUE(h.producer.sendBody("direct:main", "o-1"));
+  EXPECT_EQ(h.mock("mock:orders").receivedExchanges().size(), 1u);
+}
+
+TEST_F(SpringRouteContextTest, ARefToNoRouteContextFailsAtTheRefListingThoseThereAre) {
+  write("context.xml", R"(<beans xmlns="http://www.springframework.org/schema/beans">
+  <routeContext id="orders" xmlns="http://camel.apache.org/schema/spring">
+    <route><from uri="direct:order"/><to uri="mock:orders"/></route>
+  </routeContext>
+  <camelContext xmlns="http://camel.apache.org/schema/spring">
+    <routeContextRef ref="order"/>
+  </camelContext>
+</beans>)");
+  auto loaded = loadRoutes(h.context, {dir.string()});
+  ASSERT_FALSE(loaded);
+  EXPECT_THAT(loaded.error().toString(), ::testing::HasSubstr("no <routeContext id=\"order\">"));
+  EXPECT_THAT(loaded.error().toString(), ::testing::HasSubstr("context.xml:6:22"));
+  EXPECT_THAT(loaded.error().toString(), ::testing::HasSubstr("there are: orders"));
+}
+
+TEST_F(XmlRoutesTest, ASpringFileOfBeansAloneIsReadWithoutRoutes) {
+  LoadReport report = load(R"(<beans xmlns="http://www.springframework.org/schema/beans">
+  <bean id="orderService" class="com.acme.OrderService"/>
+</beans>)");
+  EXPECT_EQ(report.routes, 0u);
+  ASSERT_EQ(report.notes.size(), 1u);
+  EXPECT_THAT(report.notes[0], ::testing::HasSubstr("ignored <bean id=\"orderService\">"));
 }
 
 TEST_F(XmlRoutesTest, NamespacePrefixesAreAccepted) {

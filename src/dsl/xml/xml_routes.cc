@@ -212,6 +212,10 @@ class XmlReader {
           out_.configurations.push_back(std::move(handler));
         } else if (name == "camelContext" && (cn == "propertyPlaceholder" || cn == "jmxAgent")) {
           ignore(child);
+        } else if (name == "camelContext" && cn == "routeContextRef") {
+          pugi::xml_attribute ref = child.attribute("ref");
+          if (!ref) return fileError(at(child), "<routeContextRef> needs 'ref'");
+          out_.routeContextRefs.push_back(Scalar{ref.value(), at(child, ref)});
         } else if (name == "camel" && cn == "bean") {
           DROMEDARY_TRY_VOID(camelBean(child));
         } else if (name == "camel" && cn == "beans") {
@@ -222,7 +226,8 @@ class XmlReader {
                                            "onCompletion", "intercept", "interceptFrom",
                                            "interceptSendToEndpoint", "errorHandler",
                                            "routeTemplate", "templatedRoute", "rest",
-                                           "restConfiguration", "bean", "beans"}));
+                                           "restConfiguration", "bean", "beans",
+                                           "routeContextRef"}));
         }
       }
       if (!context_wide.onExceptions.empty() || !context_wide.onCompletions.empty() ||
@@ -232,14 +237,16 @@ class XmlReader {
       return {};
     }
     if (name == "beans" && top) {
-      bool found = false;
+      // A Spring file: its <camelContext>, its <routeContext>s (routes a camelContext takes
+      // in, maybe from another file), and its beans; a file of beans alone is fine too.
       for (pugi::xml_node child : node.children()) {
-        if (child.type() == pugi::node_element && localName(child) == "camelContext") {
-          found = true;
+        if (child.type() != pugi::node_element) continue;
+        if (localName(child) == "camelContext") {
           DROMEDARY_TRY_VOID(container(child, false));
+        } else if (localName(child) == "routeContext") {
+          DROMEDARY_TRY_VOID(routeContext(child));
         }
       }
-      if (!found) return fileError(at(node), "<beans> holds no <camelContext>");
       springBeans(node);
       return {};
     }
@@ -567,10 +574,33 @@ class XmlReader {
     ignored_.push_back(ignoredNote(node.name(), node.attribute("id").value(), at(node)));
   }
 
+  // <routeContext id="x"><route>...</route>...</routeContext>, in Spring's <beans>.
+  Result<void> routeContext(const pugi::xml_node& node) {
+    RouteContextSource context;
+    pugi::xml_attribute id = node.attribute("id");
+    if (!id) return fileError(at(node), "<routeContext> needs 'id'");
+    context.id = Scalar{id.value(), at(node, id)};
+    for (pugi::xml_node child : node.children()) {
+      if (child.type() != pugi::node_element) continue;
+      if (localName(child) != "route") {
+        return fileError(at(child), fmt::format("unknown element <{}> in <routeContext>",
+                                                localName(child)),
+                         suggestion(localName(child), {"route"}));
+      }
+      DROMEDARY_TRY(r, route(child));
+      context.routes.push_back(std::move(r));
+    }
+    out_.routeContexts.push_back(std::move(context));
+    return {};
+  }
+
   // Spring's <beans>: its named <bean>s (springBean); anything else is noted as ignored.
   void springBeans(const pugi::xml_node& node) {
     for (pugi::xml_node child : node.children()) {
-      if (child.type() != pugi::node_element || localName(child) == "camelContext") continue;
+      if (child.type() != pugi::node_element || localName(child) == "camelContext" ||
+          localName(child) == "routeContext") {
+        continue;
+      }
       if (localName(child) == "bean" && child.attribute("id") && child.attribute("class")) {
         springBean(child);
       } else {
