@@ -2,6 +2,7 @@
 #include "dsl/file_source.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <set>
 
@@ -38,6 +39,7 @@ void appendSources(FileSources& to, FileSources&& from) {
   appendAll(to.routes, std::move(from.routes));
   appendAll(to.routeContexts, std::move(from.routeContexts));
   appendAll(to.routeContextRefs, std::move(from.routeContextRefs));
+  appendAll(to.propertyLocations, std::move(from.propertyLocations));
   appendAll(to.configurations, std::move(from.configurations));
   appendAll(to.beans, std::move(from.beans));
   appendAll(to.templates, std::move(from.templates));
@@ -76,6 +78,31 @@ Result<void> includeRouteContexts(FileSources& sources, std::vector<std::string>
   }
   sources.routeContexts.clear();
   sources.routeContextRefs.clear();
+  return {};
+}
+
+Result<void> loadPropertyLocations(Context& context, const FileSources& sources,
+                                   std::vector<std::string>& notes) {
+  for (const Scalar& location : sources.propertyLocations) {
+    std::string_view name = location.value;
+    std::filesystem::path path;
+    if (name.starts_with("file:")) {
+      path = std::string(name.substr(5));
+    } else {
+      if (name.starts_with("classpath:")) name.remove_prefix(10);
+      while (name.starts_with("/")) name.remove_prefix(1);
+      path = std::filesystem::path(location.where.file.str()).parent_path() / std::string(name);
+    }
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) {
+      notes.push_back(fmt::format("property-placeholder location '{}' at {}: no {}; its "
+                                  "properties are not loaded (give them with --properties)",
+                                  location.value, positionText(location.where), path.string()));
+      continue;
+    }
+    DROMEDARY_TRY_VOID(context.properties().load(path.string()));
+    notes.push_back(fmt::format("loaded properties from {}", path.string()));
+  }
   return {};
 }
 

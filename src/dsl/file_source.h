@@ -262,6 +262,9 @@ struct FileSources {
   std::vector<RouteSource> routes;
   std::vector<RouteContextSource> routeContexts;
   std::vector<Scalar> routeContextRefs;  ///< each `<routeContextRef ref>`, where it is
+  /// Each location of a Spring `<context:property-placeholder location>` (one per entry of
+  /// its comma-separated list), where it is written: loaded before the beans are made.
+  std::vector<Scalar> propertyLocations;
   std::vector<RouteConfigurationSource> configurations;
   std::vector<BeanSource> beans;
   std::vector<RouteTemplateSource> templates;
@@ -278,6 +281,12 @@ void appendSources(FileSources& to, FileSources&& from);
 /// routes, once all its files are read; a ref to no routeContext fails at the ref, listing
 /// those there are. A routeContext no ref names adds no route, and a note says so.
 Result<void> includeRouteContexts(FileSources& sources, std::vector<std::string>& notes);
+
+/// Loads the properties files of the Spring property-placeholders: `classpath:NAME` (or NAME)
+/// is looked for beside the file that names it, `file:PATH` is PATH. One not found is noted and
+/// skipped (here the classpath is the route files' folders, not a Java project's).
+Result<void> loadPropertyLocations(Context& context, const FileSources& sources,
+                                   std::vector<std::string>& notes);
 
 /// The load's rest verbs as routes from platform-http (rest_sources.cc), after checking every
 /// key of the rests and the restConfiguration, and giving the latter's host and port to the

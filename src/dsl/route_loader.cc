@@ -118,6 +118,7 @@ Result<void> readRoutes(const fs::path& path, std::string* text_read,
 Result<LoadReport> add(Context& context, dsl::FileSources& sources, LoadReport report,
                        const LoadOptions& options = {}) {
   DROMEDARY_TRY_VOID(dsl::includeRouteContexts(sources, report.notes));
+  DROMEDARY_TRY_VOID(dsl::loadPropertyLocations(context, sources, report.notes));
   // Spring XML beans of classes no component makes (a JMS connection factory ...) are
   // reported and skipped; the others are made with the file's routes.
   std::erase_if(sources.beans, [&](const dsl::BeanSource& bean) {

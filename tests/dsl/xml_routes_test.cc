@@ -106,6 +106,32 @@ TEST_F(SpringRouteContextTest, ARefToNoRouteContextFailsAtTheRefListingThoseTher
   EXPECT_THAT(loaded.error().toString(), ::testing::HasSubstr("there are: orders"));
 }
 
+TEST_F(SpringRouteContextTest, SpringPlaceholdersInBeansReadThePropertyPlaceholdersFile) {
+  std::string url;
+  h.context.addBeanFactory("com.acme.Pool", [&](Context&, const Context::BeanDefinition& b)
+                                                -> Result<void> {
+    url = *b.property("url");
+    return {};
+  });
+  write("config.properties", "db.host=db.example\n");
+  write("beans.xml", R"(<beans xmlns="http://www.springframework.org/schema/beans"
+       xmlns:context="http://www.springframework.org/schema/context">
+  <context:property-placeholder location="classpath:config.properties, classpath:absent.properties"/>
+  <bean id="pool" class="com.acme.Pool">
+    <property name="url" value="jdbc:postgresql://${db.host}:${db.port:5432}/app"/>
+  </bean>
+</beans>)");
+  auto loaded = loadRoutes(h.context, {dir.string()});
+  ASSERT_TRUE(loaded) << loaded.error().toString();
+  EXPECT_EQ(url, "jdbc:postgresql://db.example:5432/app");
+  bool noted = false;
+  for (const std::string& note : loaded->notes) {
+    noted = noted || note.find("property-placeholder location 'classpath:absent.properties' "
+                               "at ") != std::string::npos;
+  }
+  EXPECT_TRUE(noted);
+}
+
 TEST_F(XmlRoutesTest, ASpringFileOfBeansAloneIsReadWithoutRoutes) {
   LoadReport report = load(R"(<beans xmlns="http://www.springframework.org/schema/beans">
   <bean id="orderService" class="com.acme.OrderService"/>

@@ -16,6 +16,7 @@
 
 #include <fmt/format.h>
 
+#include "core/text.h"
 #include "eip/eip_schema.h"
 #include "dsl/loaders.h"
 #include "dsl/file_source.h"
@@ -603,6 +604,18 @@ class XmlReader {
       }
       if (localName(child) == "bean" && child.attribute("id") && child.attribute("class")) {
         springBean(child);
+      } else if (localName(child) == "property-placeholder" && child.attribute("location")) {
+        // <context:property-placeholder location="classpath:a.properties,file:/etc/b">
+        pugi::xml_attribute location = child.attribute("location");
+        std::string_view list = location.value();
+        while (!list.empty()) {
+          const size_t comma = list.find(',');
+          std::string_view one = trim(list.substr(0, comma));
+          if (!one.empty()) {
+            out_.propertyLocations.push_back(Scalar{std::string(one), at(child, location)});
+          }
+          list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+        }
       } else {
         ignore(child);
       }
@@ -640,6 +653,23 @@ class XmlReader {
     return {};
   }
 
+  // Spring's placeholders in a bean's values, `${key}` and `${key:default}`, as Camel's
+  // `{{key}}` and `{{key:default}}`: resolved against the same properties.
+  static std::string springPlaceholders(std::string_view value) {
+    std::string out;
+    size_t at = 0;
+    while (true) {
+      const size_t open = value.find("${", at);
+      const size_t close = open == std::string_view::npos ? open : value.find('}', open + 2);
+      if (close == std::string_view::npos) break;
+      out.append(value.substr(at, open - at));
+      out.append("{{").append(value.substr(open + 2, close - open - 2)).append("}}");
+      at = close + 1;
+    }
+    out.append(value.substr(at));
+    return out;
+  }
+
   // <bean id="ds" class="..."><property name="url" value="..."/> (or ref="other", as "#other")
   // </bean>: made if a component's factory knows the class (the loader decides).
   void springBean(const pugi::xml_node& node) {
@@ -653,7 +683,7 @@ class XmlReader {
       pugi::xml_attribute ref = p.attribute("ref");
       if (value) {
         bean.properties.emplace_back(p.attribute("name").value(),
-                                     Scalar{value.value(), at(p, value)});
+                                     Scalar{springPlaceholders(value.value()), at(p, value)});
       } else if (ref) {
         bean.properties.emplace_back(p.attribute("name").value(),
                                      Scalar{fmt::format("#{}", ref.value()), at(p, ref)});
