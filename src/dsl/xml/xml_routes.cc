@@ -20,17 +20,12 @@
 #include "eip/eip_schema.h"
 #include "dsl/loaders.h"
 #include "dsl/file_source.h"
+#include "dsl/xml/xml_beans.h"
+#include "dsl/xml/xml_places.h"
 
 namespace dromedary::dsl {
 
 namespace {
-
-// The element name without a namespace prefix ("camel:route" -> "route").
-std::string_view localName(const pugi::xml_node& node) {
-  std::string_view name = node.name();
-  size_t colon = name.find(':');
-  return colon == std::string_view::npos ? name : name.substr(colon + 1);
-}
 
 bool isLanguage(std::string_view name) {
   if (isJvmLanguage(name)) return true;
@@ -44,46 +39,19 @@ class XmlReader {
  public:
   XmlReader(std::string& text, std::string file, FileSources& out,
             std::vector<std::string>& ignored)
-      : text_(text), file_(std::move(file)), out_(out), ignored_(ignored) {
-    // Where each line starts, once: a position is then a binary search, not a count from the
-    // start of the file for every node (which made loading quadratic in the file's size).
-    line_starts_.push_back(0);
-    for (size_t i = text_.find('\n'); i != std::string::npos; i = text_.find('\n', i + 1)) {
-      line_starts_.push_back(i + 1);
-    }
-  }
+      : text_(text), places_(text, std::move(file)), out_(out), ignored_(ignored) {}
 
-  SourceRef at(ptrdiff_t offset) const {
-    SourceRef where;
-    where.file = file_;
-    if (offset < 0 || static_cast<size_t>(offset) > text_.size()) return where;
-    auto next = std::upper_bound(line_starts_.begin(), line_starts_.end(),
-                                 static_cast<size_t>(offset));
-    size_t line = static_cast<size_t>(next - line_starts_.begin());  // 1-based
-    where.line = static_cast<uint32_t>(line);
-    where.column = static_cast<uint32_t>(static_cast<size_t>(offset) - line_starts_[line - 1] + 1);
-    return where;
-  }
-  // pugixml's offset of an element points at its name, after the '<'.
-  SourceRef at(const pugi::xml_node& node) const {
-    ptrdiff_t offset = node.offset_debug();
-    return at(offset > 0 && node.type() == pugi::node_element ? offset - 1 : offset);
-  }
+  SourceRef at(ptrdiff_t offset) const { return places_.at(offset); }
+  SourceRef at(const pugi::xml_node& node) const { return places_.at(node); }
   SourceRef at(const pugi::xml_node& node, const pugi::xml_attribute& attribute) const {
-    // Parsed in place, an attribute's name points into the file's own text: its offset is
-    // where it starts.
-    const char* name = attribute.name();
-    if (name >= text_.data() && name < text_.data() + text_.size()) {
-      return at(static_cast<ptrdiff_t>(name - text_.data()));
-    }
-    return at(node);
+    return places_.at(node, attribute);
   }
 
   Result<void> read() {
     pugi::xml_document doc;
     // In place: the document's names and values are the file's own text (ended by NULs that
     // the parser writes over it), not a copy of it, which was a tenth of the peak when loading
-    // a big file. Lines are counted (line_starts_) before the text is changed.
+    // a big file. Lines are counted (places_) before the text is changed.
     pugi::xml_parse_result parsed = doc.load_buffer_inplace(
         text_.data(), text_.size(), pugi::parse_default | pugi::parse_ws_pcdata_single);
     if (!parsed) {
@@ -595,7 +563,8 @@ class XmlReader {
     return {};
   }
 
-  // Spring's <beans>: its named <bean>s (springBean); anything else is noted as ignored.
+  // Spring's <beans>: its named <bean>s, its property-placeholders' locations; anything else
+  // is noted as ignored.
   void springBeans(const pugi::xml_node& node) {
     for (pugi::xml_node child : node.children()) {
       if (child.type() != pugi::node_element || localName(child) == "camelContext" ||
@@ -603,94 +572,21 @@ class XmlReader {
         continue;
       }
       if (localName(child) == "bean" && child.attribute("id") && child.attribute("class")) {
-        springBean(child);
+        out_.beans.push_back(springXmlBean(child, places_));
+        out_.beans.back().springNote =
+            ignoredNote(child.name(), child.attribute("id").value(), at(child));
       } else if (localName(child) == "property-placeholder" && child.attribute("location")) {
-        // <context:property-placeholder location="classpath:a.properties,file:/etc/b">
-        pugi::xml_attribute location = child.attribute("location");
-        std::string_view list = location.value();
-        while (!list.empty()) {
-          const size_t comma = list.find(',');
-          std::string_view one = trim(list.substr(0, comma));
-          if (!one.empty()) {
-            out_.propertyLocations.push_back(Scalar{std::string(one), at(child, location)});
-          }
-          list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
-        }
+        propertyLocations(child, places_, out_.propertyLocations);
       } else {
         ignore(child);
       }
     }
   }
 
-  // Camel's own bean of the XML DSL, as a YAML `beans:` entry: <bean name="x" type="...">
-  // <properties><property key="url" value="..."/></properties></bean>. Made by a component's
-  // factory for the type, else the loader says it cannot be.
   Result<void> camelBean(const pugi::xml_node& node) {
-    BeanSource bean;
-    pugi::xml_attribute name = node.attribute("name");
-    if (!name) return fileError(at(node), "<bean> needs 'name'");
-    bean.name = Scalar{name.value(), at(node, name)};
-    bean.type = node.attribute("type").value();
-    for (pugi::xml_node group : node.children()) {
-      if (group.type() != pugi::node_element) continue;
-      if (localName(group) != "properties") {
-        // constructors, a script, a factory or builder: Java's ways to make the object.
-        return fileError(at(group), fmt::format("<{}> in <bean> needs Java: only <properties> "
-                                                "can be read here",
-                                                localName(group)));
-      }
-      for (pugi::xml_node p : group.children()) {
-        if (p.type() != pugi::node_element) continue;
-        pugi::xml_attribute key = p.attribute("key");
-        pugi::xml_attribute value = p.attribute("value");
-        if (localName(p) != "property" || !key || !value) {
-          return fileError(at(p), "<properties> holds <property key=\"...\" value=\"...\">");
-        }
-        bean.properties.emplace_back(key.value(), Scalar{value.value(), at(p, value)});
-      }
-    }
+    DROMEDARY_TRY(bean, camelXmlBean(node, places_));
     out_.beans.push_back(std::move(bean));
     return {};
-  }
-
-  // Spring's placeholders in a bean's values, `${key}` and `${key:default}`, as Camel's
-  // `{{key}}` and `{{key:default}}`: resolved against the same properties.
-  static std::string springPlaceholders(std::string_view value) {
-    std::string out;
-    size_t at = 0;
-    while (true) {
-      const size_t open = value.find("${", at);
-      const size_t close = open == std::string_view::npos ? open : value.find('}', open + 2);
-      if (close == std::string_view::npos) break;
-      out.append(value.substr(at, open - at));
-      out.append("{{").append(value.substr(open + 2, close - open - 2)).append("}}");
-      at = close + 1;
-    }
-    out.append(value.substr(at));
-    return out;
-  }
-
-  // <bean id="ds" class="..."><property name="url" value="..."/> (or ref="other", as "#other")
-  // </bean>: made if a component's factory knows the class (the loader decides).
-  void springBean(const pugi::xml_node& node) {
-    BeanSource bean;
-    pugi::xml_attribute id = node.attribute("id");
-    bean.name = Scalar{id.value(), at(node, id)};
-    bean.type = node.attribute("class").value();
-    for (pugi::xml_node p : node.children()) {
-      if (p.type() != pugi::node_element || localName(p) != "property") continue;
-      pugi::xml_attribute value = p.attribute("value");
-      pugi::xml_attribute ref = p.attribute("ref");
-      if (value) {
-        bean.properties.emplace_back(p.attribute("name").value(),
-                                     Scalar{springPlaceholders(value.value()), at(p, value)});
-      } else if (ref) {
-        bean.properties.emplace_back(p.attribute("name").value(),
-                                     Scalar{fmt::format("#{}", ref.value()), at(p, ref)});
-      }
-    }
-    bean.springNote = ignoredNote(node.name(), id.value(), at(node));
-    out_.beans.push_back(std::move(bean));
   }
 
   Result<RouteSource> route(const pugi::xml_node& node) {
@@ -806,8 +702,7 @@ class XmlReader {
   }
 
   std::string& text_;  // parsed in place: changed by read()
-  std::vector<size_t> line_starts_;  // the offset of each line's first character
-  std::string file_;
+  XmlPlaces places_;   // its lines, counted before
   FileSources& out_;
   std::vector<std::string>& ignored_;
 };
