@@ -13,9 +13,9 @@
 
 #include "core/text.h"
 #include "dsl/kamelet/kamelet_expansion.h"
-#include "eip/aggregation_strategy_beans.h"
 #include "dsl/loaders.h"
 #include "dsl/route_fingerprint.h"
+#include "eip/aggregation_strategy_beans.h"
 #include "eip/eip_schema.h"
 #include "dsl/translator.h"
 #include "engine/route_model.h"

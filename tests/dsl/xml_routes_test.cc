@@ -106,6 +106,26 @@ TEST_F(SpringRouteContextTest, ARefToNoRouteContextFailsAtTheRefListingThoseTher
   EXPECT_THAT(loaded.error().toString(), ::testing::HasSubstr("there are: orders"));
 }
 
+TEST_F(XmlRoutesTest, ARouteContextTakenInTwiceOrWithoutItsIdIsAnErrorAtItsPlace) {
+  EXPECT_THAT(error(R"(<beans xmlns="http://www.springframework.org/schema/beans">
+  <routeContext id="orders"><route><from uri="direct:a"/><to uri="mock:a"/></route></routeContext>
+  <camelContext>
+    <routeContextRef ref="orders"/>
+    <routeContextRef ref="orders"/>
+  </camelContext>
+</beans>)"),
+              ::testing::AllOf(::testing::HasSubstr("routeContext 'orders' is referenced twice"),
+                               ::testing::HasSubstr("routes.xml:5:22")));
+  EXPECT_THAT(error(R"(<beans xmlns="http://www.springframework.org/schema/beans">
+  <routeContext><route><from uri="direct:a"/><to uri="mock:a"/></route></routeContext>
+</beans>)"),
+              ::testing::HasSubstr("<routeContext> needs 'id' at routes.xml:2:3"));
+  EXPECT_THAT(error(R"(<beans xmlns="http://www.springframework.org/schema/beans">
+  <camelContext><routeContextRef/></camelContext>
+</beans>)"),
+              ::testing::HasSubstr("<routeContextRef> needs 'ref' at routes.xml:2:17"));
+}
+
 TEST_F(SpringRouteContextTest, SpringPlaceholdersInBeansReadThePropertyPlaceholdersFile) {
   std::string url;
   h.context.addBeanFactory("com.acme.Pool", [&](Context&, const Context::BeanDefinition& b)
