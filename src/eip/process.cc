@@ -27,6 +27,17 @@ class ProcessStep final : public Step {
   Processor& processor_;
 };
 
+// What to say after "no processor under NAME": the bound name closest to it, else the bound
+// names, else how to bind one. Shared by process(ref) and bean.
+std::string unboundHint(const Context& context, std::string_view name) {
+  std::vector<std::string> names = context.processorNames();
+  std::vector<std::string_view> views(names.begin(), names.end());
+  std::string meant = closestMatch(name, views);
+  return !meant.empty()  ? fmt::format("; did you mean '{}'?", meant)
+         : names.empty() ? std::string("; bind one with Context::bindProcessor")
+                         : fmt::format("; bound names: {}", joinNames(views));
+}
+
 }  // namespace
 
 }  // namespace dromedary::eip
@@ -44,16 +55,12 @@ Result<std::shared_ptr<Processor>> beanProcessor(const Context& context, std::st
     if (auto bound = context.processorByName(qualified)) return bound;
   }
   if (auto bound = context.processorByName(name)) return bound;
-  std::vector<std::string> names = context.processorNames();
-  std::vector<std::string_view> views(names.begin(), names.end());
   std::string looked = qualified.empty() ? fmt::format("'{}'", name)
                                          : fmt::format("'{}' or '{}'", qualified, name);
-  std::string message = fmt::format(
-      "bean '{}' has no C++ processor bound as {} (Java beans do not run here: bind one with "
-      "Context::bindProcessor)",
-      name, looked);
-  if (!names.empty()) message += fmt::format("; bound names: {}", joinNames(views));
-  return makeError(ErrorCode::NotFound, std::move(message));
+  return makeError(ErrorCode::NotFound,
+                   fmt::format("bean '{}' has no C++ processor bound as {} (Java beans do not "
+                               "run here){}",
+                               name, looked, eip::unboundHint(context, name)));
 }
 
 }  // namespace dromedary
@@ -69,14 +76,10 @@ Result<std::unique_ptr<Step>> ProcessModel::compile(RouteCompiler& compiler) con
   if (!ref.empty()) {
     std::shared_ptr<Processor> bound = compiler.context().processorByName(ref);
     if (!bound) {
-      std::vector<std::string> names = compiler.context().processorNames();
-      std::vector<std::string_view> views(names.begin(), names.end());
-      std::string meant = closestMatch(ref, views);
-      std::string message = fmt::format("no processor is bound to the name '{}'", ref);
-      message += !meant.empty()    ? fmt::format("; did you mean '{}'?", meant)
-                 : names.empty()   ? std::string("; bind one with Context::bindProcessor")
-                                   : fmt::format("; bound names: {}", joinNames(views));
-      return compiler.error(*this, makeError(ErrorCode::NotFound, std::move(message)));
+      return compiler.error(
+          *this, makeError(ErrorCode::NotFound,
+                           fmt::format("no processor is bound to the name '{}'{}", ref,
+                                       unboundHint(compiler.context(), ref))));
     }
     return std::unique_ptr<Step>(new ProcessStep(bound, *bound));
   }

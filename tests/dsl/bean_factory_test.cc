@@ -118,6 +118,22 @@ TEST_F(BeanFactoryTest, AnAggregationStrategyBeansUnknownPropertyIsNamedWithWhat
   EXPECT_THAT(error, HasSubstr("routes.yaml:3:13"));
 }
 
+TEST_F(BeanFactoryTest, AStrategyBeansBadFlagAndACamelXmlBeanWithoutANameAreErrorsAtTheirPlace) {
+  std::string error = yamlError(R"(
+- beans:
+    - name: original
+      type: org.apache.camel.processor.aggregate.UseOriginalAggregationStrategy
+      properties:
+        propagateException: maybe
+)");
+  EXPECT_THAT(error, HasSubstr("propagateException must be true or false, not 'maybe'"));
+  EXPECT_THAT(error, HasSubstr("routes.yaml:3:13"));
+  error = xmlError(R"(<camel>
+  <bean type="org.apache.camel.processor.aggregate.UseLatestAggregationStrategy"/>
+</camel>)");
+  EXPECT_THAT(error, HasSubstr("<bean> needs 'name' at routes.xml:2:3"));
+}
+
 TEST_F(BeanFactoryTest, CamelsXmlRootDeclaresBeansWithPropertiesAndSpringBeansInside) {
   LoadReport report = loadXml(R"(<camel>
   <bean name="joined" type="org.apache.camel.processor.aggregate.StringAggregationStrategy">

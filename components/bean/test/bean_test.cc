@@ -97,6 +97,28 @@ TEST_F(BeanTest, AnUnboundBeanFailsTheRouteStartNamingWhatWasLookedFor) {
   EXPECT_THAT(started.error().message, HasSubstr("step to[bean:billing?method=charge]"));
 }
 
+TEST_F(BeanTest, AMisspeltBeanSuggestsTheBoundNameAndABeanEndpointOnlySends) {
+  std::string error = yamlError(R"(
+- route:
+    from:
+      uri: direct:a
+      steps:
+        - bean: {ref: order}
+)");
+  EXPECT_THAT(error, HasSubstr("bean 'order' has no C++ processor bound as 'order'"));
+  EXPECT_THAT(error, HasSubstr("did you mean 'orders'?"));
+  RouteHarness other;
+  ASSERT_TRUE(other.context.addRoutes([](RouteBuilder& b) { b.from("bean:orders").to("mock:x"); }));
+  auto started = other.context.start();
+  ASSERT_FALSE(started);
+  EXPECT_THAT(started.error().message, HasSubstr("the bean component only sends"));
+  RouteHarness nameless;
+  ASSERT_TRUE(nameless.context.addRoutes([](RouteBuilder& b) { b.from("direct:b").to("bean:"); }));
+  started = nameless.context.start();
+  ASSERT_FALSE(started);
+  EXPECT_THAT(started.error().message, HasSubstr("has no bean name (expected 'bean:name')"));
+}
+
 TEST_F(BeanTest, AJavaBeanTypeOrMethodParametersAreRefusedAtTheirPlace) {
   std::string error = yamlError(R"(
 - route:
