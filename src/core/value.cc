@@ -4,6 +4,7 @@
 #include <dromedary/core/file_body.h>
 #include <dromedary/core/short_text.h>
 
+#include <atomic>
 #include <memory>
 
 #include <fmt/format.h>
@@ -150,13 +151,25 @@ TypeId Value::typeId() const noexcept {
 
 ValueList& Value::mutableList() {
   auto& p = *std::get_if<6>(&v_);
-  if (p.use_count() > 1) p = std::make_shared<ValueList>(*p);
+  if (p.use_count() > 1) {
+    p = std::make_shared<ValueList>(*p);
+  } else {
+    // The last other owner may have let go on another thread just now: what it did with the
+    // list happens before what the caller does next (its release pairs with this).
+    std::atomic_thread_fence(std::memory_order_acquire);
+  }
   return *p;
 }
 
 ValueMap& Value::mutableMap() {
   auto& p = *std::get_if<7>(&v_);
-  if (p.use_count() > 1) p = std::make_shared<ValueMap>(*p);
+  if (p.use_count() > 1) {
+    p = std::make_shared<ValueMap>(*p);
+  } else {
+    // The last other owner may have let go on another thread just now: what it did with the
+    // map happens before what the caller does next (its release pairs with this).
+    std::atomic_thread_fence(std::memory_order_acquire);
+  }
   return *p;
 }
 

@@ -5,9 +5,6 @@
 
 #include <librdkafka/rdkafka.h>
 
-#include <memory>
-#include <span>
-
 #include <fmt/format.h>
 
 #include <dromedary/core/logging.h>
@@ -15,46 +12,9 @@
 
 #include "kafka_failure.h"
 #include "kafka_records.h"
+#include "kafka_send.h"
 
 namespace dromedary::component::kafka {
-
-// One record of a send: where the delivery report puts its outcome. Each slot is written by
-// one thread (the sender before handing the record over, the poll thread after).
-struct Slot {
-  Send* send = nullptr;
-  rd_kafka_resp_err_t error = RD_KAFKA_RESP_ERR_NO_ERROR;
-  int32_t partition = -1;
-  int64_t offset = -1;
-  int64_t timestamp = -1;
-};
-
-// A send in flight: the exchange, its records, and a count of what is still to come back.
-// `remaining` starts at the record count plus one, the sender's own share, which it gives up
-// once every record is handed over: whoever takes it to zero owns the exchange again.
-struct Send {
-  Exchange* exchange = nullptr;
-  const KafkaSettings* settings = nullptr;
-  ProducerClient* client = nullptr;
-  rd_kafka_topic_t* topic = nullptr;  // the endpoint's; null with kafka.OVERRIDE_TOPIC
-  std::string overrideTopic;
-  std::atomic<int> remaining{0};
-  size_t next = 0;  // the next record to hand over
-  std::span<Slot> slots;  // `one` for a single record (most sends), else `many`
-
-  void makeSlots(size_t count) {
-    if (count == 1) {
-      slots = {&one, 1};
-    } else {
-      many = std::make_unique<Slot[]>(count);
-      slots = {many.get(), count};
-    }
-    for (Slot& slot : slots) slot.send = this;
-  }
-
- private:
-  Slot one;
-  std::unique_ptr<Slot[]> many;
-};
 
 namespace {
 
@@ -67,6 +27,10 @@ const HeaderKey& keyHeader() {
 }
 const HeaderKey& partitionKeyHeader() {
   static const HeaderKey key{std::string(header::kPartitionKey)};
+  return key;
+}
+const HeaderKey& recordMetaHeader() {
+  static const HeaderKey key{std::string(header::kRecordMeta)};
   return key;
 }
 const HeaderKey& overrideTimestampHeader() {
@@ -182,7 +146,36 @@ bool produceFrom(Send& send) {
   return true;
 }
 
-// The exchange's outcome, on the thread that took `remaining` to zero. Frees the send.
+// kafka.RECORD_META, Camel's list of one RecordMetadata per record: here a map per record
+// (topic, partition, offset, timestamp). Filled into the send's own value, in place once no
+// exchange holds it any more (allocating, with its four allocations per send and as many
+// frees, was a third of the producer's own work per record).
+void fillMetadata(Send& send, const std::string& topic) {
+  if (!send.metadata.isList()) send.metadata = Value(ValueList{});
+  ValueList& list = send.metadata.mutableList();
+  list.resize(send.slots.size());
+  for (size_t i = 0; i < list.size(); ++i) {
+    Value& record = list[i];
+    if (!record.isMap()) {
+      ValueMap fresh;
+      fresh.reserve(4);
+      for (const char* name : {"topic", "partition", "offset", "timestamp"}) {
+        fresh.emplace_back(name, Value());
+      }
+      record = Value(std::move(fresh));
+    }
+    ValueMap& fields = record.mutableMap();
+    const Slot& slot = send.slots[i];
+    if (!fields[0].second.isString() || fields[0].second.getString() != topic) {
+      fields[0].second.setString(topic);
+    }
+    fields[1].second.setInt(slot.partition);
+    fields[2].second.setInt(slot.offset);
+    fields[3].second.setInt(slot.timestamp);
+  }
+}
+
+// The exchange's outcome, on the thread that took `remaining` to zero. Gives the send back.
 // Returns whether the exchange failed.
 bool finish(Send* send) noexcept {
   Exchange& exchange = *send->exchange;
@@ -199,27 +192,14 @@ bool finish(Send* send) noexcept {
       break;
     }
     if (!failed && send->settings->recordMetadata) {
-      // Built in place: a braced ValueMap copies each of its pairs out of the initializer
-      // list (a third of this function's work per record).
-      const std::string& topic = send->topic ? endpoint_topic : send->overrideTopic;
-      ValueList metadata;
-      metadata.reserve(send->slots.size());
-      for (const Slot& slot : send->slots) {
-        ValueMap record;
-        record.reserve(4);
-        record.emplace_back("topic", Value(std::string_view(topic)));
-        record.emplace_back("partition", Value(slot.partition));
-        record.emplace_back("offset", Value(slot.offset));
-        record.emplace_back("timestamp", Value(slot.timestamp));
-        metadata.emplace_back(std::move(record));
-      }
-      exchange.message().headers().set(header::kRecordMeta, Value(std::move(metadata)));
+      fillMetadata(*send, send->topic ? endpoint_topic : send->overrideTopic);
+      exchange.message().headers().set(recordMetaHeader(), send->metadata);
     }
   } catch (...) {
     exchange.setException(std::current_exception());
     failed = true;
   }
-  delete send;
+  SendPool::give(send);
   return failed;
 }
 
@@ -362,7 +342,7 @@ Status KafkaProducer::process(Exchange& exchange) noexcept {
   }
   Send* send = nullptr;
   try {
-    send = new Send;
+    send = SendPool::take();
     send->exchange = &exchange;
     send->settings = &settings_;
     send->client = &client_;
@@ -379,7 +359,7 @@ Status KafkaProducer::process(Exchange& exchange) noexcept {
     send->makeSlots(records);
     send->remaining.store(static_cast<int>(records) + 1);
   } catch (...) {
-    delete send;
+    if (send) SendPool::give(send);
     exchange.setException(std::current_exception());
     return Status::Fail;
   }

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include <dromedary/kafka/kafka.h>
+#include <fmt/format.h>
 
 #include "mock_cluster.h"
 #include "support/eventually.h"
@@ -86,6 +87,42 @@ TEST_F(KafkaTest, TheSendersExchangeGetsTheRecordsMetadata) {
   EXPECT_EQ(first[0].second.toString(), "meta");
   EXPECT_EQ(first[1].second.getInt(), 0);  // kafka.PARTITION_KEY over the option
   EXPECT_EQ(first[2].second.getInt(), 0);
+}
+
+// Sends are pooled with the metadata value they last made, and the next send fills it in
+// place once no exchange holds it: a copy someone kept must never change under them.
+TEST_F(KafkaTest, RecordMetadataKeptFromOneSendIsNotChangedByTheSendsAfterIt) {
+  cluster.createTopic("kept", 1);
+  RouteHarness h;
+  h.start([&](RouteBuilder& b) { b.from("direct:send").to(uri("kept")); });
+  std::vector<Value> kept_lists, kept_records;
+  for (int i = 0; i < 40; ++i) {
+    Exchange ex(&h.context);
+    ex.message().setBody(fmt::format("r{}", i));
+    ASSERT_TRUE(h.producer.send("direct:send", ex));
+    const Value* meta = ex.message().headers().get("kafka.RECORD_META");
+    ASSERT_NE(meta, nullptr);
+    ASSERT_EQ(meta->getList().size(), 1u);
+    EXPECT_EQ(meta->getList()[0].mapGet("offset")->getInt(), i);
+    // Every third keeps the whole list, every third one record of it, the rest nothing.
+    if (i % 3 == 0) kept_lists.push_back(*meta);
+    if (i % 3 == 1) kept_records.push_back(meta->getList()[0]);
+  }
+  // A batch after them: one list of three records, from pooled sends whose values are kept.
+  Exchange batch(&h.context);
+  batch.message().setBody(Value(ValueList{Value("a"), Value("b"), Value("c")}));
+  ASSERT_TRUE(h.producer.send("direct:send", batch));
+  const ValueList& records = batch.message().headers().get("kafka.RECORD_META")->getList();
+  ASSERT_EQ(records.size(), 3u);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(records[i].mapGet("offset")->getInt(), 40 + i);
+  for (size_t k = 0; k < kept_lists.size(); ++k) {
+    const Value& record = kept_lists[k].getList()[0];
+    EXPECT_EQ(record.mapGet("offset")->getInt(), static_cast<int64_t>(3 * k)) << k;
+    EXPECT_EQ(record.mapGet("topic")->getString(), "kept");
+  }
+  for (size_t k = 0; k < kept_records.size(); ++k) {
+    EXPECT_EQ(kept_records[k].mapGet("offset")->getInt(), static_cast<int64_t>(3 * k + 1)) << k;
+  }
 }
 
 TEST_F(KafkaTest, AListBodyIsSentAsOneRecordPerElement) {
