@@ -87,10 +87,16 @@ rd_kafka_resp_err_t produceOne(Send& send, size_t i) {
     vu[n++].u.cstr = send.overrideTopic.c_str();
   }
   std::string_view value;
+  // The exchange stays parked until the record's delivery report, so the bytes of its body
+  // outlive the record and librdkafka sends them from where they are (no copy of each value,
+  // no allocation for it). Bytes made in the scratch buffer (a number's or a map's) are
+  // written over by the next send: those are copied.
+  int flags = 0;
   if (payloadBytes(recordValue(send, i), value_scratch, value)) {
     vu[n].vtype = RD_KAFKA_VTYPE_VALUE;
     vu[n].u.mem.ptr = const_cast<char*>(value.data());
     vu[n++].u.mem.size = value.size();
+    if (value.data() == value_scratch.data()) flags = RD_KAFKA_MSG_F_COPY;
   }
   const Value* key_header = message.headers().get(keyHeader());
   std::string_view key;
@@ -116,7 +122,7 @@ rd_kafka_resp_err_t produceOne(Send& send, size_t i) {
     vu[n++].u.i64 = timestamp;
   }
   vu[n].vtype = RD_KAFKA_VTYPE_MSGFLAGS;
-  vu[n++].u.i32 = RD_KAFKA_MSG_F_COPY;
+  vu[n++].u.i32 = flags;
   vu[n].vtype = RD_KAFKA_VTYPE_OPAQUE;
   vu[n++].u.ptr = &slot;
   rd_kafka_headers_t* headers =
