@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: Apache-2.0
+// The Kamelets Dromedary ships that work on HTTP and on headers: http-sink, http-source and
+// http-secured-sink against a platform-http server on a real socket, and the filter and
+// header actions of Camel's catalogue (drop-headers, has-header, header-matches,
+// is-tombstone, topic-name-matches, set-kafka-key).
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include <dromedary/http/platform_http.h>
+
+#include "support/route_file_fixture.h"
+
+namespace dromedary::testing {
+namespace {
+
+using namespace std::chrono_literals;
+
+class ShippedKameletsTest : public RouteFileTest {
+ protected:
+  // A server on a free port of 127.0.0.1 answering every path with what it received; its port
+  // is the property `port` of the context under test.
+  void serveEcho() {
+    server.context.properties().set("camel.server.host", "127.0.0.1");
+    server.context.properties().set("camel.server.port", "0");
+    ASSERT_TRUE(server.context.addRoutes([](RouteBuilder& b) {
+      b.from("platform-http:/echo")
+          .setBody(simple("${header.CamelHttpMethod} accept=${header.Accept} "
+                          "auth=${header.Authorization} body=${body}"));
+    }));
+    ASSERT_TRUE(server.context.start());
+    h.context.properties().set("port", std::to_string(platformHttpPort(server.context)));
+  }
+  std::string header(std::string_view mock, size_t i, std::string_view name) {
+    const Value* v = h.mock(std::string(mock)).receivedExchanges().at(i)->message().headers().get(name);
+    return v ? v->toString() : "(none)";
+  }
+
+  RouteHarness server;
+};
+
+TEST_F(ShippedKameletsTest, HttpSinkSendsEachMessageWithItsMethodAndTheReplyGoesOn) {
+  serveEcho();
+  loadYaml(R"(
+- from:
+    uri: direct:post
+    steps:
+      - setHeader: {name: CamelHttpUri, constant: "http://127.0.0.1:1/elsewhere"}
+      - to: "kamelet:http-sink?url=http://127.0.0.1:{{port}}/echo"
+      - to: mock:posted
+- from:
+    uri: direct:put
+    steps:
+      - to: "kamelet:http-sink?url=http://127.0.0.1:{{port}}/echo&method=PUT"
+      - to: mock:put
+)");
+  ASSERT_TRUE(h.producer.sendBody("direct:post", "order-1"));
+  ASSERT_TRUE(h.producer.sendBody("direct:put", "order-2"));
+  // A CamelHttpUri left by an earlier call does not send the request elsewhere.
+  EXPECT_EQ(bodies("mock:posted"), (std::vector<std::string>{"POST accept=*/* auth= body=order-1"}));
+  EXPECT_EQ(bodies("mock:put"), (std::vector<std::string>{"PUT accept=*/* auth= body=order-2"}));
+  EXPECT_NE(yamlError(R"(
+- from:
+    uri: direct:bad
+    steps: [{to: "kamelet:http-sink?url=http://127.0.0.1:1/&method=FETCH"}]
+)").find("FETCH"),
+            std::string::npos);
+  h.context.stop();
+}
+
+TEST_F(ShippedKameletsTest, HttpSourceFetchesTheUrlOnItsPeriodAcceptingItsContentType) {
+  serveEcho();
+  loadYaml(R"(
+- from:
+    uri: "kamelet:http-source?url=http://127.0.0.1:{{port}}/echo&period=50&contentType=text/plain"
+    steps: [{to: mock:fetched}]
+)");
+  auto& fetched = h.mock("mock:fetched");
+  fetched.expectedMinimumMessageCount(2);
+  ASSERT_TRUE(fetched.assertIsSatisfied(10s));
+  EXPECT_EQ(bodies("mock:fetched")[0], "GET accept=text/plain auth= body=");
+  h.context.stop();
+}
+
+TEST_F(ShippedKameletsTest, HttpSecuredSinkSendsItsCredentialsAndRefusesOAuth) {
+  serveEcho();
+  loadYaml(R"(
+- from:
+    uri: direct:basic
+    steps:
+      - to: "kamelet:http-secured-sink?url=http://127.0.0.1:{{port}}/echo&authMethod=Basic&authUsername=ann&authPassword=secret&authenticationPreemptive=true"
+      - to: mock:basic
+)");
+  ASSERT_TRUE(h.producer.sendBody("direct:basic", "b"));
+  // ann:secret in base64.
+  EXPECT_EQ(bodies("mock:basic"),
+            (std::vector<std::string>{"POST accept=*/* auth=Basic YW5uOnNlY3JldA== body=b"}));
+  h.context.stop();
+  RouteHarness other;
+  auto loaded = loadYamlRoutes(other.context, R"(
+- from:
+    uri: direct:oauth
+    steps: [{to: "kamelet:http-secured-sink?url=http://127.0.0.1:1/&oauth2ClientId=me"}]
+)", "routes.yaml");
+  std::string error = loaded ? other.context.start().error().toString() : loaded.error().toString();
+  EXPECT_NE(error.find("oauth2ClientId"), std::string::npos) << error;
+}
+
+TEST_F(ShippedKameletsTest, DropHeadersRemovesThoseThatMatchButTheExcluded) {
+  loadYaml(R"(
+- from:
+    uri: direct:in
+    steps:
+      - to: "kamelet:drop-headers-action?pattern=Camel*&excludePattern=CamelHttp*"
+      - to: mock:out
+)");
+  ASSERT_TRUE(h.producer.sendBodyAndHeaders(
+      "direct:in", "x",
+      {{"CamelFileName", Value("a.txt")}, {"CamelHttpPath", Value("/p")}, {"order", Value("7")}}));
+  EXPECT_EQ(header("mock:out", 0, "CamelFileName"), "(none)");
+  EXPECT_EQ(header("mock:out", 0, "CamelHttpPath"), "/p");
+  EXPECT_EQ(header("mock:out", 0, "order"), "7");
+}
+
+TEST_F(ShippedKameletsTest, HasHeaderLetsThroughWhatHasTheHeaderOrItsValue) {
+  loadYaml(R"(
+- from:
+    uri: direct:any
+    steps: [{to: "kamelet:has-header-filter-action?name=tenant"}, {to: mock:any}]
+- from:
+    uri: direct:acme
+    steps: [{to: "kamelet:has-header-filter-action?name=tenant&value=acme"}, {to: mock:acme}]
+)");
+  for (const char* route : {"direct:any", "direct:acme"}) {
+    ASSERT_TRUE(h.producer.sendBodyAndHeaders(route, "1", {{"tenant", Value("acme")}}));
+    ASSERT_TRUE(h.producer.sendBodyAndHeaders(route, "2", {{"tenant", Value("other")}}));
+    ASSERT_TRUE(h.producer.sendBody(route, "3"));
+  }
+  EXPECT_EQ(bodies("mock:any"), (std::vector<std::string>{"1", "2"}));
+  EXPECT_EQ(bodies("mock:acme"), (std::vector<std::string>{"1"}));
+}
+
+TEST_F(ShippedKameletsTest, HeaderMatchesAndTopicNameMatchesLetThroughWhatMatchesWhole) {
+  loadYaml(R"(
+- from:
+    uri: direct:region
+    steps:
+      - to: "kamelet:header-matches-filter-action?headerName=region&regex=eu-.*"
+      - to: mock:region
+- from:
+    uri: direct:topic
+    steps:
+      - to: "kamelet:topic-name-matches-filter-action?regex=orders\\..*"
+      - to: mock:topic
+)");
+  ASSERT_TRUE(h.producer.sendBodyAndHeaders("direct:region", "1", {{"region", Value("eu-west")}}));
+  ASSERT_TRUE(h.producer.sendBodyAndHeaders("direct:region", "2", {{"region", Value("us-eu-x")}}));
+  ASSERT_TRUE(h.producer.sendBody("direct:region", "3"));
+  ASSERT_TRUE(h.producer.sendBodyAndHeaders("direct:topic", "a", {{"kafka.TOPIC", Value("orders.eu")}}));
+  ASSERT_TRUE(h.producer.sendBodyAndHeaders("direct:topic", "b", {{"kafka.TOPIC", Value("ordersXeu")}}));
+  EXPECT_EQ(bodies("mock:region"), (std::vector<std::string>{"1"}));
+  EXPECT_EQ(bodies("mock:topic"), (std::vector<std::string>{"a"}));
+}
+
+TEST_F(ShippedKameletsTest, IsTombstoneStopsWhatHasNoBody) {
+  loadYaml(R"(
+- from:
+    uri: direct:in
+    steps: [{to: kamelet:is-tombstone-filter-action}, {to: mock:out}]
+)");
+  ASSERT_TRUE(h.producer.sendBody("direct:in", Value()));
+  ASSERT_TRUE(h.producer.sendBody("direct:in", ""));
+  ASSERT_TRUE(h.producer.sendBody("direct:in", "kept"));
+  EXPECT_EQ(bodies("mock:out"), (std::vector<std::string>{"kept"}));
+}
+
+TEST_F(ShippedKameletsTest, SetKafkaKeyMakesTheHeaderTheKeyAndDeletesItWhenAsked) {
+  loadYaml(R"(
+- from:
+    uri: direct:keep
+    steps: [{to: "kamelet:set-kafka-key-action?headerName=orderId"}, {to: mock:keep}]
+- from:
+    uri: direct:drop
+    steps:
+      - to: "kamelet:set-kafka-key-action?headerName=orderId&forceHeaderDeletion=true"
+      - to: mock:drop
+)");
+  for (const char* route : {"direct:keep", "direct:drop"}) {
+    ASSERT_TRUE(h.producer.sendBodyAndHeaders(route, "x", {{"orderId", Value("o-42")}}));
+  }
+  EXPECT_EQ(header("mock:keep", 0, "kafka.KEY"), "o-42");
+  EXPECT_EQ(header("mock:keep", 0, "orderId"), "o-42");
+  EXPECT_EQ(header("mock:drop", 0, "kafka.KEY"), "o-42");
+  EXPECT_EQ(header("mock:drop", 0, "orderId"), "(none)");
+}
+
+}  // namespace
+}  // namespace dromedary::testing
