@@ -2,7 +2,8 @@
 // The Kamelets Dromedary ships that work on HTTP and on headers: http-sink, http-source and
 // http-secured-sink against a platform-http server on a real socket, and the filter and
 // header actions of Camel's catalogue (drop-headers, has-header, header-matches,
-// is-tombstone, topic-name-matches, set-kafka-key).
+// is-tombstone, topic-name-matches, set-kafka-key), and the JSON field actions on Camel's
+// transform classes made natively (extract-field, insert-field, drop-field, hoist-field).
 #include <chrono>
 #include <string>
 #include <vector>
@@ -192,6 +193,127 @@ TEST_F(ShippedKameletsTest, SetKafkaKeyMakesTheHeaderTheKeyAndDeletesItWhenAsked
   EXPECT_EQ(header("mock:keep", 0, "orderId"), "o-42");
   EXPECT_EQ(header("mock:drop", 0, "kafka.KEY"), "o-42");
   EXPECT_EQ(header("mock:drop", 0, "orderId"), "(none)");
+}
+
+// The field actions read JSON text when Content-Type says so and write the result back as
+// JSON text; without it they work on the body as it is (a map after json-deserialize-action).
+TEST_F(ShippedKameletsTest, ExtractFieldReplacesTheBodyOrFillsAHeader) {
+  loadYaml(R"(
+- from:
+    uri: direct:text
+    steps: [{to: "kamelet:extract-field-action?field=order"}, {to: mock:text}]
+- from:
+    uri: direct:raw
+    steps: [{to: "kamelet:extract-field-action?field=name&trimField=true"}, {to: mock:raw}]
+- from:
+    uri: direct:map
+    steps:
+      - to: kamelet:json-deserialize-action
+      - to: "kamelet:extract-field-action?field=name"
+      - to: mock:map
+- from:
+    uri: direct:header
+    steps:
+      - to: "kamelet:extract-field-action?field=name&headerOutput=true&headerOutputName=who&strictHeaderCheck=true"
+      - to: mock:header
+)");
+  const Headers json{{"Content-Type", Value("application/json")}};
+  ASSERT_TRUE(h.producer.sendBodyAndHeaders("direct:text", R"({"order":{"id":7},"x":1})", json));
+  ASSERT_TRUE(h.producer.sendBodyAndHeaders("direct:raw", R"({"name":"Ann"})", json));
+  ASSERT_TRUE(h.producer.sendBody("direct:map", R"({"name":"Bob"})"));
+  ASSERT_TRUE(h.producer.sendBody("direct:header", R"({"name":"Cy"})"));
+  ASSERT_TRUE(h.producer.sendBodyAndHeaders("direct:header", R"({"name":"Di"})",
+                                            {{"who", Value("kept")}}));
+  EXPECT_EQ(bodies("mock:text"), (std::vector<std::string>{R"({"id":7})"}));
+  EXPECT_EQ(header("mock:text", 0, "Content-Type"), "application/json");
+  EXPECT_EQ(bodies("mock:raw"), (std::vector<std::string>{"Ann"}));  // trimField: not re-quoted
+  EXPECT_EQ(bodies("mock:map"), (std::vector<std::string>{"Bob"}));
+  // headerOutput: the field in the header, the body kept; strictHeaderCheck: a header already
+  // there keeps its value and the field goes to the body.
+  EXPECT_EQ(header("mock:header", 0, "who"), "Cy");
+  EXPECT_EQ(bodies("mock:header"), (std::vector<std::string>{R"({"name":"Cy"})", "Di"}));
+  EXPECT_EQ(header("mock:header", 1, "who"), "kept");
+}
+
+TEST_F(ShippedKameletsTest, InsertDropAndHoistFieldReshapeJsonBodies) {
+  loadYaml(R"(
+- from:
+    uri: direct:insert
+    steps: [{to: "kamelet:insert-field-action?field=source&value=shop-${header.shop}"}, {to: mock:insert}]
+- from:
+    uri: direct:drop
+    steps: [{to: "kamelet:drop-field-action?field=secret"}, {to: mock:drop}]
+- from:
+    uri: direct:hoist
+    steps: [{to: "kamelet:hoist-field-action?field=event"}, {to: mock:hoist}]
+)");
+  const Headers json{{"Content-Type", Value("application/json")}, {"shop", Value("7")}};
+  ASSERT_TRUE(h.producer.sendBodyAndHeaders("direct:insert", R"({"id":1})", json));
+  ASSERT_TRUE(h.producer.sendBodyAndHeaders("direct:insert", R"(["a"])", json));
+  ASSERT_TRUE(h.producer.sendBodyAndHeaders("direct:drop", R"({"id":1,"secret":"s"})", json));
+  ASSERT_TRUE(h.producer.sendBodyAndHeaders("direct:drop", R"([1,2])", json));
+  ASSERT_TRUE(h.producer.sendBodyAndHeaders("direct:hoist", R"({"id":1})", json));
+  ASSERT_TRUE(h.producer.sendBody("direct:hoist", "plain"));
+  EXPECT_EQ(bodies("mock:insert"),
+            (std::vector<std::string>{R"({"id":1,"source":"shop-7"})", R"(["a","shop-7"])"}));
+  EXPECT_EQ(bodies("mock:drop"), (std::vector<std::string>{R"({"id":1})", "[1,2]"}));
+  EXPECT_EQ(bodies("mock:hoist"),
+            (std::vector<std::string>{R"({"event":{"id":1}})", R"({"event":"plain"})"}));
+  EXPECT_EQ(header("mock:hoist", 1, "Content-Type"), "application/json");
+}
+
+TEST_F(ShippedKameletsTest, ABodyThatIsNotJsonGoesToTheErrorHandlerNamingTheTransform) {
+  loadYaml(R"(
+- from:
+    uri: direct:in
+    steps:
+      - doTry:
+          steps: [{to: "kamelet:drop-field-action?field=a"}, {to: mock:done}]
+          doCatch:
+            - exception: [java.lang.IllegalArgumentException]
+              steps: [{setBody: {simple: "${exception.message}"}}, {to: mock:caught}]
+)");
+  ASSERT_TRUE(h.producer.sendBody("direct:in", "{not json"));
+  ASSERT_EQ(bodies("mock:caught").size(), 1u);
+  EXPECT_NE(bodies("mock:caught")[0].find("DropField: the body is not JSON"), std::string::npos)
+      << bodies("mock:caught")[0];
+  EXPECT_TRUE(bodies("mock:done").empty());
+}
+
+// Camel's classes are bean types of route files too, with their properties checked.
+TEST_F(ShippedKameletsTest, TheTransformClassesAreBeansOfRouteFiles) {
+  loadYaml(R"(
+- beans:
+    - name: dropSecret
+      type: "#class:org.apache.camel.component.kafka.transform.DropField"
+      properties: {field: secret}
+- from:
+    uri: direct:in
+    steps: [{process: {ref: dropSecret}}, {to: mock:out}]
+)");
+  ASSERT_TRUE(h.producer.sendBody("direct:in", R"({"a":1,"secret":2})"));
+  EXPECT_EQ(bodies("mock:out"), (std::vector<std::string>{R"({"a":1})"}));
+  RouteHarness other;
+  auto loaded = loadYamlRoutes(other.context, R"(
+- beans:
+    - name: x
+      type: "#class:org.apache.camel.component.kafka.transform.ExtractField"
+      properties: {field: a, headerOutput: maybe}
+)", "routes.yaml");
+  ASSERT_FALSE(loaded);
+  EXPECT_NE(loaded.error().toString().find("headerOutput must be true or false, not 'maybe'"),
+            std::string::npos)
+      << loaded.error().toString();
+  auto unknown = loadYamlRoutes(other.context, R"(
+- beans:
+    - name: y
+      type: "#class:org.apache.camel.component.kafka.transform.DropField"
+      properties: {fields: a}
+)", "routes.yaml");
+  ASSERT_FALSE(unknown);
+  EXPECT_NE(unknown.error().toString().find("DropField has no property 'fields' (it takes: field)"),
+            std::string::npos)
+      << unknown.error().toString();
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include <dromedary/spi/data_format.h>
 #include <dromedary/spi/language.h>
 
+#include "field_transforms.h"
 #include "json_options.h"
 #include "json_text.h"
 
@@ -181,6 +182,7 @@ void registerJsonComponent(Context& context) {
   }
   context.addLanguage("jsonpath", component::json::makeJsonPathLanguage());
   context.addLanguage("jq", component::json::makeJqLanguage());
+  component::json::registerFieldTransforms(context);
   auto factory = std::make_shared<component::json::JsonFactory>();
   for (const char* name : {"json", "jackson", "gson", "jsonb", "fastjson"}) {
     context.addDataFormat(name, factory);

@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: Apache-2.0
+// Camel's JSON field transforms as beans of route files and Kamelets: the classes of
+// org.apache.camel.component.kafka.transform that Camel's field-action Kamelets make
+// (`beans: [{name: extractField, type: "#class:...ExtractField", properties: {field: ...}}]`,
+// then `process: {ref: "{{extractField}}"}`), written here on Values so that those Kamelets,
+// Camel's own files of them included, run unchanged.
+//
+// Each reads the body as Camel's getBody(JsonNode.class) gives it: a map or a list as it is,
+// text or bytes read as JSON. A body that is not JSON, or not the shape a transform needs,
+// fails the exchange with java.lang.IllegalArgumentException naming the transform (Camel
+// throws InvalidPayloadException or a ClassCastException there); the error handler has it.
+#include "field_transforms.h"
+
+#include <algorithm>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <dromedary/core/exchange.h>
+#include <dromedary/engine/context.h>
+#include <dromedary/spi/language.h>
+#include <dromedary/spi/processor.h>
+
+#include "json_text.h"
+
+namespace dromedary::component::json {
+
+namespace {
+
+constexpr std::string_view kPackage = "org.apache.camel.component.kafka.transform.";
+
+// The body as a JSON node: a map or a list as it is, text or bytes read as JSON, a number or a
+// flag as the scalar it is.
+Value jsonBody(const Exchange& exchange, std::string_view transform) {
+  const Value& body = exchange.message().body();
+  if (body.isString() || body.isBytes()) {
+    auto read = readJson(body.isString() ? std::string_view(body.getString()) : body.getBytes().view());
+    if (!read) {
+      throw std::invalid_argument(
+          fmt::format("{}: the body is not JSON: {}", transform, read.error().message));
+    }
+    return std::move(*read);
+  }
+  if (body.isNull()) {
+    throw std::invalid_argument(fmt::format("{}: the message has no body (JSON expected)", transform));
+  }
+  return body;
+}
+
+// A JSON object body's map, or an error naming the transform.
+ValueMap& objectOf(Value& json, std::string_view transform) {
+  if (!json.isMap()) {
+    throw std::invalid_argument(fmt::format("{}: the body must be a JSON object, not {}",
+                                            transform, valueTypeName(json.type())));
+  }
+  return json.mutableMap();
+}
+
+const Value* fieldOf(const ValueMap& map, std::string_view field) {
+  for (const auto& [name, value] : map) {
+    if (name == field) return &value;
+  }
+  return nullptr;
+}
+
+bool flag(const Context::BeanDefinition& bean, std::string_view key, bool fallback) {
+  const std::string* v = bean.property(key);
+  if (!v || v->empty()) return fallback;
+  if (*v == "true") return true;
+  if (*v == "false") return false;
+  throw std::invalid_argument(fmt::format("{} must be true or false, not '{}'", key, *v));
+}
+
+// A transform's work, failures turned into the exchange's exception.
+class Transform : public Processor {
+ public:
+  Status process(Exchange& exchange) override {
+    try {
+      apply(exchange);
+      return exchange.failed() ? Status::Fail : Status::Continue;
+    } catch (...) {
+      exchange.setException(std::current_exception());
+      return Status::Fail;
+    }
+  }
+  bool mayBlock() const noexcept override { return false; }
+
+ private:
+  virtual void apply(Exchange& exchange) const = 0;
+};
+
+// ExtractField: the body becomes the object's `field` (null when it has none), or, with
+// headerOutput, that value goes into a header (CamelKameletsExtractFieldName, or
+// headerOutputName) and the body stays; with strictHeaderCheck, a header already there keeps
+// its value and the body is replaced instead. Sets the property trimField, which Camel's
+// Kamelet reads to decide whether to write the result back as JSON.
+class ExtractField final : public Transform {
+ public:
+  explicit ExtractField(const Context::BeanDefinition& bean)
+      : headerOutput_(flag(bean, "headerOutput", false)),
+        strictHeaderCheck_(flag(bean, "strictHeaderCheck", false)),
+        trimField_(flag(bean, "trimField", false)) {
+    if (const std::string* f = bean.property("field")) field_ = *f;
+    const std::string* name = bean.property("headerOutputName");
+    header_ = name && !name->empty() && !equalsIgnoreCase(*name, "none")
+                  ? *name
+                  : std::string("CamelKameletsExtractFieldName");
+  }
+
+ private:
+  void apply(Exchange& exchange) const override {
+    Value json = jsonBody(exchange, "ExtractField");
+    const Value* found = fieldOf(objectOf(json, "ExtractField"), field_);
+    Value extracted = found ? *found : Value();
+    Headers& headers = exchange.message().headers();
+    if (!headerOutput_ || (strictHeaderCheck_ && headers.contains(header_))) {
+      exchange.message().setBody(std::move(extracted));
+    } else {
+      headers.set(header_, std::move(extracted));
+    }
+    exchange.setProperty("trimField", Value(trimField_ ? "true" : "false"));
+  }
+
+  std::string field_;
+  std::string header_;
+  bool headerOutput_, strictHeaderCheck_, trimField_;
+};
+
+// InsertField: adds `field` with `value` (Simple when it holds a ${...} function, text
+// otherwise) to an object body, or appends the value to an array body.
+class InsertField final : public Transform {
+ public:
+  InsertField(Context& context, const Context::BeanDefinition& bean) {
+    if (const std::string* f = bean.property("field")) field_ = *f;
+    if (const std::string* v = bean.property("value")) value_ = *v;
+    if (value_.find("${") != std::string::npos) {
+      Language* simple = context.language("simple");
+      if (!simple) throw std::invalid_argument("the simple language is not registered");
+      auto made = simple->createExpression(value_, context);
+      if (!made) throw std::invalid_argument(fmt::format("value: {}", made.error().message));
+      expression_ = std::move(*made);
+    }
+  }
+
+ private:
+  void apply(Exchange& exchange) const override {
+    Value text(value_);
+    if (expression_) {
+      Value scratch;
+      const Value* v = expression_->evaluate(exchange, scratch);
+      if (!v || exchange.failed()) return;
+      text = Value(v->as<std::string>());
+    }
+    Value json = jsonBody(exchange, "InsertField");
+    if (json.isList()) {
+      json.mutableList().push_back(std::move(text));
+    } else {
+      ValueMap& map = objectOf(json, "InsertField");
+      bool replaced = false;
+      for (auto& [name, value] : map) {
+        if (name == field_) {
+          value = text;
+          replaced = true;
+        }
+      }
+      if (!replaced) map.emplace_back(field_, std::move(text));
+    }
+    exchange.message().setBody(std::move(json));
+  }
+
+  std::string field_, value_;
+  std::unique_ptr<Expression> expression_;
+};
+
+// DropField: removes `field` from an object body; any other JSON body passes unchanged.
+class DropField final : public Transform {
+ public:
+  explicit DropField(const Context::BeanDefinition& bean) {
+    if (const std::string* f = bean.property("field")) field_ = *f;
+  }
+
+ private:
+  void apply(Exchange& exchange) const override {
+    Value json = jsonBody(exchange, "DropField");
+    if (!json.isMap()) return;
+    ValueMap& map = json.mutableMap();
+    std::erase_if(map, [&](const auto& entry) { return entry.first == field_; });
+    exchange.message().setBody(std::move(json));
+  }
+
+  std::string field_;
+};
+
+// HoistField: the body, whatever it is, becomes the one field of an object. The field's name
+// is the bean's property `field`, else the exchange property `field` (Camel's class reads
+// that property; its Kamelet sets it).
+class HoistField final : public Transform {
+ public:
+  explicit HoistField(const Context::BeanDefinition& bean) {
+    if (const std::string* f = bean.property("field")) field_ = *f;
+  }
+
+ private:
+  void apply(Exchange& exchange) const override {
+    std::string field = field_;
+    if (field.empty()) {
+      const Value* p = exchange.getProperty("field");
+      if (!p || p->isNull()) {
+        throw std::invalid_argument("HoistField: no field name (the property 'field')");
+      }
+      field = p->as<std::string>();
+    }
+    ValueMap wrapped;
+    wrapped.emplace_back(std::move(field), exchange.message().body());
+    exchange.message().setBody(Value(std::move(wrapped)));
+  }
+
+  std::string field_;
+};
+
+// A factory binding the processor `make` builds under the bean's name; a property the class
+// does not take is named, with those it takes.
+template <class Make>
+Context::BeanFactory factory(std::string_view base, std::initializer_list<std::string_view> allowed,
+                             Make make) {
+  std::vector<std::string_view> names(allowed);
+  return [base, names, make](Context& context, const Context::BeanDefinition& bean) -> Result<void> {
+    for (const auto& [key, value] : bean.properties) {
+      if (std::find(names.begin(), names.end(), key) == names.end()) {
+        return makeError(ErrorCode::InvalidOption,
+                         fmt::format("{} has no property '{}' (it takes: {})", base, key,
+                                     fmt::join(names, ", ")));
+      }
+    }
+    try {
+      context.bindProcessor(bean.name, make(context, bean));
+    } catch (const std::exception& e) {
+      return makeError(ErrorCode::InvalidOption, fmt::format("{}: {}", base, e.what()));
+    }
+    return {};
+  };
+}
+
+}  // namespace
+
+void registerFieldTransforms(Context& context) {
+  auto add = [&](std::string_view base, Context::BeanFactory f) {
+    context.addBeanFactory(fmt::format("{}{}", kPackage, base), std::move(f));
+  };
+  add("ExtractField",
+      factory("ExtractField",
+              {"field", "headerOutput", "headerOutputName", "strictHeaderCheck", "trimField"},
+              [](Context&, const Context::BeanDefinition& b) {
+                return std::make_shared<ExtractField>(b);
+              }));
+  add("InsertField", factory("InsertField", {"field", "value"},
+                             [](Context& c, const Context::BeanDefinition& b) {
+                               return std::make_shared<InsertField>(c, b);
+                             }));
+  add("DropField", factory("DropField", {"field"}, [](Context&, const Context::BeanDefinition& b) {
+        return std::make_shared<DropField>(b);
+      }));
+  add("HoistField", factory("HoistField", {"field"}, [](Context&, const Context::BeanDefinition& b) {
+        return std::make_shared<HoistField>(b);
+      }));
+}
+
+}  // namespace dromedary::component::json
