@@ -305,6 +305,16 @@ Result<void> process(Translator& t, RouteDefinition& def, const StepSource& s, c
 
 Result<void> bean(Translator& t, RouteDefinition& def, const StepSource& s, const Expr&) {
   if (const Scalar* type = attribute(s.attributes, "beanType")) {
+    // A class Dromedary makes natively (a bean factory's: Camel's JSON transforms ...) is made
+    // once under its class name, as `ref: CLASS` is.
+    std::string_view cls = type->value;
+    if (cls.starts_with("#class:")) cls.remove_prefix(7);
+    if (!attribute(s.attributes, "ref") && t.context().beanFactory(cls)) {
+      std::string method;
+      if (const Scalar* m = attribute(s.attributes, "method")) method = m->value;
+      def.bean(std::string(cls), method);
+      return {};
+    }
     return fileError(type->where,
                      fmt::format("bean of type '{}' cannot be created: there are no Java "
                                  "classes here",

@@ -44,7 +44,7 @@ std::string unboundHint(const Context& context, std::string_view name) {
 
 namespace dromedary {
 
-Result<std::shared_ptr<Processor>> beanProcessor(const Context& context, std::string_view name,
+Result<std::shared_ptr<Processor>> beanProcessor(Context& context, std::string_view name,
                                                  std::string_view method) {
   if (name.starts_with("#bean:")) name.remove_prefix(6);
   if (name.starts_with("#")) name.remove_prefix(1);
@@ -55,6 +55,17 @@ Result<std::shared_ptr<Processor>> beanProcessor(const Context& context, std::st
     if (auto bound = context.processorByName(qualified)) return bound;
   }
   if (auto bound = context.processorByName(name)) return bound;
+  if (const Context::BeanFactory* factory = context.beanFactory(name)) {
+    Context::BeanDefinition definition;
+    definition.name = std::string(name);
+    definition.type = definition.name;
+    auto made = (*factory)(context, definition);
+    if (!made) {
+      return makeError(made.error().code,
+                       fmt::format("bean '{}': {}", name, made.error().message));
+    }
+    if (auto bound = context.processorByName(name)) return bound;
+  }
   std::string looked = qualified.empty() ? fmt::format("'{}'", name)
                                          : fmt::format("'{}' or '{}'", qualified, name);
   return makeError(ErrorCode::NotFound,
@@ -108,7 +119,8 @@ constexpr AttributeSchema kBeanAttributes[] = {
     {"ref", AttributeType::Text, "",
      "The bean's name (required): the processor bound as NAME.METHOD or NAME"},
     {"method", AttributeType::Text, "", "The method: the processor bound as NAME.METHOD first"},
-    {"beanType", AttributeType::Text, "", "A Java class: refused, there are no Java classes here"},
+    {"beanType", AttributeType::Text, "",
+     "A class: one Dromedary makes natively (Camel's JSON transforms), else refused"},
     {"scope", AttributeType::Enum, "Singleton",
      "Accepted for Camel's files: a bound processor is one object", false, kBeanScopes},
 };

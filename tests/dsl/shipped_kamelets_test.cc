@@ -3,7 +3,8 @@
 // http-secured-sink against a platform-http server on a real socket, and the filter and
 // header actions of Camel's catalogue (drop-headers, has-header, header-matches,
 // is-tombstone, topic-name-matches, set-kafka-key), and the JSON field actions on Camel's
-// transform classes made natively (extract-field, insert-field, drop-field, hoist-field).
+// transform classes made natively (extract-, insert-, drop-, hoist-, mask- and replace-field,
+// value-to-key).
 #include <chrono>
 #include <string>
 #include <vector>
@@ -314,6 +315,69 @@ TEST_F(ShippedKameletsTest, TheTransformClassesAreBeansOfRouteFiles) {
   EXPECT_NE(unknown.error().toString().find("DropField has no property 'fields' (it takes: field)"),
             std::string::npos)
       << unknown.error().toString();
+}
+
+TEST_F(ShippedKameletsTest, MaskReplaceAndValueToKeyWorkOnObjectFields) {
+  loadYaml(R"(
+- from:
+    uri: direct:mask
+    steps: [{to: "kamelet:mask-field-action?fields=name,age&replacement=0"}, {to: mock:mask}]
+- from:
+    uri: direct:replace
+    steps:
+      - to: "kamelet:replace-field-action?disabled=secret&renames=name:fullName"
+      - to: mock:replace
+- from:
+    uri: direct:key
+    steps: [{to: "kamelet:value-to-key-action?fields=id,region"}, {to: mock:key}]
+)");
+  const Headers json{{"Content-Type", Value("application/json")}};
+  ASSERT_TRUE(h.producer.sendBodyAndHeaders(
+      "direct:mask", R"({"name":"Ann","age":40,"city":"Oslo","gone":null})", json));
+  ASSERT_TRUE(h.producer.sendBodyAndHeaders(
+      "direct:replace", R"({"name":"Ann","secret":"s","age":40})", json));
+  ASSERT_TRUE(h.producer.sendBodyAndHeaders("direct:key", R"({"id":7,"region":"eu","x":1})", json));
+  EXPECT_EQ(bodies("mock:mask"),
+            (std::vector<std::string>{R"({"name":"0","age":0,"city":"Oslo","gone":null})"}));
+  EXPECT_EQ(bodies("mock:replace"), (std::vector<std::string>{R"({"fullName":"Ann","age":40})"}));
+  EXPECT_EQ(bodies("mock:key"), (std::vector<std::string>{R"({"id":7,"region":"eu","x":1})"}));
+  EXPECT_EQ(header("mock:key", 0, "kafka.KEY"), R"({"id":7,"region":"eu"})");
+}
+
+// Camel's own Kamelets set exchange properties and call `bean: CLASS`: a class Dromedary makes
+// is made under its name, and reads those properties; a number masked with text fails.
+TEST_F(ShippedKameletsTest, ABeanStepNamingATransformClassReadsTheExchangeProperties) {
+  loadYaml(R"(
+- from:
+    uri: direct:mask
+    steps:
+      - setProperty: {name: fields, constant: "age"}
+      - setProperty: {name: replacement, constant: "x"}
+      - doTry:
+          steps: [{bean: "org.apache.camel.component.kafka.transform.MaskField"}]
+          doCatch:
+            - exception: [java.lang.IllegalArgumentException]
+              steps: [{setBody: {simple: "${exception.message}"}}]
+      - to: mock:mask
+- from:
+    uri: direct:replace
+    steps:
+      - setProperty: {name: enabled, constant: "a,b"}
+      - setProperty: {name: renames, constant: "b:c"}
+      - bean: {beanType: "org.apache.camel.component.kafka.transform.ReplaceField"}
+      - to: mock:replace
+)");
+  ASSERT_TRUE(h.producer.sendBody("direct:mask", R"({"age":40})"));
+  ASSERT_TRUE(h.producer.sendBody("direct:replace", R"({"a":1,"b":2,"z":3})"));
+  EXPECT_EQ(bodies("mock:mask"),
+            (std::vector<std::string>{"MaskField: cannot mask a number with 'x', which is not one"}));
+  EXPECT_EQ(bodies("mock:replace"), (std::vector<std::string>{R"({"a":1,"c":2})"}));
+  EXPECT_NE(yamlError(R"(
+- from:
+    uri: direct:java
+    steps: [{bean: {beanType: "com.acme.Pricing"}}]
+)").find("bean of type 'com.acme.Pricing' cannot be created"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -13,8 +13,10 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -64,6 +66,45 @@ const Value* fieldOf(const ValueMap& map, std::string_view field) {
     if (name == field) return &value;
   }
   return nullptr;
+}
+
+// What a transform is given: the bean's property when its bean has it (a template bean of a
+// Kamelet), else the exchange property of that name, read per exchange (Camel's classes read
+// those: their Kamelets set them before `bean: CLASS`). Null when neither is there.
+class Input {
+ public:
+  Input(const Context::BeanDefinition& bean, std::string_view name) : name_(name) {
+    if (const std::string* v = bean.property(name)) configured_ = *v;
+  }
+  std::optional<std::string> of(const Exchange& exchange) const {
+    if (configured_) return configured_;
+    const Value* p = exchange.getProperty(name_);
+    if (!p || p->isNull()) return std::nullopt;
+    return p->as<std::string>();
+  }
+  const std::string& name() const { return name_; }
+
+ private:
+  std::string name_;
+  std::optional<std::string> configured_;
+};
+
+// A comma-separated list as Camel's classes split it (no trimming; empty text, no names).
+std::vector<std::string> names(const std::optional<std::string>& text) {
+  std::vector<std::string> out;
+  if (!text || text->empty()) return out;
+  size_t start = 0;
+  for (;;) {
+    size_t comma = text->find(',', start);
+    out.push_back(text->substr(start, comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+bool listed(const std::vector<std::string>& list, std::string_view name) {
+  return std::find(list.begin(), list.end(), name) != list.end();
 }
 
 bool flag(const Context::BeanDefinition& bean, std::string_view key, bool fallback) {
@@ -194,31 +235,135 @@ class DropField final : public Transform {
   std::string field_;
 };
 
-// HoistField: the body, whatever it is, becomes the one field of an object. The field's name
-// is the bean's property `field`, else the exchange property `field` (Camel's class reads
-// that property; its Kamelet sets it).
+// HoistField: the body, whatever it is, becomes the one field `field` of an object.
 class HoistField final : public Transform {
  public:
-  explicit HoistField(const Context::BeanDefinition& bean) {
-    if (const std::string* f = bean.property("field")) field_ = *f;
-  }
+  explicit HoistField(const Context::BeanDefinition& bean) : field_(bean, "field") {}
 
  private:
   void apply(Exchange& exchange) const override {
-    std::string field = field_;
-    if (field.empty()) {
-      const Value* p = exchange.getProperty("field");
-      if (!p || p->isNull()) {
-        throw std::invalid_argument("HoistField: no field name (the property 'field')");
-      }
-      field = p->as<std::string>();
-    }
+    auto field = field_.of(exchange);
+    if (!field) throw std::invalid_argument("HoistField: no field name (the property 'field')");
     ValueMap wrapped;
-    wrapped.emplace_back(std::move(field), exchange.message().body());
+    wrapped.emplace_back(std::move(*field), exchange.message().body());
     exchange.message().setBody(Value(std::move(wrapped)));
   }
 
-  std::string field_;
+  Input field_;
+};
+
+// MaskField: the listed `fields` of an object body get `replacement`, made the type of the
+// value they replace (text, a whole number, a decimal); without a replacement, that type's
+// empty value (false, 0, "", [], {}). A null stays null; a flag, list or map cannot take a
+// replacement and fails, as in Camel.
+class MaskField final : public Transform {
+ public:
+  explicit MaskField(const Context::BeanDefinition& bean)
+      : fields_(bean, "fields"), replacement_(bean, "replacement") {}
+
+ private:
+  void apply(Exchange& exchange) const override {
+    const std::vector<std::string> fields = names(fields_.of(exchange));
+    const std::optional<std::string> replacement = replacement_.of(exchange);
+    Value json = jsonBody(exchange, "MaskField");
+    for (auto& [name, value] : objectOf(json, "MaskField")) {
+      if (listed(fields, name) && !value.isNull()) value = masked(value, replacement);
+    }
+    exchange.message().setBody(std::move(json));
+  }
+
+  static Value masked(const Value& value, const std::optional<std::string>& replacement) {
+    if (!replacement) {
+      switch (value.type()) {
+        case ValueType::Bool: return Value(false);
+        case ValueType::Int: return Value(int64_t{0});
+        case ValueType::Double: return Value(0.0);
+        case ValueType::String: return Value("");
+        case ValueType::List: return Value(ValueList{});
+        case ValueType::Map: return Value(ValueMap{});
+        default: break;
+      }
+    } else if (value.isString()) {
+      return Value(*replacement);
+    } else if (value.isInt() || value.isDouble()) {
+      Value text(*replacement);
+      if (value.isInt()) {
+        if (auto n = text.tryAs<int64_t>()) return Value(*n);
+      } else if (auto d = text.tryAs<double>()) {
+        return Value(*d);
+      }
+      throw std::invalid_argument(
+          fmt::format("MaskField: cannot mask a number with '{}', which is not one", *replacement));
+    }
+    throw std::invalid_argument(fmt::format("MaskField: cannot mask a value of type {}{}",
+                                            valueTypeName(value.type()),
+                                            replacement ? " with a replacement" : ""));
+  }
+
+  Input fields_, replacement_;
+};
+
+// ReplaceField: keeps the fields `enabled` lists ("all": every one) but those `disabled`
+// lists ("none": no one), renaming those `renames` maps ("old:new,..."). When nothing is
+// left the body is unchanged, as in Camel.
+class ReplaceField final : public Transform {
+ public:
+  explicit ReplaceField(const Context::BeanDefinition& bean)
+      : enabled_(bean, "enabled"), disabled_(bean, "disabled"), renames_(bean, "renames") {}
+
+ private:
+  void apply(Exchange& exchange) const override {
+    auto enabled = enabled_.of(exchange);
+    auto disabled = disabled_.of(exchange);
+    const std::vector<std::string> keep =
+        enabled && !equalsIgnoreCase(*enabled, "all") ? names(enabled) : std::vector<std::string>{};
+    const std::vector<std::string> drop = disabled && !equalsIgnoreCase(*disabled, "none")
+                                              ? names(disabled)
+                                              : std::vector<std::string>{};
+    std::vector<std::pair<std::string, std::string>> renames;
+    for (const std::string& mapping : names(renames_.of(exchange))) {
+      size_t colon = mapping.find(':');
+      if (colon == std::string::npos) {
+        throw std::invalid_argument(
+            fmt::format("ReplaceField: the rename '{}' is not old:new", mapping));
+      }
+      renames.emplace_back(mapping.substr(0, colon), mapping.substr(colon + 1));
+    }
+    Value json = jsonBody(exchange, "ReplaceField");
+    ValueMap kept;
+    for (const auto& [name, value] : objectOf(json, "ReplaceField")) {
+      if (listed(drop, name) || (!keep.empty() && !listed(keep, name))) continue;
+      std::string renamed = name;
+      for (const auto& [from, to] : renames) {
+        if (from == name) renamed = to;
+      }
+      kept.emplace_back(std::move(renamed), value);
+    }
+    if (!kept.empty()) json = Value(std::move(kept));
+    exchange.message().setBody(std::move(json));
+  }
+
+  Input enabled_, disabled_, renames_;
+};
+
+// ValueToKey: the record's key (kafka.KEY) becomes an object of the listed `fields` of an
+// object body; the body stays.
+class ValueToKey final : public Transform {
+ public:
+  explicit ValueToKey(const Context::BeanDefinition& bean) : fields_(bean, "fields") {}
+
+ private:
+  void apply(Exchange& exchange) const override {
+    const std::vector<std::string> fields = names(fields_.of(exchange));
+    Value json = jsonBody(exchange, "ValueToKey");
+    ValueMap key;
+    for (const auto& [name, value] : objectOf(json, "ValueToKey")) {
+      if (listed(fields, name)) key.emplace_back(name, value);
+    }
+    exchange.message().headers().set("kafka.KEY", Value(std::move(key)));
+  }
+
+  Input fields_;
 };
 
 // A factory binding the processor `make` builds under the bean's name; a property the class
@@ -265,6 +410,17 @@ void registerFieldTransforms(Context& context) {
       }));
   add("HoistField", factory("HoistField", {"field"}, [](Context&, const Context::BeanDefinition& b) {
         return std::make_shared<HoistField>(b);
+      }));
+  add("MaskField",
+      factory("MaskField", {"fields", "replacement"}, [](Context&, const Context::BeanDefinition& b) {
+        return std::make_shared<MaskField>(b);
+      }));
+  add("ReplaceField", factory("ReplaceField", {"enabled", "disabled", "renames"},
+                              [](Context&, const Context::BeanDefinition& b) {
+                                return std::make_shared<ReplaceField>(b);
+                              }));
+  add("ValueToKey", factory("ValueToKey", {"fields"}, [](Context&, const Context::BeanDefinition& b) {
+        return std::make_shared<ValueToKey>(b);
       }));
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Camel's JSON field transforms (org.apache.camel.component.kafka.transform: ExtractField,
-// InsertField, DropField, HoistField) as bean types of route files and Kamelets.
+// InsertField, DropField, HoistField, MaskField, ReplaceField, ValueToKey) as bean types of
+// route files and Kamelets.
 
 namespace dromedary {
 class Context;

@@ -17,9 +17,11 @@ namespace dromedary {
 class Context;
 
 /// The processor for bean `name` (`#bean:` or `#` before it is dropped) and `method`: bound as
-/// `name.method`, else as `name`; without a method, as `name`. Fails naming what was looked
-/// for and what is bound.
-Result<std::shared_ptr<Processor>> beanProcessor(const Context& context, std::string_view name,
+/// `name.method`, else as `name`; without a method, as `name`. A `name` that is a class a bean
+/// factory makes (Context::addBeanFactory: Camel's `bean: "org.apache...MaskField"`) is made
+/// once, without properties, and bound under that name. Fails naming what was looked for and
+/// what is bound.
+Result<std::shared_ptr<Processor>> beanProcessor(Context& context, std::string_view name,
                                                  std::string_view method);
 
 }  // namespace dromedary
