@@ -4,7 +4,7 @@
 // header actions of Camel's catalogue (drop-headers, has-header, header-matches,
 // is-tombstone, topic-name-matches, set-kafka-key), and the JSON field actions on Camel's
 // transform classes made natively (extract-, insert-, drop-, hoist-, mask- and replace-field,
-// value-to-key).
+// value-to-key, regex-router).
 #include <chrono>
 #include <string>
 #include <vector>
@@ -377,6 +377,47 @@ TEST_F(ShippedKameletsTest, ABeanStepNamingATransformClassReadsTheExchangeProper
     uri: direct:java
     steps: [{bean: {beanType: "com.acme.Pricing"}}]
 )").find("bean of type 'com.acme.Pricing' cannot be created"),
+            std::string::npos);
+}
+
+TEST_F(ShippedKameletsTest, RegexRouterSendsAMatchingTopicElsewhereAndRewritesCeType) {
+  loadYaml(R"(
+- from:
+    uri: direct:in
+    steps:
+      - to: "kamelet:regex-router-action?regex=orders-(.*)&replacement=archive-$1"
+      - to: mock:out
+)");
+  ASSERT_TRUE(h.producer.sendBodyAndHeaders(
+      "direct:in", "a", {{"kafka.TOPIC", Value("orders-eu")}, {"ce-type", Value("orders-created")}}));
+  ASSERT_TRUE(h.producer.sendBodyAndHeaders("direct:in", "b", {{"kafka.TOPIC", Value("x-orders-eu")}}));
+  EXPECT_EQ(header("mock:out", 0, "kafka.OVERRIDE_TOPIC"), "archive-eu");
+  EXPECT_EQ(header("mock:out", 0, "ce-type"), "archive-created");
+  EXPECT_EQ(header("mock:out", 1, "kafka.OVERRIDE_TOPIC"), "(none)");  // not a whole match
+  // Named groups and escapes in Java's replacement syntax; a bad regex fails at the load.
+  RouteHarness other;
+  auto loaded = loadYamlRoutes(other.context, R"yaml(
+- beans:
+    - name: r
+      type: "#class:org.apache.camel.component.kafka.transform.RegexRouter"
+      properties: {regex: "(?P<region>[a-z]+)-(\\d+)", replacement: "${region}\\$$2"}
+- from:
+    uri: direct:named
+    steps: [{process: {ref: r}}, {to: mock:named}]
+)yaml", "routes.yaml");
+  ASSERT_TRUE(loaded) << loaded.error().toString();
+  ASSERT_TRUE(other.context.start());
+  ASSERT_TRUE(other.producer.sendBodyAndHeaders("direct:named", "c", {{"kafka.TOPIC", Value("eu-42")}}));
+  const Value* topic =
+      other.mock("mock:named").receivedExchanges().at(0)->message().headers().get("kafka.OVERRIDE_TOPIC");
+  ASSERT_NE(topic, nullptr);
+  EXPECT_EQ(topic->toString(), "eu$42");
+  other.context.stop();
+  EXPECT_NE(yamlError(R"(
+- from:
+    uri: direct:bad
+    steps: [{to: "kamelet:regex-router-action?regex=orders-(&replacement=x"}]
+)").find("RegexRouter: the regex 'orders-(' is not valid"),
             std::string::npos);
 }
 

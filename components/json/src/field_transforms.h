@@ -13,4 +13,7 @@ namespace dromedary::component::json {
 /// Registers the bean factories of the transforms with `context`.
 void registerFieldTransforms(Context& context);
 
+/// Registers Camel's RegexRouter (topic_routers.cc) the same way.
+void registerTopicRouters(Context& context);
+
 }  // namespace dromedary::component::json

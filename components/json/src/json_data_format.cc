@@ -183,6 +183,7 @@ void registerJsonComponent(Context& context) {
   context.addLanguage("jsonpath", component::json::makeJsonPathLanguage());
   context.addLanguage("jq", component::json::makeJqLanguage());
   component::json::registerFieldTransforms(context);
+  component::json::registerTopicRouters(context);
   auto factory = std::make_shared<component::json::JsonFactory>();
   for (const char* name : {"json", "jackson", "gson", "jsonb", "fastjson"}) {
     context.addDataFormat(name, factory);

@@ -58,7 +58,10 @@ writer_pid=$!
 timeout 40 "$bin" run "$tmp/slow.yaml" --properties "$tmp/slow.properties" \
   < "$tmp/slow.in" > "$tmp/out" 2>&1 &
 run_pid=$!  # timeout's: it passes the signal on to dromedary
-sleep 2
+# Started, then a second for the line to reach the delay (a fixed 2 s was not enough on a
+# loaded machine: the stop came before the line was read, and nothing outlasted it).
+for _ in $(seq 100); do grep -q "Started route1" "$tmp/out" && break; sleep 0.1; done
+sleep 1
 start=$(date +%s)
 kill -TERM "$run_pid"
 wait "$run_pid"
