@@ -3,6 +3,7 @@
 // aggregate, and the options they share (aggregationStrategy, parallelProcessing ...).
 #include <dromedary/engine/aggregation_strategy.h>
 #include <dromedary/engine/context.h>
+#include <dromedary/spi/bean_processor.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -130,11 +131,8 @@ Result<void> Translator::aggregate(RouteDefinition& def, const StepSource& s) {
 // mistake points at the name in the file.
 Result<std::string> Translator::strategyName(const Scalar& a) {
   DROMEDARY_TRY(v, resolve(a));
-  // A bean reference as Camel takes it: `#bean:name`, `#name` or `name` (`#class:` names a
-  // class).
-  std::string name = v.starts_with("#bean:")                        ? v.substr(6)
-                     : v.starts_with("#") && !v.starts_with("#class:") ? v.substr(1)
-                                                                       : v;
+  // A bean reference as Camel takes it (`#class:` names a class).
+  std::string name(beanName(v));
   if (!context_.aggregationStrategyByName(name) && !AggregationStrategies::byClassName(name)) {
     std::vector<std::string_view> known = AggregationStrategies::classNames();
     return fileError(a.where, fmt::format("no aggregation strategy '{}'", name),

@@ -3,6 +3,7 @@
 // (recipientList, routingSlip, dynamicRouter), enrich and pollEnrich, idempotentConsumer,
 // loadBalance and resequence.
 #include <dromedary/engine/context.h>
+#include <dromedary/spi/bean_processor.h>
 #include <fmt/format.h>
 
 #include "dsl/translator.h"
@@ -89,9 +90,7 @@ Result<void> idempotentConsumer(Translator& t, RouteDefinition& def, const StepS
                                 const Expr& e) {
   DROMEDARY_TRY(written, t.text(s, "idempotentRepository"));
   // Camel's reference forms: "name", "#name", "#bean:name".
-  std::string_view repo = written;
-  if (repo.starts_with("#bean:")) repo.remove_prefix(6);
-  if (repo.starts_with("#")) repo.remove_prefix(1);
+  std::string_view repo = beanName(written);
   if (!t.context().idempotentRepositoryByName(repo)) {
     return fileError(attribute(s.attributes, "idempotentRepository")->where,
                      fmt::format("no idempotent repository bound as '{}'", repo),

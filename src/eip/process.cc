@@ -44,10 +44,17 @@ std::string unboundHint(const Context& context, std::string_view name) {
 
 namespace dromedary {
 
+// Out of line: inlined into callers holding a Result's string, GCC 12 warned of a
+// maybe-uninitialized read (-Wmaybe-uninitialized, a false positive CI's -Werror would fail).
+std::string_view beanName(std::string_view reference) noexcept {
+  if (reference.starts_with("#bean:")) return reference.substr(6);
+  if (reference.starts_with("#") && !reference.starts_with("#class:")) return reference.substr(1);
+  return reference;
+}
+
 Result<std::shared_ptr<Processor>> beanProcessor(Context& context, std::string_view name,
                                                  std::string_view method) {
-  if (name.starts_with("#bean:")) name.remove_prefix(6);
-  if (name.starts_with("#")) name.remove_prefix(1);
+  name = beanName(name);
   if (name.empty()) return makeError(ErrorCode::InvalidOption, "a bean needs its name (ref)");
   const std::string qualified = method.empty() ? std::string()
                                                : fmt::format("{}.{}", name, method);

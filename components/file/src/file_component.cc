@@ -6,6 +6,7 @@
 
 #include <dromedary/core/charset.h>
 #include <dromedary/engine/context.h>
+#include <dromedary/spi/bean_processor.h>
 #include <dromedary/spi/component.h>
 
 #include "file_consumer.h"
@@ -187,9 +188,7 @@ class FileEndpoint final : public Endpoint {
       if (ref.empty()) {
         s->idempotent = memoryIdempotentRepository(1000);
       } else {
-        std::string_view name = ref;
-        if (name.starts_with("#bean:")) name.remove_prefix(6);
-        if (name.starts_with("#")) name.remove_prefix(1);
+        std::string_view name = beanName(ref);
         s->idempotent = context().idempotentRepositoryByName(name);
         if (!s->idempotent) {
           return optionError(fmt::format("idempotentRepository: no repository is bound as '{}' "

@@ -13,6 +13,7 @@
 
 #include <dromedary/core/logging.h>
 #include <dromedary/engine/context.h>
+#include <dromedary/spi/bean_processor.h>
 
 #include "pg_database.h"
 #include "sqlite_driver.h"
@@ -252,9 +253,7 @@ Result<std::shared_ptr<Database>> openDataSource(const DataSourceConfig& config)
 }
 
 Result<std::shared_ptr<Database>> lookupDataSource(Context& context, std::string_view reference) {
-  std::string_view name = reference;
-  if (name.starts_with("#bean:")) name.remove_prefix(6);
-  if (name.starts_with("#")) name.remove_prefix(1);
+  std::string_view name = beanName(reference);
   if (!name.empty()) {
     if (auto bound = context.beanByName<Database>(name)) return bound;
     DROMEDARY_TRY(config, configFromProperties(context, name));

@@ -16,6 +16,10 @@ namespace dromedary {
 
 class Context;
 
+/// The name a bean reference gives, in each of Camel's forms: `#bean:NAME`, `#NAME` or `NAME`.
+/// A `#class:` reference names a class, not a bean, and is returned as written.
+std::string_view beanName(std::string_view reference) noexcept;
+
 /// The processor for bean `name` (`#bean:` or `#` before it is dropped) and `method`: bound as
 /// `name.method`, else as `name`; without a method, as `name`. A `name` that is a class a bean
 /// factory makes (Context::addBeanFactory: Camel's `bean: "org.apache...MaskField"`) is made
