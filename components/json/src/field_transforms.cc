@@ -52,12 +52,17 @@ Value jsonBody(const Exchange& exchange, std::string_view transform) {
   return body;
 }
 
-// A JSON object body's map, or an error naming the transform.
-ValueMap& objectOf(Value& json, std::string_view transform) {
+// A JSON object body's map, or an error naming the transform. The const form only reads (a
+// map still shared with the message is not copied); the other is for changing it.
+const ValueMap& fieldsOf(const Value& json, std::string_view transform) {
   if (!json.isMap()) {
     throw std::invalid_argument(fmt::format("{}: the body must be a JSON object, not {}",
                                             transform, valueTypeName(json.type())));
   }
+  return json.getMap();
+}
+ValueMap& objectOf(Value& json, std::string_view transform) {
+  fieldsOf(json, transform);
   return json.mutableMap();
 }
 
@@ -154,7 +159,7 @@ class ExtractField final : public Transform {
  private:
   void apply(Exchange& exchange) const override {
     Value json = jsonBody(exchange, "ExtractField");
-    const Value* found = fieldOf(objectOf(json, "ExtractField"), field_);
+    const Value* found = fieldOf(fieldsOf(json, "ExtractField"), field_);
     Value extracted = found ? *found : Value();
     Headers& headers = exchange.message().headers();
     if (!headerOutput_ || (strictHeaderCheck_ && headers.contains(header_))) {
@@ -331,7 +336,7 @@ class ReplaceField final : public Transform {
     }
     Value json = jsonBody(exchange, "ReplaceField");
     ValueMap kept;
-    for (const auto& [name, value] : objectOf(json, "ReplaceField")) {
+    for (const auto& [name, value] : fieldsOf(json, "ReplaceField")) {
       if (listed(drop, name) || (!keep.empty() && !listed(keep, name))) continue;
       std::string renamed = name;
       for (const auto& [from, to] : renames) {
@@ -357,7 +362,7 @@ class ValueToKey final : public Transform {
     const std::vector<std::string> fields = names(fields_.of(exchange));
     Value json = jsonBody(exchange, "ValueToKey");
     ValueMap key;
-    for (const auto& [name, value] : objectOf(json, "ValueToKey")) {
+    for (const auto& [name, value] : fieldsOf(json, "ValueToKey")) {
       if (listed(fields, name)) key.emplace_back(name, value);
     }
     exchange.message().headers().set("kafka.KEY", Value(std::move(key)));
