@@ -272,8 +272,14 @@ Result<std::string> Translator::withParameters(
     }
   }
   // A bare name of a component that is not here ("ftp" with its options as parameters): a
-  // scheme all the same, so that the error names the unknown component.
-  if (colon == std::string::npos && !context_.component(scheme) &&
+  // scheme all the same, so that the error names the unknown component. Only a name: a
+  // toD's whole URI from an expression ("${header.target}") is not one, and took a ':'.
+  const bool bare_name =
+      !scheme.empty() && std::all_of(scheme.begin(), scheme.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '+' ||
+               c == '.';
+      });
+  if (colon == std::string::npos && bare_name && !context_.component(scheme) &&
       out.find(':') == std::string::npos) {
     out = scheme + ":" + out.substr(scheme.size());
   }

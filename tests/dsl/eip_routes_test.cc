@@ -559,6 +559,26 @@ TEST_F(EipRoutesTest, XmlResequenceStreamConfig) {
   EXPECT_NE(e.find("capacity must be at least 1, not 0 at routes.xml:2"), std::string::npos) << e;
 }
 
+// A toD whose whole URI is an expression (Camel's usual `toD: "${header.target}"`): the
+// loader once took it for a bare component name and added a ':' ("direct:x:").
+TEST_F(EipRoutesTest, ToDWhoseWholeUriIsAnExpressionSendsThere) {
+  loadYaml(R"(
+- from:
+    uri: direct:route
+    steps: [{toD: "${header.target}"}]
+- from:
+    uri: direct:routeWithOptions
+    steps: [{toD: {uri: "${header.target}", parameters: {block: false}}}]
+- from:
+    uri: direct:x
+    steps: [{to: mock:x}]
+)");
+  ASSERT_TRUE(h.producer.sendBodyAndHeaders("direct:route", "a", {{"target", Value("direct:x")}}));
+  ASSERT_TRUE(h.producer.sendBodyAndHeaders("direct:routeWithOptions", "b",
+                                            {{"target", Value("direct:x")}}));
+  EXPECT_EQ(bodies("mock:x"), (std::vector<std::string>{"a", "b"}));
+}
+
 // toD's allowOptimisedComponents (Camel's key): true, the default, sends URLs of one host to
 // one endpoint; false makes one per URL. In YAML; in XML the same attribute.
 TEST_F(EipRoutesTest, ToDAllowOptimisedComponentsChoosesOneEndpointPerHostOrPerUrl) {

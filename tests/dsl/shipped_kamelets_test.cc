@@ -421,5 +421,54 @@ TEST_F(ShippedKameletsTest, RegexRouterSendsAMatchingTopicElsewhereAndRewritesCe
             std::string::npos);
 }
 
+// What Camel's classes do when their inputs are missing or wrong: MaskField without a
+// replacement empties each value as its type; a rename without a colon, a HoistField without a
+// field name and a RegexRouter without its regex fail the exchange saying what is missing.
+TEST_F(ShippedKameletsTest, TransformsWithoutTheirInputsMaskToEmptyValuesOrFailSayingWhat) {
+  loadYaml(R"(
+- from:
+    uri: direct:mask
+    steps:
+      - setProperty: {name: fields, constant: "s,n,d,b,l,m"}
+      - bean: "org.apache.camel.component.kafka.transform.MaskField"
+      - to: mock:mask
+- from:
+    uri: direct:fail
+    steps:
+      - doTry:
+          steps: [{toD: "${header.step}"}]
+          doCatch:
+            - exception: [java.lang.IllegalArgumentException]
+              steps: [{setBody: {simple: "${exception.message}"}}]
+      - to: mock:failed
+- from:
+    uri: direct:rename
+    steps:
+      - setProperty: {name: renames, constant: "a"}
+      - bean: "org.apache.camel.component.kafka.transform.ReplaceField"
+- from:
+    uri: direct:hoist
+    steps: [{bean: "org.apache.camel.component.kafka.transform.HoistField"}]
+- from:
+    uri: direct:route
+    steps: [{bean: "org.apache.camel.component.kafka.transform.RegexRouter"}]
+)");
+  ASSERT_TRUE(h.producer.sendBody(
+      "direct:mask", R"({"s":"x","n":5,"d":1.5,"b":true,"l":[1],"m":{"k":1},"kept":"y"})"));
+  EXPECT_EQ(bodies("mock:mask"),
+            (std::vector<std::string>{
+                R"({"s":"","n":0,"d":0.0,"b":false,"l":[],"m":{},"kept":"y"})"}));
+  for (const char* step : {"direct:rename", "direct:hoist", "direct:route"}) {
+    ASSERT_TRUE(h.producer.sendBodyAndHeaders("direct:fail", R"({"a":1})",
+                                              {{"step", Value(step)}}));
+  }
+  EXPECT_EQ(bodies("mock:failed"),
+            (std::vector<std::string>{
+                "ReplaceField: the rename 'a' is not old:new",
+                "HoistField: no field name (the property 'field')",
+                "RegexRouter: no regex and replacement (the properties 'regex' and "
+                "'replacement')"}));
+}
+
 }  // namespace
 }  // namespace dromedary::testing
