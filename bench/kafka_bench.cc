@@ -133,7 +133,7 @@ class Cluster {
 struct Row {
   std::string name;
   double seconds = 1e9;
-  Usage used;
+  Usage used{};
   void keepBest(double s, const Usage& u) {
     if (s < seconds) {
       seconds = s;
@@ -307,7 +307,7 @@ void consumeBare(const std::string& bootstrap, const std::string& group, int rec
   rd_kafka_t* rk = bareConsumer(bootstrap, group, "consumed", {{"enable.auto.offset.store", "false"}});
   int seen = 0;
   Clock::time_point begin;
-  Usage used;
+  Usage used{};
   auto deadline = Clock::now() + std::chrono::seconds(120);
   while (seen < records && Clock::now() < deadline) {
     rd_kafka_message_t* m = rd_kafka_consumer_poll(rk, 100);
@@ -337,7 +337,7 @@ void consumeRoute(const std::string& bootstrap, const std::string& group, int re
   dromedary::registerBuiltinComponents(context);
   std::atomic<int> seen{0};
   Clock::time_point begin;
-  Usage used;
+  Usage used{};
   std::mutex mutex;
   std::condition_variable cv;
   auto added = context.addRoutes([&](dromedary::RouteBuilder& b) {
